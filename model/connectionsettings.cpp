@@ -1,0 +1,94 @@
+#include "connectionsettings.h"
+
+#include "outboxerror.h"
+
+#include <QSqlDriver>
+#include <QVariant>
+#include <QSqlError>
+#include <libpq-fe.h>
+
+ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
+{
+    char* errorMessage = nullptr;
+    const QByteArray utf8 = dsn.toUtf8();
+    PQconninfoOption* options = PQconninfoParse(utf8.constData(), &errorMessage);
+    if (!options) {
+        const QString reason = errorMessage ? QString::fromUtf8(errorMessage).trimmed() : QStringLiteral("out of memory");
+        PQfreemem(errorMessage);
+        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("invalid DSN: %1").arg(reason));
+    }
+    ConnectionSettings settings;
+    for (PQconninfoOption* option = options; option->keyword; ++option) {
+        if (!option->val)
+            continue;
+        const QString keyword = QString::fromUtf8(option->keyword);
+        const QString value = QString::fromUtf8(option->val);
+        if (keyword == QLatin1String("password")) {
+            settings.m_password = value;
+        } else if (value.contains(QLatin1Char(';'))) {
+            // QPSQL splits its connect options at ';', so such a value cannot be passed on intact.
+            PQconninfoFree(options);
+            throw OutboxError(OutboxError::Kind::InvalidInput,
+                QStringLiteral("invalid DSN: the value of '%1' contains ';', which the Qt PostgreSQL driver cannot pass on")
+                    .arg(keyword));
+        } else if (keyword == QLatin1String("application_name")) {
+            settings.m_applicationName = value;
+        } else {
+            settings.m_options.append({ keyword, value });
+        }
+    }
+    PQconninfoFree(options);
+    return settings;
+}
+
+static QString quotedConninfoValue(const QString& value)
+{
+    QString escaped = value;
+    escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+    escaped.replace(QLatin1Char('\''), QLatin1String("\\'"));
+    return QLatin1Char('\'') + escaped + QLatin1Char('\'');
+}
+
+QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
+{
+    QStringList connectOptions;
+    bool hasTimeout = false;
+    for (const auto& [keyword, value] : m_options) {
+        connectOptions.append(keyword + QLatin1Char('=') + quotedConninfoValue(value));
+        hasTimeout = hasTimeout || keyword == QLatin1String("connect_timeout");
+    }
+    // An unreachable server should fail in seconds, not hang on the OS's TCP timeout.
+    if (!hasTimeout && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
+        connectOptions.append(QStringLiteral("connect_timeout=10"));
+    connectOptions.append(QStringLiteral("application_name=") + quotedConninfoValue(m_applicationName));
+
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
+    if (!db.isValid()) {
+        QSqlDatabase::removeDatabase(connectionName);
+        throw OutboxError(OutboxError::Kind::Connection,
+            QStringLiteral("the Qt PostgreSQL driver (QPSQL) is not available; install libqt6sql6-psql"));
+    }
+    db.setPassword(m_password);
+    db.setConnectOptions(connectOptions.join(QLatin1Char(';')));
+    if (!db.open()) {
+        QString reason = db.lastError().databaseText().trimmed();
+        if (reason.isEmpty())
+            reason = db.lastError().text().trimmed();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(connectionName);
+        throw OutboxError(OutboxError::Kind::Connection,
+            QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
+    }
+    return db;
+}
+
+QString ConnectionSettings::describe(const QSqlDatabase& open) const
+{
+    const QVariant handle = open.driver()->handle();
+    auto* conn = *static_cast<PGconn* const*>(handle.data());
+    if (!conn)
+        return QStringLiteral("(not connected)");
+    return QStringLiteral("%1@%2:%3/%4")
+        .arg(QString::fromUtf8(PQuser(conn)), QString::fromUtf8(PQhost(conn)), QString::fromUtf8(PQport(conn)),
+            QString::fromUtf8(PQdb(conn)));
+}

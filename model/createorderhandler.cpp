@@ -1,0 +1,214 @@
+#include "createorderhandler.h"
+
+#include "outboxerror.h"
+#include "dbsession.h"
+#include "idempotencyrepository.h"
+#include "metricsrecorder.h"
+#include "ordersrepository.h"
+#include "outboxrepository.h"
+#include "requestfingerprint.h"
+#include "unitofwork.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+const QString CreateOrderHandler::Operation = QStringLiteral("orders.create");
+
+QString CreateOrderResult::outcomeName(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Created:
+        return QStringLiteral("created");
+    case Outcome::Replayed:
+        return QStringLiteral("replayed");
+    case Outcome::InProgress:
+        return QStringLiteral("in_progress");
+    case Outcome::Mismatch:
+        return QStringLiteral("mismatch");
+    case Outcome::BadRequest:
+        return QStringLiteral("bad_request");
+    case Outcome::Rejected:
+        return QStringLiteral("rejected");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+namespace {
+
+struct ValidatedOrder {
+    QString customer;
+    QString amount; // normalised to two fraction digits
+    qint64 cents = 0;
+    QString currency;
+};
+
+CreateOrderResult errorResult(CreateOrderResult::Outcome outcome, int status, const QString& code, const QString& message)
+{
+    CreateOrderResult result;
+    result.outcome = outcome;
+    result.httpStatus = status;
+    result.body = QJsonObject { { QStringLiteral("error"), code }, { QStringLiteral("message"), message } };
+    return result;
+}
+
+CreateOrderResult badRequest(const QString& message)
+{
+    return errorResult(CreateOrderResult::Outcome::BadRequest, 400, QStringLiteral("bad_request"), message);
+}
+
+// Returns the problem with the request, or an empty string with `order` filled in.
+QString validate(const CreateOrderRequest& request, ValidatedOrder& order)
+{
+    if (request.key.isEmpty())
+        return QStringLiteral("the Idempotency-Key is missing or empty");
+    if (request.key.size() > CreateOrderHandler::MaxKeyLength)
+        return QStringLiteral("the Idempotency-Key is longer than %1 characters").arg(CreateOrderHandler::MaxKeyLength);
+    if (request.scope.isEmpty() || request.scope.size() > 200)
+        return QStringLiteral("the scope must be 1 to 200 characters");
+    order.customer = request.customer.trimmed();
+    if (order.customer.isEmpty() || order.customer.size() > 200)
+        return QStringLiteral("the customer must be 1 to 200 characters");
+    static const QRegularExpression amountPattern(QStringLiteral("^(\\d{1,16})(?:\\.(\\d{1,2}))?$"));
+    const auto amount = amountPattern.match(request.amount.trimmed());
+    if (!amount.hasMatch())
+        return QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits").arg(request.amount);
+    const QString fraction = amount.captured(2).leftJustified(2, QLatin1Char('0'));
+    order.cents = amount.captured(1).toLongLong() * 100 + fraction.toLongLong();
+    if (order.cents <= 0)
+        return QStringLiteral("the amount must be greater than zero");
+    order.amount = QStringLiteral("%1.%2").arg(order.cents / 100).arg(order.cents % 100, 2, 10, QLatin1Char('0'));
+    static const QRegularExpression currencyPattern(QStringLiteral("^[A-Za-z]{3}$"));
+    if (!currencyPattern.match(request.currency).hasMatch())
+        return QStringLiteral("the currency '%1' is not a three-letter ISO 4217 code").arg(request.currency);
+    order.currency = request.currency.toUpper();
+    return {};
+}
+
+QJsonObject orderJson(const Order& order)
+{
+    return QJsonObject {
+        { QStringLiteral("id"), order.id },
+        { QStringLiteral("customer"), order.customer },
+        { QStringLiteral("amount"), order.amount },
+        { QStringLiteral("currency"), order.currency },
+        { QStringLiteral("created_at"), order.createdAt.toUTC().toString(Qt::ISODateWithMs) },
+    };
+}
+
+QByteArray compact(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metrics)
+    : CreateOrderHandler(session, metrics, Options {})
+{
+}
+
+CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metrics, Options options)
+    : m_session(session)
+    , m_metrics(metrics)
+    , m_options(options)
+{
+}
+
+CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
+{
+    ValidatedOrder order;
+    if (const QString problem = validate(request, order); !problem.isEmpty())
+        return badRequest(problem);
+
+    const QJsonObject canonicalRequest {
+        { QStringLiteral("customer"), order.customer },
+        { QStringLiteral("amount"), order.amount },
+        { QStringLiteral("currency"), order.currency },
+    };
+    const IdempotencyClaim claim { request.scope, request.key, RequestFingerprint::compute(Operation, canonicalRequest),
+        m_options.leaseMs, m_options.ttlMs };
+    IdempotencyRepository keys(m_session);
+
+    try {
+        UnitOfWork uow(m_session);
+        const ClaimResult claimed = keys.claim(claim);
+        switch (claimed.kind) {
+        case ClaimResult::Kind::Replay: {
+            uow.commit();
+            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.replays; });
+            CreateOrderResult result;
+            result.outcome = CreateOrderResult::Outcome::Replayed;
+            result.httpStatus = claimed.responseStatus;
+            result.body = QJsonDocument::fromJson(claimed.responseBody).object();
+            result.orderId = claimed.orderId;
+            return result;
+        }
+        case ClaimResult::Kind::Mismatch:
+            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.mismatches; });
+            return errorResult(CreateOrderResult::Outcome::Mismatch, 422, QStringLiteral("idempotency_key_reuse"),
+                QStringLiteral("key already used with a different request"));
+        case ClaimResult::Kind::InProgress: {
+            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.inProgressRejections; });
+            CreateOrderResult result = errorResult(CreateOrderResult::Outcome::InProgress, 409,
+                QStringLiteral("request_in_progress"),
+                QStringLiteral("a request with this key is still being processed; retry later"));
+            result.retryAfterSeconds = (claimed.retryAfterMs + 999) / 1000;
+            result.body.insert(QStringLiteral("retry_after_seconds"), result.retryAfterSeconds);
+            return result;
+        }
+        case ClaimResult::Kind::Claimed:
+            break;
+        }
+
+        if (order.cents > m_options.perOrderLimitCents) {
+            CreateOrderResult result = errorResult(CreateOrderResult::Outcome::Rejected, 422,
+                QStringLiteral("amount_over_limit"),
+                QStringLiteral("the amount exceeds the per-order limit of %1.%2")
+                    .arg(m_options.perOrderLimitCents / 100)
+                    .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
+            keys.fail(claimed.recordId, false, result.httpStatus, compact(result.body));
+            uow.commit();
+            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+            return result;
+        }
+
+        const Order created = OrdersRepository(m_session).insert(order.customer, order.amount, order.currency);
+        const QJsonObject body = orderJson(created);
+        OutboxRepository(m_session).enqueue(NewOutboxMessage {
+            QStringLiteral("order"), QString::number(created.id), QStringLiteral("order.created"), compact(body),
+            compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
+                { QStringLiteral("idempotency_key"), request.key } }),
+            QStringLiteral("order.created:%1").arg(created.id) });
+        keys.complete(claimed.recordId, 201, compact(body), created.id);
+        if (m_beforeCommit)
+            m_beforeCommit();
+        uow.commit();
+        m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+
+        CreateOrderResult result;
+        result.outcome = CreateOrderResult::Outcome::Created;
+        result.httpStatus = 201;
+        result.body = body;
+        result.orderId = created.id;
+        return result;
+    } catch (const OutboxError& error) {
+        // Connection, permission and schema problems are the caller's to report; only a transient conflict
+        // is answered as a retryable failure.
+        if (error.kind() != OutboxError::Kind::Transient)
+            throw;
+    }
+    // The transaction rolled back, so the key is free again; leave a visible trace of the released attempt.
+    CreateOrderResult result = errorResult(CreateOrderResult::Outcome::Failed, 503,
+        QStringLiteral("temporarily_unavailable"), QStringLiteral("the request could not be completed; retry it"));
+    try {
+        UnitOfWork uow(m_session);
+        keys.recordRetryableFailure(claim, result.httpStatus, compact(result.body));
+        uow.commit();
+    } catch (const OutboxError&) {
+        // Only the trace is lost; the key is released either way.
+    }
+    m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+    return result;
+}

@@ -1,0 +1,63 @@
+#include "dbsession.h"
+
+#include "outboxerror.h"
+
+#include <QSqlError>
+#include <atomic>
+
+static QString nextConnectionName(const QString& purpose)
+{
+    static std::atomic<quint64> counter { 0 };
+    return QStringLiteral("outbox-%1-%2").arg(purpose).arg(++counter);
+}
+
+DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
+    : m_settings(settings)
+    , m_connectionName(nextConnectionName(purpose))
+    , m_db(settings.open(m_connectionName))
+{
+    // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
+    execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
+}
+
+DbSession::~DbSession()
+{
+    m_statements.clear();
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const QString& context)
+{
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end()) {
+        auto query = std::make_unique<QSqlQuery>(m_db);
+        if (!query->prepare(sql))
+            throw OutboxError::fromSqlError(query->lastError(), context);
+        it = m_statements.emplace(sql, std::move(query)).first;
+    }
+    QSqlQuery& query = *it->second;
+    for (int i = 0; i < binds.size(); ++i)
+        query.bindValue(i, binds.at(i));
+    if (!query.exec()) {
+        const QSqlError error = query.lastError();
+        // A failed prepared statement may be invalid on a broken connection; prepare afresh next time.
+        m_statements.erase(it);
+        throw OutboxError::fromSqlError(error, context);
+    }
+    return query;
+}
+
+void DbSession::execScript(const QString& sql, const QString& context)
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(sql))
+        throw OutboxError::fromSqlError(query.lastError(), context);
+}
+
+QString DbSession::currentUser()
+{
+    QSqlQuery& q = exec(QStringLiteral("SELECT session_user"), {}, QStringLiteral("reading the current user"));
+    return q.next() ? q.value(0).toString() : QString();
+}

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "connectionsettings.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QVariantList>
+#include <memory>
+#include <unordered_map>
+
+// One open PostgreSQL connection, owned by the thread that created it (Qt 6.4: a QSqlDatabase must not
+// cross threads, so every worker opens its own session from the same ConnectionSettings).
+// Statements are prepared once per session and reused, which saves a round trip per execution.
+class DbSession final {
+    Q_DISABLE_COPY_MOVE(DbSession)
+public:
+    DbSession(const ConnectionSettings& settings, const QString& purpose);
+    ~DbSession();
+
+    const ConnectionSettings& settings() const { return m_settings; }
+    QSqlDatabase& database() { return m_db; }
+
+    // Executes `sql` (positional '?' placeholders) with `binds` as a cached prepared statement.
+    // The returned query stays valid until the same SQL text is executed again on this session.
+    // Throws OutboxError whose message starts with `context`.
+    QSqlQuery& exec(const QString& sql, const QVariantList& binds, const QString& context);
+
+    // Runs a multi-statement script without bind values (migrations only).
+    void execScript(const QString& sql, const QString& context);
+
+    // Current database user, as the server sees it.
+    QString currentUser();
+
+private:
+    ConnectionSettings m_settings;
+    QString m_connectionName;
+    QSqlDatabase m_db;
+    std::unordered_map<QString, std::unique_ptr<QSqlQuery>> m_statements;
+};

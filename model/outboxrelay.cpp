@@ -1,0 +1,177 @@
+#include "outboxrelay.h"
+
+#include "dbsession.h"
+#include "metricsrepository.h"
+#include "outboxerror.h"
+#include "outboxrepository.h"
+#include "relayworker.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QSysInfo>
+#include <thread>
+#include <vector>
+
+static constexpr int BacklogCountCap = 100'000;
+static constexpr qint64 ReconnectMaxMs = 30'000;
+
+OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, RelayOptions options)
+    : m_settings(std::move(settings))
+    , m_sinks(std::move(sinks))
+    , m_options(std::move(options))
+{
+    if (m_options.workerName.isEmpty())
+        m_options.workerName = QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(QCoreApplication::applicationPid());
+    m_settings.setApplicationName(QStringLiteral("outbox-relay"));
+}
+
+void OutboxRelay::log(const QString& message) const
+{
+    if (m_options.log)
+        m_options.log(message);
+    else
+        qInfo().noquote() << message;
+}
+
+void OutboxRelay::stop()
+{
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+    m_wake.notify_all();
+}
+
+bool OutboxRelay::waitUnlessStopping(qint64 ms)
+{
+    std::unique_lock lock(m_mutex);
+    m_wake.wait_for(lock, std::chrono::milliseconds(ms), [this] { return m_stopping; });
+    return !m_stopping;
+}
+
+void OutboxRelay::fail(std::exception_ptr error)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_fatal)
+        m_fatal = error;
+    m_stopping = true;
+    m_wake.notify_all();
+}
+
+void OutboxRelay::addTotals(const RelayBatchResult& batch, bool rescue)
+{
+    std::lock_guard lock(m_mutex);
+    m_totals.claimed += batch.claimed;
+    m_totals.published += batch.published;
+    m_totals.dead += batch.dead;
+    m_totals.fenced += batch.fenced;
+    (rescue ? m_totals.rescued : m_totals.failed) += batch.failed;
+}
+
+static bool isRecoverable(const OutboxError& error)
+{
+    return error.kind() == OutboxError::Kind::Connection || error.kind() == OutboxError::Kind::Transient;
+}
+
+void OutboxRelay::workerLoop(int index)
+{
+    const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
+    qint64 reconnectDelayMs = 500;
+    for (;;) {
+        try {
+            DbSession session(m_settings, QStringLiteral("relay"));
+            const std::unique_ptr<MessageSink> sink = m_sinks();
+            RelayWorker worker(session, *sink, m_metrics, m_options, name);
+            reconnectDelayMs = 500;
+            QDeadlineTimer nextRescue(0);
+            for (;;) {
+                {
+                    std::lock_guard lock(m_mutex);
+                    if (m_stopping)
+                        return;
+                }
+                if (nextRescue.hasExpired()) {
+                    const RelayBatchResult rescued = worker.rescueExpiredLeases();
+                    if (rescued.failed > 0) {
+                        log(QStringLiteral("%1: rescued %2 rows whose lease expired (%3 now dead)")
+                                .arg(name)
+                                .arg(rescued.failed)
+                                .arg(rescued.dead));
+                    }
+                    addTotals(rescued, true);
+                    nextRescue.setRemainingTime(m_options.rescueIntervalMs);
+                }
+                const RelayBatchResult batch = worker.processBatch();
+                addTotals(batch, false);
+                if (batch.claimed == 0) {
+                    if (m_options.once)
+                        return;
+                    if (!waitUnlessStopping(m_options.idlePollMs))
+                        return;
+                }
+            }
+        } catch (const OutboxError& error) {
+            if (m_options.once || !isRecoverable(error)) {
+                fail(std::current_exception());
+                return;
+            }
+            log(QStringLiteral("%1: %2; retrying in %3 ms").arg(name, error.message()).arg(reconnectDelayMs));
+        } catch (...) {
+            fail(std::current_exception());
+            return;
+        }
+        if (!waitUnlessStopping(reconnectDelayMs))
+            return;
+        reconnectDelayMs = qMin(reconnectDelayMs * 2, ReconnectMaxMs);
+    }
+}
+
+RelayTotals OutboxRelay::run()
+{
+    DbSession session(m_settings, QStringLiteral("relay-supervisor"));
+    {
+        std::lock_guard lock(m_mutex);
+        m_running = m_options.workers;
+    }
+    std::vector<std::thread> threads;
+    for (int i = 0; i < m_options.workers; ++i) {
+        threads.emplace_back([this, i] {
+            workerLoop(i);
+            std::lock_guard lock(m_mutex);
+            --m_running;
+            m_wake.notify_all();
+        });
+    }
+
+    auto sampleBacklog = [&] {
+        MetricsRepository(session).recordBacklogSample(OutboxRepository(session).sampleBacklog(BacklogCountCap));
+    };
+    QDeadlineTimer nextSample(0);
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait_for(lock, std::chrono::milliseconds(m_options.metricsFlushMs), [this] { return m_running == 0; });
+            if (m_running == 0)
+                break;
+        }
+        // Bookkeeping failures must not stop publishing; the counters stay queued for the next flush.
+        try {
+            m_metrics.flush(session);
+            if (nextSample.hasExpired()) {
+                sampleBacklog();
+                nextSample.setRemainingTime(m_options.backlogSampleMs);
+            }
+        } catch (const OutboxError& error) {
+            log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
+        }
+    }
+    for (std::thread& thread : threads)
+        thread.join();
+    try {
+        m_metrics.flush(session);
+        sampleBacklog();
+    } catch (const OutboxError& error) {
+        log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
+    }
+    if (m_fatal)
+        std::rethrow_exception(m_fatal);
+    return m_totals;
+}

@@ -1,0 +1,111 @@
+#include "relayworker.h"
+
+#include "dbsession.h"
+#include "metricsrecorder.h"
+#include "outboxrepository.h"
+#include "unitofwork.h"
+
+#include <QHash>
+
+static constexpr int RescueBatchLimit = 1000;
+
+RelayWorker::RelayWorker(
+    DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name)
+    : m_session(session)
+    , m_sink(sink)
+    , m_metrics(metrics)
+    , m_options(options)
+    , m_name(std::move(name))
+    , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
+    , m_random(QRandomGenerator::global()->generate())
+{
+}
+
+static QString describeException(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    } catch (...) {
+        return QStringLiteral("unknown exception thrown by the sink");
+    }
+}
+
+QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMessage>& batch)
+{
+    try {
+        return m_sink.publish(batch);
+    } catch (...) {
+        if (batch.size() == 1)
+            return { PublishResult { batch.first().id, false, describeException(std::current_exception()) } };
+    }
+    // The batch as a whole failed: publish one by one, so only the message that really fails is charged.
+    QList<PublishResult> results;
+    for (const OutboxMessage& message : batch)
+        results.append(publishIsolatingFailures({ message }));
+    return results;
+}
+
+RelayBatchResult RelayWorker::processBatch()
+{
+    // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
+    const QList<OutboxMessage> batch = OutboxRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
+    RelayBatchResult result;
+    result.claimed = int(batch.size());
+    if (batch.isEmpty())
+        return result;
+
+    QHash<qint64, PublishResult> outcomes;
+    for (const PublishResult& outcome : publishIsolatingFailures(batch))
+        outcomes.insert(outcome.id, outcome);
+
+    QList<LeaseFence> fences;
+    QList<PublishFailure> failures;
+    for (const OutboxMessage& message : batch) {
+        const auto it = outcomes.constFind(message.id);
+        if (it != outcomes.cend() && it->ok) {
+            fences.append({ message.id, message.leaseToken });
+            continue;
+        }
+        const QString error = it == outcomes.cend() ? QStringLiteral("the sink returned no result for this message")
+                                                     : it->error;
+        failures.append({ message.id, message.leaseToken, error, m_backoff.delayMs(message.attempt, m_random) });
+    }
+
+    UnitOfWork uow(m_session);
+    OutboxRepository outbox(m_session);
+    const QList<PublishedRow> published = outbox.markPublished(fences);
+    const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
+    uow.commit();
+
+    result.published = int(published.size());
+    result.failed = int(failed.size());
+    for (const FailedRow& row : failed)
+        result.dead += row.dead ? 1 : 0;
+    result.fenced = result.claimed - result.published - result.failed;
+    m_metrics.record([&](MetricCounters& c) {
+        for (const PublishedRow& row : published)
+            c.addPublishLatency(row.latencyMs);
+        c.failedAttempts += result.failed;
+        c.deadLetters += result.dead;
+    });
+    return result;
+}
+
+RelayBatchResult RelayWorker::rescueExpiredLeases()
+{
+    const QList<FailedRow> rescued
+        = OutboxRepository(m_session).rescueExpiredLeases(m_name, m_options.maxAttempts, RescueBatchLimit);
+    RelayBatchResult result;
+    result.failed = int(rescued.size());
+    for (const FailedRow& row : rescued)
+        result.dead += row.dead ? 1 : 0;
+    if (!rescued.isEmpty()) {
+        m_metrics.record([&](MetricCounters& c) {
+            c.leaseRescues += result.failed;
+            c.deadLetters += result.dead;
+        });
+    }
+    return result;
+}

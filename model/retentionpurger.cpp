@@ -1,0 +1,35 @@
+#include "retentionpurger.h"
+
+#include "idempotencyrepository.h"
+#include "outboxrepository.h"
+
+#include <functional>
+
+RetentionPurger::RetentionPurger(DbSession& session, int batchSize)
+    : m_session(session)
+    , m_batchSize(batchSize)
+{
+}
+
+static qint64 purgeInBatches(int batchSize, const std::function<int()>& deleteBatch)
+{
+    qint64 total = 0;
+    for (;;) {
+        const int deleted = deleteBatch();
+        total += deleted;
+        if (deleted < batchSize)
+            return total;
+    }
+}
+
+qint64 RetentionPurger::purgeExpiredKeys()
+{
+    IdempotencyRepository keys(m_session);
+    return purgeInBatches(m_batchSize, [&] { return keys.purgeExpired(m_batchSize); });
+}
+
+qint64 RetentionPurger::purgePublishedOutbox(qint64 olderThanMs)
+{
+    OutboxRepository outbox(m_session);
+    return purgeInBatches(m_batchSize, [&] { return outbox.purgePublished(olderThanMs, m_batchSize); });
+}

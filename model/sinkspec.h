@@ -1,0 +1,15 @@
+#pragma once
+
+#include "messagesink.h"
+
+#include <QString>
+
+// Parses the relay's --sink argument:
+//   file:PATH                               JsonLinesFileSink appending to PATH
+//   fault:RATE[,LATENCY_MS[,CRASH_AFTER]]   FaultInjectingSink (RATE between 0 and 1)
+//   null                                    accepts everything, writes nothing
+// Throws OutboxError(InvalidInput) naming what is wrong with the spec.
+class SinkSpec final {
+public:
+    static MessageSinkFactory parse(const QString& spec);
+};

@@ -1,0 +1,28 @@
+-- Optional: the console's two group roles. Applied by `outboxctl grant-roles`; re-running it is harmless.
+-- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
+--   outbox_viewer   reads everything, changes nothing.
+--   outbox_operator reads everything, requeues outbox rows, releases leases and writes the audit log.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'outbox_viewer') THEN
+        CREATE ROLE outbox_viewer NOLOGIN;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'outbox_operator') THEN
+        CREATE ROLE outbox_operator NOLOGIN;
+    END IF;
+END
+$$;
+
+DO $$
+BEGIN
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO outbox_viewer, outbox_operator', current_database());
+END
+$$;
+GRANT USAGE ON SCHEMA public TO outbox_viewer, outbox_operator;
+GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, metric_rollups, backlog_samples,
+    schema_migrations TO outbox_viewer, outbox_operator;
+GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz) TO outbox_viewer, outbox_operator;
+-- Column-level: an operator can move a row's state, never rewrite its payload.
+GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at)
+    ON outbox TO outbox_operator;
+GRANT INSERT ON audit_log TO outbox_operator;
