@@ -63,7 +63,8 @@ void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>
             { QStringLiteral("lease_rescues"), c.leaseRescues },
         });
     }
-    m_session.exec(QStringLiteral("SET LOCAL synchronous_commit = off"), {}, QStringLiteral("writing metric rollups"));
+    m_session.exec(QStringLiteral("SELECT set_config('synchronous_commit', 'off', true)"), {},
+        QStringLiteral("writing metric rollups"));
     // Rows are upserted in bucket order, so two writers that share a shard cannot deadlock.
     m_session.exec(
         QStringLiteral(

@@ -22,6 +22,7 @@ TestDatabase::TestDatabase(const QString& testName)
 {
     {
         DbSession admin(ConnectionSettings(), QStringLiteral("test-admin"));
+        admin.execScript(QStringLiteral("SET client_min_messages = warning"), QStringLiteral("quieting notices"));
         admin.execScript(QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(m_name),
             QStringLiteral("dropping a leftover test database"));
         admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(m_name),
