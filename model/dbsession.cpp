@@ -40,12 +40,10 @@ QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const 
     QSqlQuery& query = *it->second;
     for (int i = 0; i < binds.size(); ++i)
         query.bindValue(i, binds.at(i));
-    if (!query.exec()) {
-        const QSqlError error = query.lastError();
-        // A failed prepared statement may be invalid on a broken connection; prepare afresh next time.
-        m_statements.erase(it);
-        throw OutboxError::fromSqlError(error, context);
-    }
+    // The statement stays prepared after a failure: only a lost connection invalidates it, and then the
+    // whole session is replaced.
+    if (!query.exec())
+        throw OutboxError::fromSqlError(query.lastError(), context);
     return query;
 }
 

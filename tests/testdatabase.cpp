@@ -29,6 +29,7 @@ TestDatabase::TestDatabase(const QString& testName)
             QStringLiteral("creating the test database"));
     }
     m_session = openSession(QStringLiteral("test-fixture"));
+    m_session->execScript(QStringLiteral("SET client_min_messages = warning"), QStringLiteral("quieting notices"));
     SchemaMigrator(*m_session).migrate();
 }
 

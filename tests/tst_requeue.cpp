@@ -1,4 +1,204 @@
+#include "auditrepository.h"
+#include "outboxerror.h"
+#include "outboxoperator.h"
+#include "testdatabase.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
-class T final : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+class TestRequeue final : public QObject {
+    Q_OBJECT
+
+    // One row per status, ids 1..5 in this order.
+    void seedOnePerStatus()
+    {
+        m_db->exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error, lease_owner, lease_expires_at) "
+            "SELECT 'order', s.n::text, 'order.created', '{}', 'k' || s.n, s.status, 3, s.error, "
+            "  CASE WHEN s.status = 'in_flight' THEN 'w' END, CASE WHEN s.status = 'in_flight' THEN now() END "
+            "FROM (VALUES (1, 'pending', NULL), (2, 'in_flight', NULL), (3, 'published', NULL), "
+            "  (4, 'failed', 'broker unavailable'), (5, 'dead', 'rate 100% exceeded')) AS s(n, status, error)"));
+    }
+
+    void seedDead(int rows)
+    {
+        m_db->exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                  "  status, attempts, last_error) "
+                                  "SELECT 'order', g::text, 'order.created', '{}', gen_random_uuid()::text, 'dead', 10, 'boom' "
+                                  "FROM generate_series(1, ?::int) g"),
+            { rows });
+    }
+
+    QString statusOf(qint64 id)
+    {
+        return m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_db = std::make_unique<TestDatabase>(QStringLiteral("requeue"));
+        m_session = m_db->openSession();
+    }
+    void cleanupTestCase()
+    {
+        m_session.reset();
+        m_db.reset();
+    }
+    void init() { m_db->reset(); }
+
+    void onlyFailedAndDeadRowsMove()
+    {
+        seedOnePerStatus();
+        const RequeueReport report
+            = OutboxOperator(*m_session).requeue({ 1, 2, 3, 4, 5 }, QStringLiteral("broker is back"));
+        QCOMPARE(report.requeued, (QList<qint64> { 4, 5 }));
+        QCOMPARE(report.skipped, (QList<qint64> { 1, 2, 3 }));
+        QCOMPARE(statusOf(1), QStringLiteral("pending"));
+        QCOMPARE(statusOf(2), QStringLiteral("in_flight"));
+        QCOMPARE(statusOf(3), QStringLiteral("published"));
+        QCOMPARE(statusOf(4), QStringLiteral("pending"));
+        QCOMPARE(statusOf(5), QStringLiteral("pending"));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(), 0);
+
+        const QList<AuditEntry> audit = AuditRepository(*m_session).forEntity(QStringLiteral("outbox"), 5, 10);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().action, QStringLiteral("requeue"));
+        QCOMPARE(audit.first().reason, QStringLiteral("broker is back"));
+        QCOMPARE(audit.first().actor, m_session->currentUser());
+        QCOMPARE(audit.first().entityIds, (QList<qint64> { 4, 5 }));
+        QCOMPARE(QJsonDocument::fromJson(audit.first().stateBefore).object(),
+            (QJsonObject { { QStringLiteral("4"), QStringLiteral("failed") }, { QStringLiteral("5"), QStringLiteral("dead") } }));
+        QCOMPARE(QJsonDocument::fromJson(audit.first().stateAfter).object(),
+            (QJsonObject { { QStringLiteral("4"), QStringLiteral("pending") }, { QStringLiteral("5"), QStringLiteral("pending") } }));
+        QVERIFY(AuditRepository(*m_session).forEntity(QStringLiteral("outbox"), 1, 10).isEmpty());
+    }
+
+    // The operator looked at a set; what happened afterwards must neither be acted on nor go unreported.
+    void actsOnTheFrozenSetOnly()
+    {
+        seedDead(4);
+        OutboxOperator op(*m_session);
+        const QList<qint64> frozen = op.freeze(RequeueSelection { QStringLiteral("dead"), 0, {} }, 100);
+        QCOMPARE(frozen, (QList<qint64> { 1, 2, 3, 4 }));
+        // Meanwhile: row 2 is requeued by someone else and published, and a new row dies.
+        m_db->exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 2"));
+        seedDead(1);
+        const RequeueReport report = op.requeue(frozen, QStringLiteral("retry after fix"));
+        QCOMPARE(report.requeued, (QList<qint64> { 1, 3, 4 }));
+        QCOMPARE(report.skipped, (QList<qint64> { 2 }));
+        QCOMPARE(statusOf(2), QStringLiteral("published"));
+        QCOMPARE(statusOf(5), QStringLiteral("dead"));
+    }
+
+    void selectionFilters_data()
+    {
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<qint64>("olderThanMs");
+        QTest::addColumn<QString>("errorContains");
+        QTest::addColumn<QList<qint64>>("expected");
+        QTest::newRow("failed") << QStringLiteral("failed") << 0LL << QString() << QList<qint64> { 4 };
+        QTest::newRow("dead") << QStringLiteral("dead") << 0LL << QString() << QList<qint64> { 5 };
+        QTest::newRow("error text, any case") << QStringLiteral("failed") << 0LL << QStringLiteral("BROKER") << QList<qint64> { 4 };
+        QTest::newRow("percent sign is literal") << QStringLiteral("dead") << 0LL << QStringLiteral("100%") << QList<qint64> { 5 };
+        QTest::newRow("percent alone matches nothing else") << QStringLiteral("failed") << 0LL << QStringLiteral("%") << QList<qint64> {};
+        QTest::newRow("older than an hour") << QStringLiteral("dead") << 3'600'000LL << QString() << QList<qint64> { 5 };
+        QTest::newRow("older than a day") << QStringLiteral("dead") << 86'400'000LL << QString() << QList<qint64> {};
+    }
+
+    void selectionFilters()
+    {
+        QFETCH(QString, status);
+        QFETCH(qint64, olderThanMs);
+        QFETCH(QString, errorContains);
+        QFETCH(QList<qint64>, expected);
+        seedOnePerStatus();
+        m_db->exec(QStringLiteral("UPDATE outbox SET updated_at = now() - interval '2 hours'"));
+        QCOMPARE(OutboxOperator(*m_session).freeze(RequeueSelection { status, olderThanMs, errorContains }, 100), expected);
+    }
+
+    void largeSetsGoInAuditedBatchesAndCanBeCancelled()
+    {
+        seedDead(2500);
+        OutboxOperator op(*m_session);
+        const QList<qint64> frozen = op.freeze(RequeueSelection { QStringLiteral("dead"), 0, {} }, 10'000);
+        QCOMPARE(frozen.size(), 2500);
+
+        QList<qsizetype> progress;
+        const RequeueReport cancelled = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
+            progress.append(done);
+            return total != 2500; // cancel after the first batch
+        });
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(cancelled.requeued.size(), 1000);
+        QCOMPARE(progress, (QList<qsizetype> { 1000 }));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
+
+        progress.clear();
+        const RequeueReport rest = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
+            progress.append(done);
+            return true;
+        });
+        QVERIFY(!rest.cancelled);
+        QCOMPARE(rest.requeued.size(), 1500);
+        QCOMPARE(rest.skipped.size(), 1000);
+        QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
+        // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 3LL);
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
+    }
+
+    void reasonIsRequired()
+    {
+        seedOnePerStatus();
+        try {
+            OutboxOperator(*m_session).requeue({ 4 }, QStringLiteral("   "));
+            QFAIL("requeued without a reason");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+        }
+        QCOMPARE(statusOf(4), QStringLiteral("failed"));
+    }
+
+    void roles_data()
+    {
+        QTest::addColumn<QString>("groupRole");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void roles()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, allowed);
+        seedOnePerStatus();
+        const QString login = QStringLiteral("tst_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
+        DbSession session(m_db->createLoginRole(login, groupRole), QStringLiteral("role"));
+        // Both roles may read.
+        QCOMPARE(OutboxRepository(session).list(QString(), 10, 0).size(), 5);
+        try {
+            const RequeueReport report = OutboxOperator(session).requeue({ 4, 5 }, QStringLiteral("as ") + groupRole);
+            QVERIFY2(allowed, "the viewer role could requeue");
+            QCOMPARE(report.requeued.size(), 2);
+            QCOMPARE(m_db->scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
+        } catch (const OutboxError& error) {
+            QVERIFY2(!allowed, qPrintable(error.message()));
+            QCOMPARE(error.kind(), OutboxError::Kind::Permission);
+            QVERIFY2(error.message().contains(login) && error.message().contains(QStringLiteral("outbox_operator")),
+                qPrintable(error.message()));
+            QCOMPARE(statusOf(4), QStringLiteral("failed"));
+            QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0LL);
+        }
+    }
+
+private:
+    std::unique_ptr<TestDatabase> m_db;
+    std::unique_ptr<DbSession> m_session;
+};
+
+QTEST_GUILESS_MAIN(TestRequeue)
 #include "tst_requeue.moc"
