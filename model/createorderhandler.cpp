@@ -5,7 +5,6 @@
 #include "idempotencyrepository.h"
 #include "metricsrecorder.h"
 #include "ordersrepository.h"
-#include "outboxrepository.h"
 #include "requestfingerprint.h"
 #include "unitofwork.h"
 
@@ -86,17 +85,6 @@ QString validate(const CreateOrderRequest& request, ValidatedOrder& order)
     return {};
 }
 
-QJsonObject orderJson(const Order& order)
-{
-    return QJsonObject {
-        { QStringLiteral("id"), order.id },
-        { QStringLiteral("customer"), order.customer },
-        { QStringLiteral("amount"), order.amount },
-        { QStringLiteral("currency"), order.currency },
-        { QStringLiteral("created_at"), order.createdAt.toUTC().toString(Qt::ISODateWithMs) },
-    };
-}
-
 QByteArray compact(const QJsonObject& object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
@@ -174,14 +162,11 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
             return result;
         }
 
-        const Order created = OrdersRepository(m_session).insert(order.customer, order.amount, order.currency);
-        const QJsonObject body = orderJson(created);
-        OutboxRepository(m_session).enqueue(NewOutboxMessage {
-            QStringLiteral("order"), QString::number(created.id), QStringLiteral("order.created"), compact(body),
+        const OrdersRepository::CreatedOrder created = OrdersRepository(m_session).insertWithEvent(order.customer,
+            order.amount, order.currency,
             compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
                 { QStringLiteral("idempotency_key"), request.key } }),
-            QStringLiteral("order.created:%1").arg(created.id) });
-        keys.complete(claimed.recordId, 201, compact(body), created.id);
+            claimed.recordId);
         if (m_beforeCommit)
             m_beforeCommit();
         uow.commit();
@@ -190,7 +175,7 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
         CreateOrderResult result;
         result.outcome = CreateOrderResult::Outcome::Created;
         result.httpStatus = 201;
-        result.body = body;
+        result.body = QJsonDocument::fromJson(created.responseBody).object();
         result.orderId = created.id;
         return result;
     } catch (const OutboxError& error) {

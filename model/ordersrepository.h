@@ -1,27 +1,26 @@
 #pragma once
 
-#include <QDateTime>
+#include <QByteArray>
 #include <QString>
-#include <optional>
 
 class DbSession;
-
-struct Order {
-    qint64 id = 0;
-    QString customer;
-    QString amount; // decimal text with two fraction digits, e.g. "12.50"
-    QString currency;
-    QDateTime createdAt;
-};
 
 // Repositories run their statements on a session; wrap calls in a UnitOfWork to make several atomic.
 class OrdersRepository final {
 public:
     explicit OrdersRepository(DbSession& session);
 
-    // Inserts the order and returns it as stored (id and created_at filled in).
-    Order insert(const QString& customer, const QString& amount, const QString& currency);
-    std::optional<Order> find(qint64 id);
+    struct CreatedOrder {
+        qint64 id = 0;
+        QByteArray responseBody; // the order as JSON, also the payload of its order.created event
+    };
+
+    // The create path's one write: inserts the order, its order.created outbox message (with `eventHeaders`)
+    // and completes the in-progress idempotency record `keyRecordId` with the 201 response, all in a single
+    // statement, so a create costs one round trip between claim and commit. Throws OutboxError if the
+    // record is no longer in progress (its claim was lost).
+    CreatedOrder insertWithEvent(const QString& customer, const QString& amount, const QString& currency,
+        const QByteArray& eventHeaders, qint64 keyRecordId);
 
 private:
     DbSession& m_session;

@@ -4,6 +4,7 @@
 #include "outboxerror.h"
 #include "requestfingerprint.h"
 #include "testdatabase.h"
+#include "unitofwork.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -322,6 +323,70 @@ private slots:
         QCOMPARE(duplicate.httpStatus, 409);
         QVERIFY(duplicate.retryAfterSeconds >= 1);
         QCOMPARE(count(QStringLiteral("orders")), 1LL);
+    }
+
+    // For operations that call out to other systems, the claim is committed on its own (a lease, not a
+    // transaction, keeps duplicates out) and completed later under the in_progress state guard.
+    void twoPhaseClaimForLongOperations()
+    {
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-1"), QString(64, QLatin1Char('a')),
+            60'000, 3'600'000 };
+        IdempotencyRepository keys(*m_session);
+        qint64 recordId = 0;
+        {
+            UnitOfWork uow(*m_session);
+            const ClaimResult claimed = keys.claim(claim);
+            QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
+            recordId = claimed.recordId;
+            uow.commit();
+        }
+        auto other = m_db->openSession(QStringLiteral("other"));
+        IdempotencyRepository otherKeys(*other);
+        {
+            UnitOfWork uow(*other);
+            const ClaimResult duplicate = otherKeys.claim(claim);
+            QCOMPARE(duplicate.kind, ClaimResult::Kind::InProgress);
+            QVERIFY2(duplicate.retryAfterMs > 50'000 && duplicate.retryAfterMs <= 60'000,
+                qPrintable(QString::number(duplicate.retryAfterMs)));
+        }
+        {
+            UnitOfWork uow(*m_session);
+            keys.complete(recordId, 200, QByteArrayLiteral("{\"charged\": true}"), std::nullopt);
+            uow.commit();
+        }
+        {
+            UnitOfWork uow(*m_session);
+            QVERIFY_THROWS_EXCEPTION(OutboxError, keys.complete(recordId, 500, QByteArrayLiteral("{}"), std::nullopt));
+        }
+        UnitOfWork uow(*other);
+        const ClaimResult replay = otherKeys.claim(claim);
+        QCOMPARE(replay.kind, ClaimResult::Kind::Replay);
+        QCOMPARE(replay.responseStatus, 200);
+        QCOMPARE(QJsonDocument::fromJson(replay.responseBody).object().value(QStringLiteral("charged")).toBool(), true);
+        uow.commit();
+        const auto record = keys.find(claim.scope, claim.key);
+        QVERIFY(record);
+        QCOMPARE(record->status, QStringLiteral("completed"));
+        QCOMPARE(record->replayCount, 1);
+        QVERIFY(!record->lockedUntil.isValid());
+    }
+
+    void releasedFailureLetsTheRetryRun()
+    {
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-2"), QString(64, QLatin1Char('b')),
+            60'000, 3'600'000 };
+        IdempotencyRepository keys(*m_session);
+        {
+            UnitOfWork uow(*m_session);
+            const ClaimResult claimed = keys.claim(claim);
+            QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
+            keys.fail(claimed.recordId, true, 503, QByteArrayLiteral("{\"error\": \"upstream timeout\"}"));
+            uow.commit();
+        }
+        UnitOfWork uow(*m_session);
+        const ClaimResult retry = keys.claim(claim);
+        QCOMPARE(retry.kind, ClaimResult::Kind::Claimed);
+        QVERIFY(retry.takenOver);
     }
 
     void scopesSeparateKeys()

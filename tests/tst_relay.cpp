@@ -6,8 +6,10 @@
 #include "outboxrepository.h"
 #include "relayworker.h"
 #include "testdatabase.h"
+#include "unitofwork.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -120,6 +122,35 @@ private slots:
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(published) FROM metric_rollups")).toLongLong(), totals.published);
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(failed_attempts) FROM metric_rollups")).toLongLong(), totals.failed);
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(dead_letters) FROM metric_rollups")).toLongLong(), totals.dead);
+    }
+
+    // The outbox write belongs to the caller's transaction: rolled back with it, or committed and relayed.
+    void enqueueIsPartOfTheCallersTransaction()
+    {
+        auto session = m_db->openSession(QStringLiteral("service"));
+        const NewOutboxMessage message { QStringLiteral("invoice"), QStringLiteral("INV-7"), QStringLiteral("invoice.issued"),
+            QByteArrayLiteral("[1, \"two\", {\"three\": 3}]"), QByteArrayLiteral("{\"trace\": \"abc\"}"),
+            QStringLiteral("invoice.issued:INV-7") };
+        {
+            UnitOfWork uow(*session);
+            OutboxRepository(*session).enqueue(message);
+        }
+        QCOMPARE(count(QStringLiteral("true")), 0LL);
+        {
+            UnitOfWork uow(*session);
+            QVERIFY(OutboxRepository(*session).enqueue(message) > 0);
+            uow.commit();
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.jsonl"));
+        OutboxRelay relay(m_db->settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, testOptions());
+        QCOMPARE(relay.run().published, 1LL);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject line = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(line.value(QStringLiteral("payload")).toArray().at(2).toObject().value(QStringLiteral("three")).toInt(), 3);
+        QCOMPARE(line.value(QStringLiteral("headers")).toObject().value(QStringLiteral("trace")).toString(), QStringLiteral("abc"));
+        QCOMPARE(line.value(QStringLiteral("attempt")).toInt(), 1);
     }
 
     void staleWorkerIsFencedOff()
