@@ -9,8 +9,7 @@
 
 AuditRepository::AuditRepository(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 void AuditRepository::record(
     const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes)
@@ -25,8 +24,9 @@ void AuditRepository::record(
         before.insert(QString::number(change.id), change.before);
         after.insert(QString::number(change.id), change.after);
     }
-    m_session.exec(QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after) "
-                                  "VALUES (?::text, ?::text, ?::text, ?::bigint[], ?::jsonb, ?::jsonb)"),
+    m_session.exec(
+        QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after) "
+                       "VALUES (?::text, ?::text, ?::text, ?::bigint[], ?::jsonb, ?::jsonb)"),
         { action, reason, entity, SqlValues::bigintArray(ids),
             QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact)),
             QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)) },

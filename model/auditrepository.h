@@ -26,7 +26,8 @@ public:
 
     // Records one operator action over `changes` (the rows that actually changed). The actor is the
     // database user of the session. Does nothing for an empty change set.
-    void record(const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes);
+    void record(
+        const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes);
 
     // Entries that touched `entityId`, newest first.
     QList<AuditEntry> forEntity(const QString& entity, qint64 entityId, int limit);

@@ -3,8 +3,7 @@
 BackoffPolicy::BackoffPolicy(qint64 baseMs, qint64 maxMs)
     : m_baseMs(qMax<qint64>(0, baseMs))
     , m_maxMs(qMax<qint64>(m_baseMs, maxMs))
-{
-}
+{ }
 
 qint64 BackoffPolicy::delayMs(int attempt, QRandomGenerator& random) const
 {

@@ -3,8 +3,8 @@
 #include "outboxerror.h"
 
 #include <QSqlDriver>
-#include <QVariant>
 #include <QSqlError>
+#include <QVariant>
 #include <libpq-fe.h>
 
 ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
@@ -13,7 +13,8 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
     const QByteArray utf8 = dsn.toUtf8();
     PQconninfoOption* options = PQconninfoParse(utf8.constData(), &errorMessage);
     if (!options) {
-        const QString reason = errorMessage ? QString::fromUtf8(errorMessage).trimmed() : QStringLiteral("out of memory");
+        const QString reason
+            = errorMessage ? QString::fromUtf8(errorMessage).trimmed() : QStringLiteral("out of memory");
         PQfreemem(errorMessage);
         throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("invalid DSN: %1").arg(reason));
     }
@@ -29,7 +30,8 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
             // QPSQL splits its connect options at ';', so such a value cannot be passed on intact.
             PQconninfoFree(options);
             throw OutboxError(OutboxError::Kind::InvalidInput,
-                QStringLiteral("invalid DSN: the value of '%1' contains ';', which the Qt PostgreSQL driver cannot pass on")
+                QStringLiteral(
+                    "invalid DSN: the value of '%1' contains ';', which the Qt PostgreSQL driver cannot pass on")
                     .arg(keyword));
         } else if (keyword == QLatin1String("application_name")) {
             settings.m_applicationName = value;
@@ -60,7 +62,10 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
     // An unreachable server should fail in seconds, not hang on the OS's TCP timeout.
     if (!hasTimeout && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
         connectOptions.append(QStringLiteral("connect_timeout=10"));
-    connectOptions.append(QStringLiteral("application_name=") + quotedConninfoValue(m_applicationName));
+    if (!m_applicationName.isEmpty())
+        connectOptions.append(QStringLiteral("application_name=") + quotedConninfoValue(m_applicationName));
+    else if (qEnvironmentVariableIsEmpty("PGAPPNAME"))
+        connectOptions.append(QStringLiteral("application_name=") + quotedConninfoValue(m_defaultApplicationName));
 
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
     if (!db.isValid()) {
@@ -76,8 +81,8 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
             reason = db.lastError().text().trimmed();
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(connectionName);
-        throw OutboxError(OutboxError::Kind::Connection,
-            QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
+        throw OutboxError(
+            OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
     }
     return db;
 }

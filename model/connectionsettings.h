@@ -15,7 +15,8 @@ public:
     // Throws OutboxError(InvalidInput) naming the problem.
     static ConnectionSettings fromDsn(const QString& dsn);
 
-    void setApplicationName(const QString& name) { m_applicationName = name; }
+    // What pg_stat_activity shows, unless the DSN or PGAPPNAME names the application itself.
+    void setDefaultApplicationName(const QString& name) { m_defaultApplicationName = name; }
 
     // Opens a new connection named `connectionName` in the calling thread. Throws OutboxError(Connection).
     QSqlDatabase open(const QString& connectionName) const;
@@ -26,5 +27,6 @@ public:
 private:
     QString m_password;
     QList<QPair<QString, QString>> m_options; // every other keyword libpq accepted, passed through verbatim
-    QString m_applicationName = QStringLiteral("outbox");
+    QString m_applicationName; // from the DSN
+    QString m_defaultApplicationName = QStringLiteral("outbox");
 };

@@ -1,10 +1,10 @@
 #include "createorderhandler.h"
 
-#include "outboxerror.h"
 #include "dbsession.h"
 #include "idempotencyrepository.h"
 #include "metricsrecorder.h"
 #include "ordersrepository.h"
+#include "outboxerror.h"
 #include "requestfingerprint.h"
 #include "unitofwork.h"
 
@@ -43,7 +43,8 @@ struct ValidatedOrder {
     QString currency;
 };
 
-CreateOrderResult errorResult(CreateOrderResult::Outcome outcome, int status, const QString& code, const QString& message)
+CreateOrderResult errorResult(
+    CreateOrderResult::Outcome outcome, int status, const QString& code, const QString& message)
 {
     CreateOrderResult result;
     result.outcome = outcome;
@@ -72,7 +73,8 @@ QString validate(const CreateOrderRequest& request, ValidatedOrder& order)
     static const QRegularExpression amountPattern(QStringLiteral("^(\\d{1,16})(?:\\.(\\d{1,2}))?$"));
     const auto amount = amountPattern.match(request.amount.trimmed());
     if (!amount.hasMatch())
-        return QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits").arg(request.amount);
+        return QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits")
+            .arg(request.amount);
     const QString fraction = amount.captured(2).leftJustified(2, QLatin1Char('0'));
     order.cents = amount.captured(1).toLongLong() * 100 + fraction.toLongLong();
     if (order.cents <= 0)
@@ -94,15 +96,13 @@ QByteArray compact(const QJsonObject& object)
 
 CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metrics)
     : CreateOrderHandler(session, metrics, Options {})
-{
-}
+{ }
 
 CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metrics, Options options)
     : m_session(session)
     , m_metrics(metrics)
     , m_options(options)
-{
-}
+{ }
 
 CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
 {
@@ -139,9 +139,9 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
                 QStringLiteral("key already used with a different request"));
         case ClaimResult::Kind::InProgress: {
             m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.inProgressRejections; });
-            CreateOrderResult result = errorResult(CreateOrderResult::Outcome::InProgress, 409,
-                QStringLiteral("request_in_progress"),
-                QStringLiteral("a request with this key is still being processed; retry later"));
+            CreateOrderResult result
+                = errorResult(CreateOrderResult::Outcome::InProgress, 409, QStringLiteral("request_in_progress"),
+                    QStringLiteral("a request with this key is still being processed; retry later"));
             result.retryAfterSeconds = (claimed.retryAfterMs + 999) / 1000;
             result.body.insert(QStringLiteral("retry_after_seconds"), result.retryAfterSeconds);
             return result;
@@ -151,22 +151,22 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
         }
 
         if (order.cents > m_options.perOrderLimitCents) {
-            CreateOrderResult result = errorResult(CreateOrderResult::Outcome::Rejected, 422,
-                QStringLiteral("amount_over_limit"),
-                QStringLiteral("the amount exceeds the per-order limit of %1.%2")
-                    .arg(m_options.perOrderLimitCents / 100)
-                    .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
+            CreateOrderResult result
+                = errorResult(CreateOrderResult::Outcome::Rejected, 422, QStringLiteral("amount_over_limit"),
+                    QStringLiteral("the amount exceeds the per-order limit of %1.%2")
+                        .arg(m_options.perOrderLimitCents / 100)
+                        .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
             keys.fail(claimed.recordId, false, result.httpStatus, compact(result.body));
             uow.commit();
             m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
             return result;
         }
 
-        const OrdersRepository::CreatedOrder created = OrdersRepository(m_session).insertWithEvent(order.customer,
-            order.amount, order.currency,
-            compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
-                { QStringLiteral("idempotency_key"), request.key } }),
-            claimed.recordId);
+        const OrdersRepository::CreatedOrder created
+            = OrdersRepository(m_session).insertWithEvent(order.customer, order.amount, order.currency,
+                compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
+                    { QStringLiteral("idempotency_key"), request.key } }),
+                claimed.recordId);
         if (m_beforeCommit)
             m_beforeCommit();
         uow.commit();

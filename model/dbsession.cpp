@@ -2,8 +2,19 @@
 
 #include "outboxerror.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
 #include <atomic>
+#include <libpq-fe.h>
+
+// Without a receiver libpq prints every server notice to stderr ("relation ... already exists, skipping"
+// on each idempotent migration). Routine notices are dropped; warnings reach the application's Qt message
+// handler.
+static void forwardWarnings(void*, const PGresult* notice)
+{
+    if (qstrcmp(PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED), "WARNING") == 0)
+        qWarning("PostgreSQL: %s", PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY));
+}
 
 static QString nextConnectionName(const QString& purpose)
 {
@@ -16,6 +27,8 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     , m_connectionName(nextConnectionName(purpose))
     , m_db(settings.open(m_connectionName))
 {
+    PGconn* connection = *static_cast<PGconn* const*>(m_db.driver()->handle().data());
+    PQsetNoticeReceiver(connection, forwardWarnings, nullptr);
     // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
 }

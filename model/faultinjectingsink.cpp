@@ -13,8 +13,7 @@ FaultInjectingSink::FaultInjectingSink(Options options, std::shared_ptr<std::ato
     : m_options(options)
     , m_published(std::move(published))
     , m_random(options.seed ? options.seed : QRandomGenerator::global()->generate())
-{
-}
+{ }
 
 QList<PublishResult> FaultInjectingSink::publish(const QList<OutboxMessage>& batch)
 {

@@ -1,44 +1,45 @@
 #include "idempotencyrepository.h"
 
-#include "outboxerror.h"
 #include "dbsession.h"
+#include "outboxerror.h"
 #include "sqlvalues.h"
 
 #include <QSqlQuery>
 
 // A record may be claimed afresh when its TTL has passed, its failure released the key, or the worker that
 // held it stopped renewing its lease (crashed).
-static const QString TakeoverAllowed = QStringLiteral(
-    "(k.expires_at <= now() OR (k.status = 'failed' AND k.failure_retryable) "
-    "OR (k.status = 'in_progress' AND k.locked_until <= now()))");
+static const QString TakeoverAllowed
+    = QStringLiteral("(k.expires_at <= now() OR (k.status = 'failed' AND k.failure_retryable) "
+                     "OR (k.status = 'in_progress' AND k.locked_until <= now()))");
 
 // Serialises everyone working on one (scope, key) for the rest of the transaction without blocking:
 // a 64-bit hash collision only costs a spurious 409 that the client retries.
-static const QString TryKeyLock
-    = QStringLiteral("pg_try_advisory_xact_lock(hashtextextended(%1 || chr(31) || %2, 0))");
+static const QString TryKeyLock = QStringLiteral("pg_try_advisory_xact_lock(hashtextextended(%1 || chr(31) || %2, 0))");
 
 static constexpr qint64 UncommittedClaimRetryAfterMs = 1000;
 
 IdempotencyRepository::IdempotencyRepository(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim)
 {
     // New key -> inserted in_progress. Same request already answered -> the conflict branch bumps the replay
     // counter and returns the stored response in the same statement (and, via set_config, makes this
     // transaction's commit asynchronous). Anything else returns no row and is resolved below.
-    static const QString sql = QStringLiteral(
-        "WITH lock AS (SELECT ") + TryKeyLock.arg(QStringLiteral("?::text"), QStringLiteral("?::text")) + QStringLiteral(" AS got) "
-        "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, locked_until, expires_at) "
-        "SELECT ?::text, ?::text, ?::text, 'in_progress', now() + ?::bigint * interval '1 millisecond', now() + ?::bigint * interval '1 millisecond' "
-        "FROM lock WHERE lock.got "
-        "ON CONFLICT (scope, idem_key) DO UPDATE SET replay_count = k.replay_count + 1, last_replayed_at = now() "
-        "WHERE k.fingerprint = EXCLUDED.fingerprint AND k.expires_at > now() "
-        "  AND (k.status = 'completed' OR (k.status = 'failed' AND NOT k.failure_retryable)) "
-        "RETURNING k.id, k.status, k.response_status, k.response_body::text, k.order_id, "
-        "  CASE WHEN k.status <> 'in_progress' THEN set_config('synchronous_commit', 'off', true) END");
+    static const QString sql = QStringLiteral("WITH lock AS (SELECT ")
+        + TryKeyLock.arg(QStringLiteral("?::text"), QStringLiteral("?::text"))
+        + QStringLiteral(
+            " AS got) "
+            "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, locked_until, expires_at) "
+            "SELECT ?::text, ?::text, ?::text, 'in_progress', now() + ?::bigint * interval '1 millisecond', now() + "
+            "?::bigint * interval '1 millisecond' "
+            "FROM lock WHERE lock.got "
+            "ON CONFLICT (scope, idem_key) DO UPDATE SET replay_count = k.replay_count + 1, last_replayed_at = now() "
+            "WHERE k.fingerprint = EXCLUDED.fingerprint AND k.expires_at > now() "
+            "  AND (k.status = 'completed' OR (k.status = 'failed' AND NOT k.failure_retryable)) "
+            "RETURNING k.id, k.status, k.response_status, k.response_body::text, k.order_id, "
+            "  CASE WHEN k.status <> 'in_progress' THEN set_config('synchronous_commit', 'off', true) END");
     QSqlQuery& q = m_session.exec(sql,
         { claim.scope, claim.key, claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs },
         QStringLiteral("claiming idempotency key"));
@@ -60,8 +61,7 @@ ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim)
 
 ClaimResult IdempotencyRepository::resolveUnclaimed(const IdempotencyClaim& claim)
 {
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT k.id, k.fingerprint, k.status, ") + TakeoverAllowed
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT k.id, k.fingerprint, k.status, ") + TakeoverAllowed
             + QStringLiteral(", greatest(epoch_ms(k.locked_until) - epoch_ms(now()), 0) "
                              "FROM idempotency_keys k WHERE k.scope = ? AND k.idem_key = ?"),
         { claim.scope, claim.key }, QStringLiteral("reading idempotency key"));
@@ -81,13 +81,15 @@ ClaimResult IdempotencyRepository::resolveUnclaimed(const IdempotencyClaim& clai
 
     if (takeoverAllowed) {
         QSqlQuery& takeover = m_session.exec(
-            QStringLiteral("UPDATE idempotency_keys k SET fingerprint = ?, status = 'in_progress', "
-                           "failure_retryable = NULL, response_status = NULL, response_body = NULL, "
-                           "locked_until = now() + ?::bigint * interval '1 millisecond', "
-                           "expires_at = now() + ?::bigint * interval '1 millisecond', created_at = now(), updated_at = now(), "
-                           "replay_count = 0, last_replayed_at = NULL, order_id = NULL "
-                           "WHERE k.id = ? AND ")
-                + TakeoverAllowed + QStringLiteral(" AND ") + TryKeyLock.arg(QStringLiteral("k.scope"), QStringLiteral("k.idem_key"))
+            QStringLiteral(
+                "UPDATE idempotency_keys k SET fingerprint = ?, status = 'in_progress', "
+                "failure_retryable = NULL, response_status = NULL, response_body = NULL, "
+                "locked_until = now() + ?::bigint * interval '1 millisecond', "
+                "expires_at = now() + ?::bigint * interval '1 millisecond', created_at = now(), updated_at = now(), "
+                "replay_count = 0, last_replayed_at = NULL, order_id = NULL "
+                "WHERE k.id = ? AND ")
+                + TakeoverAllowed + QStringLiteral(" AND ")
+                + TryKeyLock.arg(QStringLiteral("k.scope"), QStringLiteral("k.idem_key"))
                 + QStringLiteral(" RETURNING k.id"),
             { claim.fingerprint, claim.leaseMs, claim.ttlMs, id }, QStringLiteral("taking over idempotency key"));
         if (takeover.next()) {
@@ -105,7 +107,8 @@ ClaimResult IdempotencyRepository::resolveUnclaimed(const IdempotencyClaim& clai
     }
     // Same request, and either still in progress or being taken over by a concurrent retry right now.
     result.kind = ClaimResult::Kind::InProgress;
-    result.retryAfterMs = status == QLatin1String("in_progress") ? qMax<qint64>(leaseLeftMs, 1) : UncommittedClaimRetryAfterMs;
+    result.retryAfterMs
+        = status == QLatin1String("in_progress") ? qMax<qint64>(leaseLeftMs, 1) : UncommittedClaimRetryAfterMs;
     return result;
 }
 
@@ -113,9 +116,10 @@ void IdempotencyRepository::complete(
     qint64 recordId, int responseStatus, const QByteArray& responseBody, std::optional<qint64> orderId)
 {
     QSqlQuery& q = m_session.exec(
-        QStringLiteral("UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?::jsonb, "
-                       "order_id = ?, locked_until = NULL, updated_at = now() "
-                       "WHERE id = ? AND status = 'in_progress' RETURNING id"),
+        QStringLiteral(
+            "UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?::jsonb, "
+            "order_id = ?, locked_until = NULL, updated_at = now() "
+            "WHERE id = ? AND status = 'in_progress' RETURNING id"),
         { responseStatus, QString::fromUtf8(responseBody),
             orderId ? QVariant(*orderId) : QVariant(QMetaType::fromType<qlonglong>()), recordId },
         QStringLiteral("completing idempotency key"));
@@ -145,7 +149,8 @@ void IdempotencyRepository::recordRetryableFailure(
         + QStringLiteral(" AS got) "
                          "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, failure_retryable, "
                          "  response_status, response_body, expires_at) "
-                         "SELECT ?::text, ?::text, ?::text, 'failed', true, ?::int, ?::jsonb, now() + ?::bigint * interval '1 millisecond' "
+                         "SELECT ?::text, ?::text, ?::text, 'failed', true, ?::int, ?::jsonb, now() + ?::bigint * "
+                         "interval '1 millisecond' "
                          "FROM lock WHERE lock.got "
                          "ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, "
                          "  status = 'failed', failure_retryable = true, response_status = EXCLUDED.response_status, "

@@ -1,18 +1,18 @@
 #include "jsonlinesfilesink.h"
 
-#include <QJsonDocument>
+#include "outboxerror.h"
+
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <stdexcept>
 #include <unistd.h>
 
-static std::runtime_error fileError(const QString& what, const QString& path)
+static OutboxError fileError(OutboxError::Kind kind, const QString& what, const QString& path)
 {
-    return std::runtime_error(
-        QStringLiteral("%1 %2: %3").arg(what, path, QString::fromLocal8Bit(std::strerror(errno))).toStdString());
+    return OutboxError(kind, QStringLiteral("%1 %2: %3").arg(what, path, QString::fromLocal8Bit(std::strerror(errno))));
 }
 
 JsonLinesFileSink::JsonLinesFileSink(const QString& path)
@@ -20,7 +20,7 @@ JsonLinesFileSink::JsonLinesFileSink(const QString& path)
     , m_fd(::open(QFile::encodeName(path).constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644))
 {
     if (m_fd < 0)
-        throw fileError(QStringLiteral("cannot open sink file"), path);
+        throw fileError(OutboxError::Kind::InvalidInput, QStringLiteral("cannot open sink file"), path);
 }
 
 JsonLinesFileSink::~JsonLinesFileSink()
@@ -57,11 +57,11 @@ QList<PublishResult> JsonLinesFileSink::publish(const QList<OutboxMessage>& batc
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            throw fileError(QStringLiteral("cannot write to sink file"), m_path);
+            throw fileError(OutboxError::Kind::Other, QStringLiteral("cannot write to sink file"), m_path);
         written += n;
     }
     if (::fsync(m_fd) != 0)
-        throw fileError(QStringLiteral("cannot fsync sink file"), m_path);
+        throw fileError(OutboxError::Kind::Other, QStringLiteral("cannot fsync sink file"), m_path);
     QList<PublishResult> results;
     for (const OutboxMessage& message : batch)
         results.append({ message.id, true, {} });

@@ -8,7 +8,7 @@
 class JsonLinesFileSink final : public MessageSink {
     Q_DISABLE_COPY_MOVE(JsonLinesFileSink)
 public:
-    // Throws std::runtime_error naming the file if it cannot be opened for appending.
+    // Throws OutboxError(InvalidInput) naming the file if it cannot be opened for appending.
     explicit JsonLinesFileSink(const QString& path);
     ~JsonLinesFileSink() final override;
 

@@ -8,13 +8,11 @@
 
 MetricsRecorder::MetricsRecorder()
     : MetricsRecorder(int(QRandomGenerator::global()->bounded(MetricsRepository::ShardCount)))
-{
-}
+{ }
 
 MetricsRecorder::MetricsRecorder(int shard)
     : m_shard(shard)
-{
-}
+{ }
 
 void MetricsRecorder::record(const std::function<void(MetricCounters&)>& change)
 {

@@ -1,12 +1,13 @@
 #include "metricsrepository.h"
 
-#include "outboxerror.h"
 #include "dbsession.h"
+#include "outboxerror.h"
 #include "sqlvalues.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTimeZone>
 
@@ -34,10 +35,15 @@ std::optional<qint64> MetricPoint::publishLatencyQuantileMs(double q) const
     return value;
 }
 
+bool MetricsRepository::isSupportedTimeZone(const QString& zoneId)
+{
+    static const QRegularExpression posixOffset(QStringLiteral("^(UTC|GMT)[+-]"));
+    return QTimeZone(zoneId.toUtf8()).isValid() && !posixOffset.match(zoneId).hasMatch();
+}
+
 MetricsRepository::MetricsRepository(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>& minutes)
 {
@@ -112,14 +118,17 @@ QList<MetricPoint> MetricsRepository::series(
     const QDateTime& from, const QDateTime& to, int bucketSeconds, const QString& timeZone)
 {
     if (!from.isValid() || !to.isValid() || from >= to)
-        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("the time window is empty: 'from' must be before 'to'"));
+        throw OutboxError(
+            OutboxError::Kind::InvalidInput, QStringLiteral("the time window is empty: 'from' must be before 'to'"));
     if (bucketSeconds < 60 || bucketSeconds % 60 != 0)
-        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("the bucket must be a whole number of minutes"));
+        throw OutboxError(
+            OutboxError::Kind::InvalidInput, QStringLiteral("the bucket must be a whole number of minutes"));
     if (from.secsTo(to) / bucketSeconds > MaxSeriesPoints)
         throw OutboxError(OutboxError::Kind::InvalidInput,
             QStringLiteral("the window holds more than %1 buckets; choose a larger bucket").arg(MaxSeriesPoints));
-    if (!QTimeZone(timeZone.toUtf8()).isValid())
-        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("unknown time zone '%1'").arg(timeZone));
+    if (!isSupportedTimeZone(timeZone))
+        throw OutboxError(OutboxError::Kind::InvalidInput,
+            QStringLiteral("unknown time zone '%1': use an IANA name such as UTC or Europe/Berlin").arg(timeZone));
 
     // Buckets are aligned to a local midnight of `timeZone`, so hourly buckets in e.g. Asia/Kolkata start at
     // local whole hours. Histograms are summed element by element across shards and minutes.
@@ -128,7 +137,8 @@ QList<MetricPoint> MetricsRepository::series(
             "WITH p AS (SELECT ?::timestamptz AS t0, ?::timestamptz AS t1, make_interval(secs => ?::int) AS stride, "
             "                  timestamp '2000-01-03 00:00:00' AT TIME ZONE ?::text AS origin), "
             "w AS (SELECT date_bin(p.stride, p.t0, p.origin) AS first_slot, p.* FROM p), "
-            "slots AS (SELECT generate_series(w.first_slot, w.t1 - interval '1 microsecond', w.stride) AS slot FROM w), "
+            "slots AS (SELECT generate_series(w.first_slot, w.t1 - interval '1 microsecond', w.stride) AS slot FROM "
+            "w), "
             "roll AS (SELECT date_bin(w.stride, m.bucket, w.origin) AS slot, "
             "    sum(m.requests)::bigint AS requests, sum(m.executions)::bigint AS executions, "
             "    sum(m.replays)::bigint AS replays, sum(m.mismatches)::bigint AS mismatches, "

@@ -29,6 +29,10 @@ public:
 
     explicit MetricsRepository(DbSession& session);
 
+    // IANA names that Qt and PostgreSQL both know. POSIX-style offsets such as "UTC+01:00" are refused:
+    // PostgreSQL reads them with the opposite sign to Qt, so buckets and labels would disagree.
+    static bool isSupportedTimeZone(const QString& zoneId);
+
     // Adds `minutes` (minute start in ms since epoch -> counters) into the shard's rows. Switches the
     // surrounding transaction to asynchronous commit: counters may lose their last fraction of a second in a
     // crash, which is the price for never making a request wait on a counter's WAL flush.

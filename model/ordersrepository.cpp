@@ -5,8 +5,7 @@
 
 OrdersRepository::OrdersRepository(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 OrdersRepository::CreatedOrder OrdersRepository::insertWithEvent(const QString& customer, const QString& amount,
     const QString& currency, const QByteArray& eventHeaders, qint64 keyRecordId)

@@ -7,8 +7,7 @@ OutboxError::OutboxError(Kind kind, QString message, QString sqlState)
     , m_message(std::move(message))
     , m_sqlState(std::move(sqlState))
     , m_utf8(m_message.toUtf8())
-{
-}
+{ }
 
 static OutboxError::Kind kindForSqlState(const QString& state)
 {

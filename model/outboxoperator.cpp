@@ -1,16 +1,15 @@
 #include "outboxoperator.h"
 
 #include "auditrepository.h"
-#include "outboxerror.h"
 #include "dbsession.h"
+#include "outboxerror.h"
 #include "unitofwork.h"
 
 #include <QSet>
 
 OutboxOperator::OutboxOperator(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 QList<qint64> OutboxOperator::freeze(const RequeueSelection& selection, int cap)
 {
@@ -38,7 +37,8 @@ RequeueReport OutboxOperator::requeue(const QList<qint64>& ids, const QString& r
         try {
             UnitOfWork uow(m_session);
             changes = OutboxRepository(m_session).requeue(batch);
-            AuditRepository(m_session).record(QStringLiteral("requeue"), reason.trimmed(), QStringLiteral("outbox"), changes);
+            AuditRepository(m_session).record(
+                QStringLiteral("requeue"), reason.trimmed(), QStringLiteral("outbox"), changes);
             uow.commit();
         } catch (const OutboxError& error) {
             if (error.kind() != OutboxError::Kind::Permission)

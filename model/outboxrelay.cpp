@@ -21,8 +21,9 @@ OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, 
     , m_options(std::move(options))
 {
     if (m_options.workerName.isEmpty())
-        m_options.workerName = QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(QCoreApplication::applicationPid());
-    m_settings.setApplicationName(QStringLiteral("outbox-relay"));
+        m_options.workerName
+            = QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(QCoreApplication::applicationPid());
+    m_settings.setDefaultApplicationName(QStringLiteral("outbox-relay"));
 }
 
 void OutboxRelay::log(const QString& message) const
@@ -148,7 +149,8 @@ RelayTotals OutboxRelay::run()
     for (;;) {
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait_for(lock, std::chrono::milliseconds(m_options.metricsFlushMs), [this] { return m_running == 0; });
+            m_wake.wait_for(
+                lock, std::chrono::milliseconds(m_options.metricsFlushMs), [this] { return m_running == 0; });
             if (m_running == 0)
                 break;
         }

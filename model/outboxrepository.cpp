@@ -11,8 +11,7 @@
 
 OutboxRepository::OutboxRepository(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 qint64 OutboxRepository::enqueue(const NewOutboxMessage& message)
 {
@@ -131,12 +130,13 @@ QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
     if (ids.isEmpty())
         return {};
     QSqlQuery& q = m_session.exec(
-        QStringLiteral("WITH target AS ("
-                       "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
-                       "  FOR UPDATE) "
-                       "UPDATE outbox o SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now() "
-                       "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
-                       "RETURNING o.id, t.status"),
+        QStringLiteral(
+            "WITH target AS ("
+            "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
+            "  FOR UPDATE) "
+            "UPDATE outbox o SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now() "
+            "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
+            "RETURNING o.id, t.status"),
         { SqlValues::bigintArray(ids) }, QStringLiteral("requeueing outbox rows"));
     QList<StatusChange> changes;
     while (q.next())

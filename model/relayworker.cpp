@@ -18,8 +18,7 @@ RelayWorker::RelayWorker(
     , m_name(std::move(name))
     , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
     , m_random(QRandomGenerator::global()->generate())
-{
-}
+{ }
 
 static QString describeException(const std::exception_ptr& error)
 {
@@ -50,7 +49,8 @@ QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMes
 RelayBatchResult RelayWorker::processBatch()
 {
     // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
-    const QList<OutboxMessage> batch = OutboxRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
+    const QList<OutboxMessage> batch
+        = OutboxRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
     RelayBatchResult result;
     result.claimed = int(batch.size());
     if (batch.isEmpty())
@@ -68,8 +68,8 @@ RelayBatchResult RelayWorker::processBatch()
             fences.append({ message.id, message.leaseToken });
             continue;
         }
-        const QString error = it == outcomes.cend() ? QStringLiteral("the sink returned no result for this message")
-                                                     : it->error;
+        const QString error
+            = it == outcomes.cend() ? QStringLiteral("the sink returned no result for this message") : it->error;
         failures.append({ message.id, message.leaseToken, error, m_backoff.delayMs(message.attempt, m_random) });
     }
 

@@ -22,8 +22,8 @@ struct RelayBatchResult {
 class RelayWorker final {
     Q_DISABLE_COPY_MOVE(RelayWorker)
 public:
-    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options,
-        QString name);
+    RelayWorker(
+        DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name);
 
     const QString& name() const { return m_name; }
 

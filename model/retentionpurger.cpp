@@ -8,8 +8,7 @@
 RetentionPurger::RetentionPurger(DbSession& session, int batchSize)
     : m_session(session)
     , m_batchSize(batchSize)
-{
-}
+{ }
 
 static qint64 purgeInBatches(int batchSize, const std::function<int()>& deleteBatch)
 {

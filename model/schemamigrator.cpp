@@ -1,7 +1,7 @@
 #include "schemamigrator.h"
 
-#include "outboxerror.h"
 #include "dbsession.h"
+#include "outboxerror.h"
 #include "unitofwork.h"
 
 #include <QDir>
@@ -22,8 +22,7 @@ static QString readResource(const QString& path)
 
 SchemaMigrator::SchemaMigrator(DbSession& session)
     : m_session(session)
-{
-}
+{ }
 
 QList<SchemaMigrator::Migration> SchemaMigrator::embeddedMigrations()
 {
@@ -86,7 +85,10 @@ int SchemaMigrator::migrate()
     for (const Migration& migration : migrations) {
         if (migration.version <= current)
             continue;
-        m_session.execScript(migration.sql, QStringLiteral("applying migration %1_%2").arg(migration.version, 4, 10, QLatin1Char('0')).arg(migration.name));
+        m_session.execScript(migration.sql,
+            QStringLiteral("applying migration %1_%2")
+                .arg(migration.version, 4, 10, QLatin1Char('0'))
+                .arg(migration.name));
         m_session.exec(QStringLiteral("INSERT INTO schema_migrations (version, name) VALUES (?, ?)"),
             { migration.version, migration.name }, QStringLiteral("recording migration %1").arg(migration.version));
         current = migration.version;

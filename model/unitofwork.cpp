@@ -1,7 +1,7 @@
 #include "unitofwork.h"
 
-#include "outboxerror.h"
 #include "dbsession.h"
+#include "outboxerror.h"
 
 #include <QSqlError>
 

@@ -25,8 +25,8 @@ TestDatabase::TestDatabase(const QString& testName)
         admin.execScript(QStringLiteral("SET client_min_messages = warning"), QStringLiteral("quieting notices"));
         admin.execScript(QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(m_name),
             QStringLiteral("dropping a leftover test database"));
-        admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(m_name),
-            QStringLiteral("creating the test database"));
+        admin.execScript(
+            QStringLiteral("CREATE DATABASE %1").arg(m_name), QStringLiteral("creating the test database"));
     }
     m_session = openSession(QStringLiteral("test-fixture"));
     m_session->execScript(QStringLiteral("SET client_min_messages = warning"), QStringLiteral("quieting notices"));
@@ -77,11 +77,10 @@ ConnectionSettings TestDatabase::createLoginRole(const QString& roleName, const 
 {
     SchemaMigrator(*m_session).grantRoles();
     const QString password = QStringLiteral("pw_%1").arg(QCoreApplication::applicationPid());
-    m_session->execScript(QStringLiteral("DROP ROLE IF EXISTS %1").arg(roleName),
-        QStringLiteral("dropping a leftover role"));
+    m_session->execScript(
+        QStringLiteral("DROP ROLE IF EXISTS %1").arg(roleName), QStringLiteral("dropping a leftover role"));
     m_session->execScript(
         QStringLiteral("CREATE ROLE %1 LOGIN PASSWORD '%2' IN ROLE %3").arg(roleName, password, groupRole),
         QStringLiteral("creating a test role"));
-    return ConnectionSettings::fromDsn(
-        QStringLiteral("dbname=%1 user=%2 password=%3").arg(m_name, roleName, password));
+    return ConnectionSettings::fromDsn(QStringLiteral("dbname=%1 user=%2 password=%3").arg(m_name, roleName, password));
 }

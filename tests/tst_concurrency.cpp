@@ -55,10 +55,7 @@ class TestConcurrency final : public QObject {
         return answers;
     }
 
-    qint64 count(const QString& sql, const QString& key)
-    {
-        return m_db->scalar(sql, { key }).toLongLong();
-    }
+    qint64 count(const QString& sql, const QString& key) { return m_db->scalar(sql, { key }).toLongLong(); }
 
 private slots:
     void initTestCase() { m_db = std::make_unique<TestDatabase>(QStringLiteral("concurrency")); }
@@ -109,10 +106,18 @@ private slots:
                                          .arg(CreateOrderResult::outcomeName(answer.result.outcome))));
                 }
             }
-            const QString orderOfKey = QStringLiteral("(SELECT order_id FROM idempotency_keys WHERE idem_key = ?::text)");
+            const QString orderOfKey
+                = QStringLiteral("(SELECT order_id FROM idempotency_keys WHERE idem_key = ?::text)");
             QCOMPARE(count(QStringLiteral("SELECT count(*) FROM orders WHERE id = ") + orderOfKey, key), 1LL);
-            QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE aggregate_id = ") + orderOfKey + QStringLiteral("::text"), key), 1LL);
-            QCOMPARE(count(QStringLiteral("SELECT count(*) FROM idempotency_keys WHERE idem_key = ?::text AND status = 'completed'"), key), 1LL);
+            QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE aggregate_id = ") + orderOfKey
+                             + QStringLiteral("::text"),
+                         key),
+                1LL);
+            QCOMPARE(
+                count(QStringLiteral(
+                          "SELECT count(*) FROM idempotency_keys WHERE idem_key = ?::text AND status = 'completed'"),
+                    key),
+                1LL);
         }
         // Across all rounds: one order per key, nothing else.
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(),

@@ -65,8 +65,8 @@ private:
                                       "VALUES ('orders', ?::text, ?::text, ?::text, ?::boolean, ?::int, ?::jsonb, "
                                       "now() + ?::interval, now() + ?::interval)"),
                 { r.key, fingerprintOf(r), status, retryable, responseStatus ? QVariant(responseStatus) : QVariant(),
-                    body.isEmpty() ? QVariant() : QVariant(body), lockedUntil.isEmpty() ? QVariant() : QVariant(lockedUntil),
-                    expiresAt });
+                    body.isEmpty() ? QVariant() : QVariant(body),
+                    lockedUntil.isEmpty() ? QVariant() : QVariant(lockedUntil), expiresAt });
         };
         const QString stored = QStringLiteral("{\"id\": 4242, \"note\": \"stored\"}");
         const QString rejected = QStringLiteral("{\"error\": \"amount_over_limit\"}");
@@ -78,7 +78,8 @@ private:
         case Prior::CompletedOther:
             return insert(other, QStringLiteral("completed"), {}, QStringLiteral("1 day"), QVariant(), 201, stored);
         case Prior::CompletedSameExpired:
-            return insert(request, QStringLiteral("completed"), {}, QStringLiteral("-1 second"), QVariant(), 201, stored);
+            return insert(
+                request, QStringLiteral("completed"), {}, QStringLiteral("-1 second"), QVariant(), 201, stored);
         case Prior::InProgressLive:
             return insert(request, QStringLiteral("in_progress"), QStringLiteral("20 seconds"), QStringLiteral("1 day"),
                 QVariant(), 0, {});
@@ -133,22 +134,24 @@ private slots:
         QTest::newRow("different request: 422") << Prior::CompletedOther << plain << O::Mismatch << 422 << 0LL;
         QTest::newRow("expired key is new") << Prior::CompletedSameExpired << plain << O::Created << 201 << 1LL;
         QTest::newRow("in progress: 409") << Prior::InProgressLive << plain << O::InProgress << 409 << 0LL;
-        QTest::newRow("abandoned lease: take over") << Prior::InProgressLeaseExpired << plain << O::Created << 201 << 1LL;
+        QTest::newRow("abandoned lease: take over")
+            << Prior::InProgressLeaseExpired << plain << O::Created << 201 << 1LL;
         QTest::newRow("retryable failure released") << Prior::FailedRetryable << plain << O::Created << 201 << 1LL;
         QTest::newRow("final failure replayed") << Prior::FailedFinalSame << plain << O::Replayed << 422 << 0LL;
         QTest::newRow("final failure, other request") << Prior::FailedFinalOther << plain << O::Mismatch << 422 << 0LL;
         QTest::newRow("missing key") << Prior::Nothing << orderRequest(QString()) << O::BadRequest << 400 << 0LL;
-        QTest::newRow("key of 255 characters") << Prior::Nothing << orderRequest(QString(255, QLatin1Char('k')))
-                                               << O::Created << 201 << 1LL;
-        QTest::newRow("key of 256 characters") << Prior::Nothing << orderRequest(QString(256, QLatin1Char('k')))
-                                               << O::BadRequest << 400 << 0LL;
-        QTest::newRow("non-numeric amount") << Prior::Nothing
-                                            << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("ten"))
-                                            << O::BadRequest << 400 << 0LL;
-        QTest::newRow("three fraction digits") << Prior::Nothing
-                                               << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1.005"))
-                                               << O::BadRequest << 400 << 0LL;
-        QTest::newRow("zero amount") << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("0"))
+        QTest::newRow("key of 255 characters")
+            << Prior::Nothing << orderRequest(QString(255, QLatin1Char('k'))) << O::Created << 201 << 1LL;
+        QTest::newRow("key of 256 characters")
+            << Prior::Nothing << orderRequest(QString(256, QLatin1Char('k'))) << O::BadRequest << 400 << 0LL;
+        QTest::newRow("non-numeric amount")
+            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("ten"))
+            << O::BadRequest << 400 << 0LL;
+        QTest::newRow("three fraction digits")
+            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1.005"))
+            << O::BadRequest << 400 << 0LL;
+        QTest::newRow("zero amount") << Prior::Nothing
+                                     << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("0"))
                                      << O::BadRequest << 400 << 0LL;
         QTest::newRow("over the limit: final failure")
             << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1000000.01"))
@@ -175,7 +178,8 @@ private slots:
         if (outcome == CreateOrderResult::Outcome::Created) {
             QVERIFY(result.orderId);
             QCOMPARE(result.body.value(QStringLiteral("id")).toInteger(), *result.orderId);
-            QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM idempotency_keys WHERE idem_key = ?::text"), { request.key })
+            QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM idempotency_keys WHERE idem_key = ?::text"),
+                             { request.key })
                          .toString(),
                 QStringLiteral("completed"));
         }
@@ -188,7 +192,8 @@ private slots:
             QCOMPARE(result.body.value(QStringLiteral("retry_after_seconds")).toInteger(), result.retryAfterSeconds);
         }
         if (outcome == CreateOrderResult::Outcome::Mismatch)
-            QCOMPARE(result.body.value(QStringLiteral("message")).toString(), QStringLiteral("key already used with a different request"));
+            QCOMPARE(result.body.value(QStringLiteral("message")).toString(),
+                QStringLiteral("key already used with a different request"));
     }
 
     void replayReturnsTheFirstResponseUnchanged()
@@ -208,7 +213,8 @@ private slots:
 
     void rejectionIsStoredAndReplayed()
     {
-        const CreateOrderRequest big = orderRequest(QStringLiteral("big"), QStringLiteral("a"), QStringLiteral("2000000"));
+        const CreateOrderRequest big
+            = orderRequest(QStringLiteral("big"), QStringLiteral("a"), QStringLiteral("2000000"));
         const CreateOrderResult first = handle(big);
         QCOMPARE(first.outcome, CreateOrderResult::Outcome::Rejected);
         const CreateOrderResult again = handle(big);
@@ -224,7 +230,8 @@ private slots:
         QTest::addColumn<QByteArray>("a");
         QTest::addColumn<QByteArray>("b");
         QTest::addColumn<bool>("same");
-        QTest::newRow("key order and whitespace") << QByteArray(R"({"a":1,"b":2})") << QByteArray(R"({ "b":2, "a":1 })") << true;
+        QTest::newRow("key order and whitespace")
+            << QByteArray(R"({"a":1,"b":2})") << QByteArray(R"({ "b":2, "a":1 })") << true;
         QTest::newRow("nested objects") << QByteArray(R"({"x":{"q":[1,2],"p":"s"}})")
                                         << QByteArray("{\"x\" : {\n\"p\":\"s\", \"q\":[ 1, 2 ]}}") << true;
         QTest::newRow("integral float") << QByteArray(R"({"a":1.0})") << QByteArray(R"({"a":1})") << true;
@@ -240,10 +247,13 @@ private slots:
         const QJsonObject left = QJsonDocument::fromJson(a).object();
         const QJsonObject right = QJsonDocument::fromJson(b).object();
         QVERIFY(!left.isEmpty() && !right.isEmpty());
-        QCOMPARE(RequestFingerprint::compute(QStringLiteral("op"), left) == RequestFingerprint::compute(QStringLiteral("op"), right), same);
+        QCOMPARE(RequestFingerprint::compute(QStringLiteral("op"), left)
+                == RequestFingerprint::compute(QStringLiteral("op"), right),
+            same);
         QCOMPARE(RequestFingerprint::compute(QStringLiteral("op"), left).size(), 64);
         // The operation name is part of the identity.
-        QVERIFY(RequestFingerprint::compute(QStringLiteral("op"), left) != RequestFingerprint::compute(QStringLiteral("other"), left));
+        QVERIFY(RequestFingerprint::compute(QStringLiteral("op"), left)
+            != RequestFingerprint::compute(QStringLiteral("other"), left));
     }
 
     void normalisedAmountsAreTheSameRequest()
@@ -258,7 +268,8 @@ private slots:
 
     void createdOrderHasItsEventInTheOutbox()
     {
-        CreateOrderRequest request = orderRequest(QStringLiteral("evt"), QStringLiteral("carol"), QStringLiteral("12.3"));
+        CreateOrderRequest request
+            = orderRequest(QStringLiteral("evt"), QStringLiteral("carol"), QStringLiteral("12.3"));
         request.currency = QStringLiteral("usd");
         const CreateOrderResult result = handle(request);
         QCOMPARE(result.outcome, CreateOrderResult::Outcome::Created);
@@ -300,11 +311,13 @@ private slots:
         QCOMPARE(failed.outcome, CreateOrderResult::Outcome::Failed);
         QCOMPARE(failed.httpStatus, 503);
         QCOMPARE(count(QStringLiteral("orders")), 0LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status || '/' || failure_retryable FROM idempotency_keys")).toString(),
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT status || '/' || failure_retryable FROM idempotency_keys")).toString(),
             QStringLiteral("failed/true"));
         const CreateOrderResult retried = handle(orderRequest(QStringLiteral("flaky")));
         QCOMPARE(retried.outcome, CreateOrderResult::Outcome::Created);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM idempotency_keys")).toString(), QStringLiteral("completed"));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM idempotency_keys")).toString(),
+            QStringLiteral("completed"));
     }
 
     // A duplicate arriving while the first request's transaction is still open is told 409 at once
@@ -329,8 +342,8 @@ private slots:
     // transaction, keeps duplicates out) and completed later under the in_progress state guard.
     void twoPhaseClaimForLongOperations()
     {
-        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-1"), QString(64, QLatin1Char('a')),
-            60'000, 3'600'000 };
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-1"),
+            QString(64, QLatin1Char('a')), 60'000, 3'600'000 };
         IdempotencyRepository keys(*m_session);
         qint64 recordId = 0;
         {
@@ -373,8 +386,8 @@ private slots:
 
     void releasedFailureLetsTheRetryRun()
     {
-        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-2"), QString(64, QLatin1Char('b')),
-            60'000, 3'600'000 };
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-2"),
+            QString(64, QLatin1Char('b')), 60'000, 3'600'000 };
         IdempotencyRepository keys(*m_session);
         {
             UnitOfWork uow(*m_session);

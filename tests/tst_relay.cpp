@@ -2,6 +2,7 @@
 #include "faultinjectingsink.h"
 #include "jsonlinesfilesink.h"
 #include "metricsrecorder.h"
+#include "outboxerror.h"
 #include "outboxrelay.h"
 #include "outboxrepository.h"
 #include "relayworker.h"
@@ -89,8 +90,8 @@ private slots:
         faults.failureRate = 0.3;
         auto published = std::make_shared<std::atomic<qint64>>(0);
         const RelayOptions options = testOptions();
-        OutboxRelay relay(m_db->settings(),
-            [=] { return std::make_unique<FaultInjectingSink>(faults, published); }, options);
+        OutboxRelay relay(
+            m_db->settings(), [=] { return std::make_unique<FaultInjectingSink>(faults, published); }, options);
         const RelayTotals totals = relay.run();
 
         // Nothing lost, nothing left behind.
@@ -111,26 +112,31 @@ private slots:
                                   "<> (SELECT count(*) FROM outbox_attempts a WHERE a.outbox_id = o.id)"))
                      .toLongLong(),
             0LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
-                                             "WHERE a.attempt < 1 OR a.attempt > o.attempts OR a.error NOT LIKE '%injected fault%'"))
-                     .toLongLong(),
+        QCOMPARE(
+            m_db->scalar(QStringLiteral(
+                             "SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
+                             "WHERE a.attempt < 1 OR a.attempt > o.attempts OR a.error NOT LIKE '%injected fault%'"))
+                .toLongLong(),
             0LL);
         // Roughly 30 % of all publish attempts failed.
         const double failureShare = double(totals.failed) / double(totals.failed + totals.published);
         QVERIFY2(failureShare > 0.25 && failureShare < 0.35, qPrintable(QString::number(failureShare)));
         // Metrics flushed at shutdown agree with what happened.
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(published) FROM metric_rollups")).toLongLong(), totals.published);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(failed_attempts) FROM metric_rollups")).toLongLong(), totals.failed);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(dead_letters) FROM metric_rollups")).toLongLong(), totals.dead);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT sum(published) FROM metric_rollups")).toLongLong(), totals.published);
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(failed_attempts) FROM metric_rollups")).toLongLong(),
+            totals.failed);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT sum(dead_letters) FROM metric_rollups")).toLongLong(), totals.dead);
     }
 
     // The outbox write belongs to the caller's transaction: rolled back with it, or committed and relayed.
     void enqueueIsPartOfTheCallersTransaction()
     {
         auto session = m_db->openSession(QStringLiteral("service"));
-        const NewOutboxMessage message { QStringLiteral("invoice"), QStringLiteral("INV-7"), QStringLiteral("invoice.issued"),
-            QByteArrayLiteral("[1, \"two\", {\"three\": 3}]"), QByteArrayLiteral("{\"trace\": \"abc\"}"),
-            QStringLiteral("invoice.issued:INV-7") };
+        const NewOutboxMessage message { QStringLiteral("invoice"), QStringLiteral("INV-7"),
+            QStringLiteral("invoice.issued"), QByteArrayLiteral("[1, \"two\", {\"three\": 3}]"),
+            QByteArrayLiteral("{\"trace\": \"abc\"}"), QStringLiteral("invoice.issued:INV-7") };
         {
             UnitOfWork uow(*session);
             OutboxRepository(*session).enqueue(message);
@@ -143,13 +149,16 @@ private slots:
         }
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("out.jsonl"));
-        OutboxRelay relay(m_db->settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, testOptions());
+        OutboxRelay relay(
+            m_db->settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, testOptions());
         QCOMPARE(relay.run().published, 1LL);
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject line = QJsonDocument::fromJson(file.readAll()).object();
-        QCOMPARE(line.value(QStringLiteral("payload")).toArray().at(2).toObject().value(QStringLiteral("three")).toInt(), 3);
-        QCOMPARE(line.value(QStringLiteral("headers")).toObject().value(QStringLiteral("trace")).toString(), QStringLiteral("abc"));
+        QCOMPARE(
+            line.value(QStringLiteral("payload")).toArray().at(2).toObject().value(QStringLiteral("three")).toInt(), 3);
+        QCOMPARE(line.value(QStringLiteral("headers")).toObject().value(QStringLiteral("trace")).toString(),
+            QStringLiteral("abc"));
         QCOMPARE(line.value(QStringLiteral("attempt")).toInt(), 1);
     }
 
@@ -180,7 +189,9 @@ private slots:
         QVERIFY(a.markPublished(staleFences).isEmpty());
         QVERIFY(a.markFailed(QStringLiteral("A"), staleFailures, 5).isEmpty());
         QCOMPARE(count(QStringLiteral("status = 'in_flight' AND lease_owner = 'B'")), 3LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error = 'stale'")).toLongLong(), 0LL);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error = 'stale'")).toLongLong(),
+            0LL);
 
         // The new owner's completion goes through.
         QList<LeaseFence> fences;
@@ -195,15 +206,18 @@ private slots:
         seed(20, QStringLiteral("jsonb_build_object('n', g, 'poison', g = 7)"));
         RelayOptions options = testOptions();
         options.maxAttempts = 3;
-        OutboxRelay relay(m_db->settings(), [] { return std::make_unique<PoisonSink>(); }, options);
+        OutboxRelay relay(
+            m_db->settings(), [] { return std::make_unique<PoisonSink>(); }, options);
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.published, 19LL);
         QCOMPARE(totals.dead, 1LL);
         QCOMPARE(count(QStringLiteral("status = 'published'")), 19LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '7'")).toString(), QStringLiteral("dead"));
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
-                                             "WHERE o.aggregate_id = '7' AND a.error LIKE 'cannot encode message%'"))
-                     .toLongLong(),
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '7'")).toString(),
+            QStringLiteral("dead"));
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
+                                        "WHERE o.aggregate_id = '7' AND a.error LIKE 'cannot encode message%'"))
+                .toLongLong(),
             3LL);
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts")).toLongLong(), 3LL);
     }
@@ -221,16 +235,20 @@ private slots:
         RelayOptions options = testOptions();
         options.workers = 1;
         options.maxAttempts = 3;
-        OutboxRelay relay(m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
+        OutboxRelay relay(
+            m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.rescued, 2LL);
         QCOMPARE(totals.published, 1LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status || '/' || attempts FROM outbox WHERE aggregate_id = '1'")).toString(),
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status || '/' || attempts FROM outbox WHERE aggregate_id = '1'"))
+                     .toString(),
             QStringLiteral("published/2"));
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '2'")).toString(), QStringLiteral("dead"));
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts "
-                                             "WHERE error LIKE 'lease of crashed-host/w0 expired at %presumed crashed'"))
-                     .toLongLong(),
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '2'")).toString(),
+            QStringLiteral("dead"));
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts "
+                                        "WHERE error LIKE 'lease of crashed-host/w0 expired at %presumed crashed'"))
+                .toLongLong(),
             2LL);
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(lease_rescues) FROM metric_rollups")).toLongLong(), 2LL);
     }
@@ -242,7 +260,8 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("events.jsonl"));
         RelayOptions options = testOptions();
         options.batchSize = 37;
-        OutboxRelay relay(m_db->settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, options);
+        OutboxRelay relay(
+            m_db->settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, options);
         QCOMPARE(relay.run().published, 500LL);
 
         QFile file(path);
@@ -268,13 +287,16 @@ private slots:
     void unopenableFileSinkStopsTheRelayWithItsReason()
     {
         seed(1);
-        OutboxRelay relay(m_db->settings(),
-            [] { return std::make_unique<JsonLinesFileSink>(QStringLiteral("/nonexistent-dir/x.jsonl")); }, testOptions());
+        OutboxRelay relay(
+            m_db->settings(),
+            [] { return std::make_unique<JsonLinesFileSink>(QStringLiteral("/nonexistent-dir/x.jsonl")); },
+            testOptions());
         try {
             relay.run();
             QFAIL("the relay ran without a sink");
-        } catch (const std::runtime_error& error) {
-            QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("/nonexistent-dir/x.jsonl")), error.what());
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+            QVERIFY2(error.message().contains(QStringLiteral("/nonexistent-dir/x.jsonl")), error.what());
         }
         QCOMPARE(count(QStringLiteral("status = 'pending'")), 1LL);
     }
@@ -285,7 +307,8 @@ private slots:
         RelayOptions options = testOptions();
         options.once = false;
         options.idlePollMs = 60'000; // only stop() can end the idle wait
-        OutboxRelay relay(m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
+        OutboxRelay relay(
+            m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
         RelayTotals totals;
         std::thread runner([&] { totals = relay.run(); });
         QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("status = 'published'")), 50LL, 10'000);

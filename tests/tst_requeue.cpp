@@ -25,10 +25,11 @@ class TestRequeue final : public QObject {
 
     void seedDead(int rows)
     {
-        m_db->exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
-                                  "  status, attempts, last_error) "
-                                  "SELECT 'order', g::text, 'order.created', '{}', gen_random_uuid()::text, 'dead', 10, 'boom' "
-                                  "FROM generate_series(1, ?::int) g"),
+        m_db->exec(QStringLiteral(
+                       "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                       "  status, attempts, last_error) "
+                       "SELECT 'order', g::text, 'order.created', '{}', gen_random_uuid()::text, 'dead', 10, 'boom' "
+                       "FROM generate_series(1, ?::int) g"),
             { rows });
     }
 
@@ -71,9 +72,11 @@ private slots:
         QCOMPARE(audit.first().actor, m_session->currentUser());
         QCOMPARE(audit.first().entityIds, (QList<qint64> { 4, 5 }));
         QCOMPARE(QJsonDocument::fromJson(audit.first().stateBefore).object(),
-            (QJsonObject { { QStringLiteral("4"), QStringLiteral("failed") }, { QStringLiteral("5"), QStringLiteral("dead") } }));
+            (QJsonObject {
+                { QStringLiteral("4"), QStringLiteral("failed") }, { QStringLiteral("5"), QStringLiteral("dead") } }));
         QCOMPARE(QJsonDocument::fromJson(audit.first().stateAfter).object(),
-            (QJsonObject { { QStringLiteral("4"), QStringLiteral("pending") }, { QStringLiteral("5"), QStringLiteral("pending") } }));
+            (QJsonObject { { QStringLiteral("4"), QStringLiteral("pending") },
+                { QStringLiteral("5"), QStringLiteral("pending") } }));
         QVERIFY(AuditRepository(*m_session).forEntity(QStringLiteral("outbox"), 1, 10).isEmpty());
     }
 
@@ -102,10 +105,14 @@ private slots:
         QTest::addColumn<QList<qint64>>("expected");
         QTest::newRow("failed") << QStringLiteral("failed") << 0LL << QString() << QList<qint64> { 4 };
         QTest::newRow("dead") << QStringLiteral("dead") << 0LL << QString() << QList<qint64> { 5 };
-        QTest::newRow("error text, any case") << QStringLiteral("failed") << 0LL << QStringLiteral("BROKER") << QList<qint64> { 4 };
-        QTest::newRow("percent sign is literal") << QStringLiteral("dead") << 0LL << QStringLiteral("100%") << QList<qint64> { 5 };
-        QTest::newRow("percent alone matches nothing else") << QStringLiteral("failed") << 0LL << QStringLiteral("%") << QList<qint64> {};
-        QTest::newRow("older than an hour") << QStringLiteral("dead") << 3'600'000LL << QString() << QList<qint64> { 5 };
+        QTest::newRow("error text, any case")
+            << QStringLiteral("failed") << 0LL << QStringLiteral("BROKER") << QList<qint64> { 4 };
+        QTest::newRow("percent sign is literal")
+            << QStringLiteral("dead") << 0LL << QStringLiteral("100%") << QList<qint64> { 5 };
+        QTest::newRow("percent alone matches nothing else")
+            << QStringLiteral("failed") << 0LL << QStringLiteral("%") << QList<qint64> {};
+        QTest::newRow("older than an hour")
+            << QStringLiteral("dead") << 3'600'000LL << QString() << QList<qint64> { 5 };
         QTest::newRow("older than a day") << QStringLiteral("dead") << 86'400'000LL << QString() << QList<qint64> {};
     }
 
@@ -117,7 +124,8 @@ private slots:
         QFETCH(QList<qint64>, expected);
         seedOnePerStatus();
         m_db->exec(QStringLiteral("UPDATE outbox SET updated_at = now() - interval '2 hours'"));
-        QCOMPARE(OutboxOperator(*m_session).freeze(RequeueSelection { status, olderThanMs, errorContains }, 100), expected);
+        QCOMPARE(
+            OutboxOperator(*m_session).freeze(RequeueSelection { status, olderThanMs, errorContains }, 100), expected);
     }
 
     void largeSetsGoInAuditedBatchesAndCanBeCancelled()
@@ -128,14 +136,16 @@ private slots:
         QCOMPARE(frozen.size(), 2500);
 
         QList<qsizetype> progress;
-        const RequeueReport cancelled = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
-            progress.append(done);
-            return total != 2500; // cancel after the first batch
-        });
+        const RequeueReport cancelled
+            = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
+                  progress.append(done);
+                  return total != 2500; // cancel after the first batch
+              });
         QVERIFY(cancelled.cancelled);
         QCOMPARE(cancelled.requeued.size(), 1000);
         QCOMPARE(progress, (QList<qsizetype> { 1000 }));
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
 
         progress.clear();
         const RequeueReport rest = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
@@ -148,7 +158,8 @@ private slots:
         QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
         // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 3LL);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
     }
 
     void reasonIsRequired()

@@ -48,7 +48,8 @@ private slots:
                 QFAIL("a newer schema was accepted");
             } catch (const OutboxError& error) {
                 QCOMPARE(error.kind(), OutboxError::Kind::Schema);
-                QVERIFY2(error.message().contains(QStringLiteral("newer than this binary")), qPrintable(error.message()));
+                QVERIFY2(
+                    error.message().contains(QStringLiteral("newer than this binary")), qPrintable(error.message()));
             }
         }
         m_db->exec(QStringLiteral("DELETE FROM schema_migrations WHERE version = ?::int"), { future });
@@ -58,7 +59,8 @@ private slots:
     {
         TestDatabase empty(QStringLiteral("schema_empty"));
         auto session = empty.openSession();
-        session->execScript(QStringLiteral("DROP SCHEMA public CASCADE; CREATE SCHEMA public"), QStringLiteral("wiping"));
+        session->execScript(
+            QStringLiteral("DROP SCHEMA public CASCADE; CREATE SCHEMA public"), QStringLiteral("wiping"));
         SchemaMigrator migrator(*session);
         QCOMPARE(migrator.currentVersion(), 0);
         try {
@@ -120,7 +122,8 @@ private slots:
             QFAIL("connected to a closed port");
         } catch (const OutboxError& error) {
             QCOMPARE(error.kind(), OutboxError::Kind::Connection);
-            QVERIFY2(error.message().startsWith(QStringLiteral("cannot connect to PostgreSQL: ")), qPrintable(error.message()));
+            QVERIFY2(error.message().startsWith(QStringLiteral("cannot connect to PostgreSQL: ")),
+                qPrintable(error.message()));
         }
     }
 

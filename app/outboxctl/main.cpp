@@ -1,1 +1,11 @@
-int main() { return 1; }
+#include "cli.h"
+
+#include <QCoreApplication>
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("outboxctl"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(OUTBOXCTL_VERSION));
+    return Cli().run(QCoreApplication::arguments());
+}

@@ -1,4 +1,4 @@
--- Optional: the console's two group roles. Applied by `outboxctl grant-roles`; re-running it is harmless.
+-- Optional: the console's two group roles. Applied by `outboxctl migrate --grant-roles`; re-running it is harmless.
 -- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
 --   outbox_viewer   reads everything, changes nothing.
 --   outbox_operator reads everything, requeues outbox rows, releases leases and writes the audit log.

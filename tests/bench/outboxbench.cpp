@@ -94,9 +94,8 @@ int main(int argc, char** argv)
         r.amount = QStringLiteral("10.00");
         return r;
     };
-    const Phase create = measure(settings, clients, seconds, [&](DbSession& s, int c, qint64 i) {
-        CreateOrderHandler(s, metrics).handle(request(c, i));
-    });
+    const Phase create = measure(settings, clients, seconds,
+        [&](DbSession& s, int c, qint64 i) { CreateOrderHandler(s, metrics).handle(request(c, i)); });
     std::printf("idempotent create        : %9.0f /s  (%.0f %% of bare)\n", create.perSecond,
         100.0 * create.perSecond / bare.perSecond);
 
@@ -107,28 +106,31 @@ int main(int argc, char** argv)
         if (r.outcome != CreateOrderResult::Outcome::Replayed)
             std::fprintf(stderr, "unexpected outcome %s\n", qPrintable(CreateOrderResult::outcomeName(r.outcome)));
     });
-    std::printf("replay                   : %9.0f /s  (%.1fx create)\n", replay.perSecond,
-        replay.perSecond / create.perSecond);
+    std::printf(
+        "replay                   : %9.0f /s  (%.1fx create)\n", replay.perSecond, replay.perSecond / create.perSecond);
 
     constexpr int RelayRows = 100'000;
-    admin.execScript(QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
+    admin.execScript(
+        QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
     seedOutbox(admin, RelayRows);
     QElapsedTimer timer;
     timer.start();
     // Each batch commits on its own, as the relay's do.
     for (;;) {
         QSqlQuery& q = admin.exec(
-                QStringLiteral("WITH due AS (SELECT id FROM outbox WHERE status IN ('pending', 'failed') "
-                               "  AND next_attempt_at <= now() ORDER BY next_attempt_at, id LIMIT 500 FOR UPDATE SKIP LOCKED) "
-                               "UPDATE outbox o SET status = 'published', published_at = now() FROM due WHERE o.id = due.id"),
-                {}, QStringLiteral("raw batched update"));
+            QStringLiteral(
+                "WITH due AS (SELECT id FROM outbox WHERE status IN ('pending', 'failed') "
+                "  AND next_attempt_at <= now() ORDER BY next_attempt_at, id LIMIT 500 FOR UPDATE SKIP LOCKED) "
+                "UPDATE outbox o SET status = 'published', published_at = now() FROM due WHERE o.id = due.id"),
+            {}, QStringLiteral("raw batched update"));
         if (q.numRowsAffected() == 0)
             break;
     }
     const double raw = RelayRows * 1000.0 / double(timer.elapsed());
     std::printf("raw batched UPDATE loop  : %9.0f rows/s\n", raw);
 
-    admin.execScript(QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
+    admin.execScript(
+        QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
     seedOutbox(admin, RelayRows);
     RelayOptions options;
     options.workers = 1;
@@ -139,7 +141,8 @@ int main(int argc, char** argv)
     const double relay = double(totals.published) * 1000.0 / double(timer.elapsed());
     std::printf("relay, 1 worker, null    : %9.0f rows/s  (%.0f %% of raw)\n", relay, 100.0 * relay / raw);
 
-    admin.execScript(QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
+    admin.execScript(
+        QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
     seedOutbox(admin, RelayRows);
     options.workers = 4;
     timer.restart();

@@ -1,0 +1,106 @@
+#include "argumentparser.h"
+
+#include "console.h"
+#include "duration.h"
+
+ArgumentParser::ArgumentParser(const QString& command, const QString& synopsis, const QString& description)
+    : m_command(command)
+    , m_synopsis(synopsis)
+{
+    m_parser.setApplicationDescription(description);
+    // Not addHelpOption(): its --help-all advertises Qt's own options, which a subcommand does not take.
+    m_parser.addOption(
+        QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help.")));
+}
+
+void ArgumentParser::addFlag(const QString& name, const QString& description)
+{
+    m_parser.addOption(QCommandLineOption(name, description));
+}
+
+void ArgumentParser::addValue(
+    const QString& name, const QString& valueName, const QString& description, const QString& defaultValue)
+{
+    if (defaultValue.isEmpty()) {
+        m_parser.addOption(QCommandLineOption(name, description, valueName));
+        return;
+    }
+    QCommandLineOption option(name, QStringLiteral("%1 Default: %2.").arg(description, defaultValue), valueName);
+    option.setDefaultValue(defaultValue);
+    m_parser.addOption(option);
+}
+
+void ArgumentParser::addPositional(const QString& name, const QString& description, const QString& syntax)
+{
+    m_parser.addPositionalArgument(name, description, syntax);
+}
+
+bool ArgumentParser::parse(const QStringList& arguments)
+{
+    if (!m_parser.parse(arguments))
+        throw usageError(parseProblem(m_parser));
+    if (!m_parser.isSet(QStringLiteral("help")))
+        return true;
+    // QCommandLineParser's usage line knows nothing of subcommands; replace it with one that does.
+    QString help = m_parser.helpText();
+    help = QStringLiteral("Usage: outboxctl %1 %2\n").arg(m_command, m_synopsis)
+        + help.mid(help.indexOf(QLatin1Char('\n')));
+    Console::write(help.toUtf8());
+    return false;
+}
+
+qint64 ArgumentParser::integer(const QString& name, qint64 min, qint64 max) const
+{
+    const QString text = value(name);
+    bool ok = false;
+    const qint64 number = text.trimmed().toLongLong(&ok);
+    if (!ok || number < min || number > max) {
+        throw usageError(QStringLiteral("--%1: invalid value '%2': expected an integer from %3 to %4")
+                             .arg(name, text)
+                             .arg(min)
+                             .arg(max));
+    }
+    return number;
+}
+
+qint64 ArgumentParser::toDurationMs(const QString& name, const QString& text) const
+{
+    const std::optional<qint64> ms = Duration::parseMs(text);
+    if (!ms)
+        throw usageError(QStringLiteral("--%1: invalid duration '%2': expected e.g. 30s, 5m, 2h, 7d").arg(name, text));
+    return *ms;
+}
+
+QString ArgumentParser::choice(const QString& name, const QStringList& allowed) const
+{
+    const QString text = value(name);
+    if (!allowed.contains(text)) {
+        throw usageError(QStringLiteral("--%1: invalid value '%2': expected one of %3")
+                             .arg(name, text, allowed.join(QStringLiteral(", "))));
+    }
+    return text;
+}
+
+QString ArgumentParser::requiredText(const QString& name) const
+{
+    const QString text = value(name);
+    if (text.trimmed().isEmpty())
+        throw usageError(QStringLiteral("--%1 is required and must not be blank").arg(name));
+    return text;
+}
+
+OutboxError ArgumentParser::usageError(const QString& command, const QString& problem)
+{
+    const QString message = command.isEmpty()
+        ? QStringLiteral("%1 (see 'outboxctl --help')").arg(problem)
+        : QStringLiteral("%1: %2 (see 'outboxctl %1 --help')").arg(command, problem);
+    return OutboxError(OutboxError::Kind::InvalidInput, message);
+}
+
+QString ArgumentParser::parseProblem(const QCommandLineParser& parser)
+{
+    QString problem = parser.errorText();
+    if (problem.endsWith(QLatin1Char('.')))
+        problem.chop(1);
+    return problem;
+}

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+class Command;
+
+// The top level of outboxctl: global options, dispatch to a subcommand, and the one place where every
+// failure becomes a diagnostic line and a documented exit code.
+class Cli final {
+public:
+    Cli();
+    ~Cli();
+
+    // `arguments` as from QCoreApplication::arguments(). Never throws.
+    int run(const QStringList& arguments);
+
+private:
+    int dispatch(const QStringList& arguments);
+    Command* find(const QString& name) const;
+    QString helpText() const;
+
+    std::vector<std::unique_ptr<Command>> m_commands;
+};

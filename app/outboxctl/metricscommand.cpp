@@ -1,0 +1,124 @@
+#include "metricscommand.h"
+
+#include "argumentparser.h"
+#include "console.h"
+#include "dbsession.h"
+#include "exitcode.h"
+#include "metricsrepository.h"
+#include "recordtable.h"
+
+#include <QTimeZone>
+
+QString MetricsCommand::summary() const
+{
+    return QStringLiteral("Print request and relay metrics per time bucket as CSV or JSON.");
+}
+
+QString MetricsCommand::synopsis() const
+{
+    return QStringLiteral("--from T --to T [--bucket 1m|5m|1h] [--tz UTC|local|Area/City] [--format csv|json]");
+}
+
+void MetricsCommand::addOptions(ArgumentParser& parser) const
+{
+    const QString timeHelp = QStringLiteral(
+        "ISO-8601 (e.g. 2026-11-30T06:00:00+01:00; without an offset it is read in --tz), now or now-DURATION "
+        "(e.g. now-1h).");
+    parser.addValue(QStringLiteral("from"), QStringLiteral("T"), QStringLiteral("Start of the window. ") + timeHelp);
+    parser.addValue(
+        QStringLiteral("to"), QStringLiteral("T"), QStringLiteral("End of the window (exclusive). ") + timeHelp);
+    parser.addValue(QStringLiteral("bucket"), QStringLiteral("DURATION"),
+        QStringLiteral("Bucket length: 1m, 5m or 1h."), QStringLiteral("1m"));
+    parser.addValue(QStringLiteral("tz"), QStringLiteral("ZONE"),
+        QStringLiteral("Time zone that buckets align to and times are shown in: UTC, local or an IANA name such as "
+                       "Europe/Berlin."),
+        QStringLiteral("UTC"));
+    parser.addValue(
+        QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("csv or json."), QStringLiteral("csv"));
+}
+
+static QDateTime instantFrom(
+    const ArgumentParser& parser, const QString& name, const QDateTime& now, const QTimeZone& zone)
+{
+    const QString text = parser.requiredText(name).trimmed();
+    if (text == QLatin1String("now"))
+        return now;
+    if (text.startsWith(QLatin1String("now-")))
+        return now.addMSecs(-parser.toDurationMs(name, text.mid(4)));
+    QDateTime instant = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!instant.isValid()) {
+        throw parser.usageError(QStringLiteral("--%1: invalid time '%2': expected ISO-8601 such as "
+                                               "2026-11-30T06:00:00Z, now or now-DURATION")
+                                    .arg(name, text));
+    }
+    // Qt reads a time without an offset as local time; it means a time in the chosen zone.
+    if (instant.timeSpec() == Qt::LocalTime)
+        instant = QDateTime(instant.date(), instant.time(), zone);
+    return instant;
+}
+
+// ISO-8601 with an explicit numeric offset even for UTC, so every row parses the same way.
+static QString zonedTimestamp(const QDateTime& instant, const QTimeZone& zone)
+{
+    const QDateTime local = instant.toTimeZone(zone);
+    const int offsetMinutes = local.offsetFromUtc() / 60;
+    return local.toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss"))
+        + QStringLiteral("%1%2:%3")
+              .arg(offsetMinutes < 0 ? QLatin1Char('-') : QLatin1Char('+'))
+              .arg(qAbs(offsetMinutes) / 60, 2, 10, QLatin1Char('0'))
+              .arg(qAbs(offsetMinutes) % 60, 2, 10, QLatin1Char('0'));
+}
+
+static RecordTable seriesTable(const QList<MetricPoint>& points, const QTimeZone& zone)
+{
+    RecordTable table({ QStringLiteral("bucket_start"), QStringLiteral("requests"), QStringLiteral("executions"),
+        QStringLiteral("replays"), QStringLiteral("mismatches"), QStringLiteral("in_progress_rejections"),
+        QStringLiteral("duplicate_hit_rate"), QStringLiteral("published"), QStringLiteral("publish_latency_p50_ms"),
+        QStringLiteral("publish_latency_p95_ms"), QStringLiteral("publish_latency_p99_ms"),
+        QStringLiteral("publish_latency_max_ms"), QStringLiteral("failed_attempts"), QStringLiteral("retry_rate"),
+        QStringLiteral("dead_letters"), QStringLiteral("lease_rescues"), QStringLiteral("backlog"),
+        QStringLiteral("backlog_capped"), QStringLiteral("oldest_pending_age_ms") });
+    for (const MetricPoint& point : points) {
+        const MetricCounters& c = point.counters;
+        const std::optional<BacklogSample>& backlog = point.backlog;
+        table.addRow({ Cell::text(zonedTimestamp(point.start, zone)), Cell::integer(c.requests),
+            Cell::integer(c.executions), Cell::integer(c.replays), Cell::integer(c.mismatches),
+            Cell::integer(c.inProgressRejections), Cell::rate(point.duplicateHitRate()), Cell::integer(c.published),
+            Cell::integer(point.publishLatencyQuantileMs(0.50)), Cell::integer(point.publishLatencyQuantileMs(0.95)),
+            Cell::integer(point.publishLatencyQuantileMs(0.99)),
+            Cell::integer(c.published ? std::optional<qint64>(c.publishLatencyMaxMs) : std::nullopt),
+            Cell::integer(c.failedAttempts), Cell::rate(point.retryRate()), Cell::integer(c.deadLetters),
+            Cell::integer(c.leaseRescues), Cell::integer(backlog ? std::optional(backlog->unpublished) : std::nullopt),
+            Cell::boolean(backlog ? std::optional(backlog->capped) : std::nullopt),
+            Cell::integer(backlog ? std::optional(backlog->oldestUnpublishedAgeMs) : std::nullopt) });
+    }
+    return table;
+}
+
+int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    QString zoneId = parser.value(QStringLiteral("tz"));
+    if (zoneId == QLatin1String("local"))
+        zoneId = QString::fromUtf8(QTimeZone::systemTimeZoneId());
+    if (!MetricsRepository::isSupportedTimeZone(zoneId)) {
+        throw parser.usageError(
+            QStringLiteral("--tz: unknown time zone '%1': use an IANA name such as UTC or Europe/Berlin").arg(zoneId));
+    }
+    const QTimeZone zone(zoneId.toUtf8());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime from = instantFrom(parser, QStringLiteral("from"), now, zone);
+    const QDateTime to = instantFrom(parser, QStringLiteral("to"), now, zone);
+    if (from >= to)
+        throw parser.usageError(QStringLiteral("--from must be before --to"));
+    const QString bucket
+        = parser.choice(QStringLiteral("bucket"), { QStringLiteral("1m"), QStringLiteral("5m"), QStringLiteral("1h") });
+    const int bucketSeconds = int(parser.toDurationMs(QStringLiteral("bucket"), bucket) / 1000);
+    const RecordTable::Format format = RecordTable::formatNamed(
+        parser.choice(QStringLiteral("format"), { QStringLiteral("csv"), QStringLiteral("json") }));
+
+    const auto session = connect(settings);
+    const QList<MetricPoint> points
+        = MetricsRepository(*session).series(from, to, bucketSeconds, QString::fromUtf8(zone.id()));
+    Console::write(seriesTable(points, zone).render(format, QStringLiteral("series")));
+    return ExitCode::Success;
+}

@@ -1,0 +1,32 @@
+#include "migratecommand.h"
+
+#include "argumentparser.h"
+#include "console.h"
+#include "dbsession.h"
+#include "exitcode.h"
+#include "schemamigrator.h"
+
+QString MigrateCommand::summary() const
+{
+    return QStringLiteral("Apply the schema migrations and print the schema version.");
+}
+
+void MigrateCommand::addOptions(ArgumentParser& parser) const
+{
+    parser.addFlag(QStringLiteral("grant-roles"),
+        QStringLiteral("Also create the optional outbox_viewer and outbox_operator roles and their grants."));
+}
+
+int MigrateCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    const bool grantRoles = parser.isSet(QStringLiteral("grant-roles"));
+    const auto session = connect(settings, SchemaCheck::Skip);
+    SchemaMigrator migrator(*session);
+    const int version = migrator.migrate();
+    if (grantRoles)
+        migrator.grantRoles();
+    Console::line(QStringLiteral("schema version %1").arg(version));
+    if (grantRoles)
+        Console::line(QStringLiteral("roles outbox_viewer and outbox_operator granted"));
+    return ExitCode::Success;
+}

@@ -1,0 +1,101 @@
+#include "relaycommand.h"
+
+#include "outboxerror.h"
+
+#include "argumentparser.h"
+#include "console.h"
+#include "dbsession.h"
+#include "exitcode.h"
+#include "outboxrelay.h"
+#include "signalwatcher.h"
+#include "sinkspec.h"
+
+#include <stdexcept>
+
+QString RelayCommand::summary() const
+{
+    return QStringLiteral("Publish due outbox rows to a sink until stopped (or, with --once, until none are due).");
+}
+
+QString RelayCommand::synopsis() const
+{
+    return QStringLiteral("[--workers N] [--batch B] [--sink file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
+                          "[--once] [--lease-seconds S] [--max-attempts M] [--backoff-base-ms MS] "
+                          "[--backoff-max-ms MS]");
+}
+
+void RelayCommand::addOptions(ArgumentParser& parser) const
+{
+    const RelayOptions defaults;
+    parser.addValue(QStringLiteral("workers"), QStringLiteral("N"),
+        QStringLiteral("Worker threads, each with its own connection and sink (1 to 64)."),
+        QString::number(defaults.workers));
+    parser.addValue(QStringLiteral("batch"), QStringLiteral("B"),
+        QStringLiteral("Rows claimed per batch (1 to 10000)."), QString::number(defaults.batchSize));
+    parser.addValue(QStringLiteral("sink"), QStringLiteral("SPEC"),
+        QStringLiteral("Where to publish: file:PATH appends JSON lines, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] fails "
+                       "that share of messages, null accepts everything."),
+        QStringLiteral("null"));
+    parser.addFlag(QStringLiteral("once"), QStringLiteral("Stop when no due rows remain instead of polling."));
+    parser.addValue(QStringLiteral("lease-seconds"), QStringLiteral("S"),
+        QStringLiteral("How long a claimed batch is leased; must exceed the time it takes to publish (1 to 86400)."),
+        QString::number(defaults.leaseMs / 1000));
+    parser.addValue(QStringLiteral("max-attempts"), QStringLiteral("M"),
+        QStringLiteral("Publish attempts before a row is dead (1 to 1000)."), QString::number(defaults.maxAttempts));
+    parser.addValue(QStringLiteral("backoff-base-ms"), QStringLiteral("MS"),
+        QStringLiteral("Delay before the first retry; it doubles per attempt, with jitter (0 to 3600000)."),
+        QString::number(defaults.backoffBaseMs));
+    parser.addValue(QStringLiteral("backoff-max-ms"), QStringLiteral("MS"),
+        QStringLiteral("Longest delay between retries (0 to 86400000)."), QString::number(defaults.backoffMaxMs));
+}
+
+static RelayOptions relayOptions(const ArgumentParser& parser)
+{
+    RelayOptions options;
+    options.workers = int(parser.integer(QStringLiteral("workers"), 1, 64));
+    options.batchSize = int(parser.integer(QStringLiteral("batch"), 1, 10'000));
+    options.leaseMs = parser.integer(QStringLiteral("lease-seconds"), 1, 86'400) * 1000;
+    options.maxAttempts = int(parser.integer(QStringLiteral("max-attempts"), 1, 1000));
+    options.backoffBaseMs = parser.integer(QStringLiteral("backoff-base-ms"), 0, 3'600'000);
+    options.backoffMaxMs = parser.integer(QStringLiteral("backoff-max-ms"), 0, 86'400'000);
+    if (options.backoffMaxMs < options.backoffBaseMs)
+        throw parser.usageError(QStringLiteral("--backoff-max-ms must not be less than --backoff-base-ms"));
+    options.once = parser.isSet(QStringLiteral("once"));
+    options.log = [](const QString& line) { Console::log(line); };
+    return options;
+}
+
+int RelayCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    const RelayOptions options = relayOptions(parser);
+    const MessageSinkFactory sinks = SinkSpec::parse(parser.value(QStringLiteral("sink")));
+    // A sink that cannot be created (say, an unwritable file) is bad input; say so before claiming any row
+    // rather than after every worker has failed on it.
+    try {
+        sinks();
+    } catch (const OutboxError& error) {
+        throw parser.usageError(QStringLiteral("--sink: %1").arg(error.message()));
+    }
+    // Fails fast on an unreachable server or a wrong schema; the workers open connections of their own.
+    const QString target = settings.describe(connect(settings)->database());
+
+    OutboxRelay relay(settings, sinks, options);
+    RelayTotals totals;
+    {
+        const SignalWatcher watcher([&relay] { relay.stop(); });
+        Console::log(QStringLiteral("relay started on %1: %2 workers, batch %3, sink %4; SIGINT or SIGTERM stops it")
+                         .arg(target)
+                         .arg(options.workers)
+                         .arg(options.batchSize)
+                         .arg(parser.value(QStringLiteral("sink"))));
+        totals = relay.run();
+    }
+    Console::line(QStringLiteral("claimed %1 published %2 failed %3 dead %4 fenced %5 rescued %6")
+                      .arg(totals.claimed)
+                      .arg(totals.published)
+                      .arg(totals.failed)
+                      .arg(totals.dead)
+                      .arg(totals.fenced)
+                      .arg(totals.rescued));
+    return ExitCode::Success;
+}

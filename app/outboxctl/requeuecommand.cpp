@@ -1,0 +1,121 @@
+#include "requeuecommand.h"
+
+#include "argumentparser.h"
+#include "console.h"
+#include "dbsession.h"
+#include "exitcode.h"
+#include "outboxoperator.h"
+
+#include <QSet>
+#include <algorithm>
+
+static constexpr int DefaultCap = 100'000;
+
+QString RequeueCommand::summary() const
+{
+    return QStringLiteral("Requeue failed or dead outbox rows (by id or by status), with an audited reason.");
+}
+
+QString RequeueCommand::synopsis() const
+{
+    return QStringLiteral("(--id ID ... | --status failed|dead [--older-than DURATION] [--error-like TEXT] "
+                          "[--limit N]) --reason TEXT [--dry-run]");
+}
+
+void RequeueCommand::addOptions(ArgumentParser& parser) const
+{
+    parser.addValue(QStringLiteral("id"), QStringLiteral("ID"),
+        QStringLiteral("Requeue this row; repeat the option or separate ids with commas."));
+    parser.addValue(QStringLiteral("status"), QStringLiteral("S"),
+        QStringLiteral("Requeue the rows in this state: failed or dead."));
+    parser.addValue(QStringLiteral("older-than"), QStringLiteral("DURATION"),
+        QStringLiteral("With --status: only rows whose state changed at least this long ago, e.g. 30m, 2h, 7d."));
+    parser.addValue(QStringLiteral("error-like"), QStringLiteral("TEXT"),
+        QStringLiteral("With --status: only rows whose last error contains TEXT (case-insensitive)."));
+    parser.addValue(QStringLiteral("limit"), QStringLiteral("N"),
+        QStringLiteral("With --status: requeue at most N rows, lowest ids first (1 to 10000000)."),
+        QString::number(DefaultCap));
+    parser.addValue(
+        QStringLiteral("reason"), QStringLiteral("TEXT"), QStringLiteral("Why, for the audit log (required)."));
+    parser.addFlag(QStringLiteral("dry-run"), QStringLiteral("Show what would be requeued and change nothing."));
+}
+
+static QList<qint64> idsFrom(const ArgumentParser& parser)
+{
+    QSet<qint64> ids;
+    for (const QString& value : parser.values(QStringLiteral("id"))) {
+        for (const QString& part : value.split(QLatin1Char(','))) {
+            bool ok = false;
+            const qint64 id = part.trimmed().toLongLong(&ok);
+            if (!ok || id < 1)
+                throw parser.usageError(QStringLiteral("--id: invalid id '%1': expected a positive integer").arg(part));
+            ids.insert(id);
+        }
+    }
+    QList<qint64> sorted(ids.cbegin(), ids.cend());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+}
+
+static QString idList(const QList<qint64>& ids)
+{
+    QStringList texts;
+    for (qint64 id : ids)
+        texts.append(QString::number(id));
+    return texts.join(QLatin1Char(','));
+}
+
+int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    const bool byId = parser.isSet(QStringLiteral("id"));
+    const bool byStatus = parser.isSet(QStringLiteral("status"));
+    if (byId == byStatus)
+        throw parser.usageError(QStringLiteral("give either --id or --status"));
+    const bool filtered = parser.isSet(QStringLiteral("older-than")) || parser.isSet(QStringLiteral("error-like"))
+        || parser.isSet(QStringLiteral("limit"));
+    if (byId && filtered)
+        throw parser.usageError(QStringLiteral("--older-than, --error-like and --limit only apply to --status"));
+    const QString reason = parser.requiredText(QStringLiteral("reason"));
+    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+
+    QList<qint64> ids;
+    RequeueSelection selection;
+    int cap = DefaultCap;
+    if (byId) {
+        ids = idsFrom(parser);
+    } else {
+        selection.status
+            = parser.choice(QStringLiteral("status"), { QStringLiteral("failed"), QStringLiteral("dead") });
+        if (parser.isSet(QStringLiteral("older-than")))
+            selection.olderThanMs = parser.durationMs(QStringLiteral("older-than"));
+        selection.errorContains = parser.value(QStringLiteral("error-like"));
+        cap = int(parser.integer(QStringLiteral("limit"), 1, 10'000'000));
+    }
+
+    const auto session = connect(settings);
+    OutboxOperator outboxOperator(*session);
+    if (byStatus) {
+        ids = outboxOperator.freeze(selection, cap);
+        if (ids.size() == cap)
+            Console::warning(
+                QStringLiteral("the selection reached --limit %1; run again for any rows beyond it").arg(cap));
+    }
+    if (dryRun) {
+        Console::line(QStringLiteral("dry run: would requeue %1%2 rows")
+                          .arg(byId ? QStringLiteral("up to ") : QString())
+                          .arg(ids.size()));
+        if (!ids.isEmpty())
+            Console::line(QStringLiteral("ids: %1").arg(idList(ids)));
+        if (byId)
+            Console::hint(
+                QStringLiteral("rows given by --id are requeued only if they are still failed or dead when applied"));
+        return ExitCode::Success;
+    }
+    const RequeueReport report = outboxOperator.requeue(ids, reason);
+    Console::line(QStringLiteral("requeued %1, skipped %2 (not failed or dead when applied)")
+                      .arg(report.requeued.size())
+                      .arg(report.skipped.size()));
+    if (!report.skipped.isEmpty())
+        Console::line(QStringLiteral("skipped ids: %1").arg(idList(report.skipped)));
+    return ExitCode::Success;
+}
