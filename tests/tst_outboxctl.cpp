@@ -526,6 +526,30 @@ private slots:
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 6);
     }
 
+    // A relay killed between claim and completion leaves its batch in flight; once the lease has expired
+    // the next relay rescues the rows and publishes them, so nothing is lost.
+    void crashedRelayIsRescuedByTheNext()
+    {
+        enqueue(10);
+        const CliRun crashed = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--batch=10"),
+            QStringLiteral("--sink=fault:0,0,3") });
+        QCOMPARE(crashed.exitCode, 75);
+        QVERIFY(crashed.out.isEmpty());
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")).toLongLong(), 10);
+        m_db->exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
+
+        const CliRun next = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") });
+        EXPECT_EXIT(next, 0);
+        QCOMPARE(next.out, QByteArray("claimed 10 published 10 failed 0 dead 0 fenced 0 rescued 10\n"));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 2"))
+                     .toLongLong(),
+            10);
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%presumed crashed'"))
+                     .toLongLong(),
+            10);
+    }
+
     void relayRetriesUntilPublishedOrDead()
     {
         const int rows = 40;

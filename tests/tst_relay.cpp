@@ -6,6 +6,7 @@
 #include "outboxrelay.h"
 #include "outboxrepository.h"
 #include "relayworker.h"
+#include "sinkspec.h"
 #include "testdatabase.h"
 #include "unitofwork.h"
 
@@ -31,17 +32,6 @@ public:
                 throw std::runtime_error("cannot encode message: field 'poison' is not allowed");
             results.append({ message.id, true, {} });
         }
-        return results;
-    }
-};
-
-class AcceptingSink final : public MessageSink {
-public:
-    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
-    {
-        QList<PublishResult> results;
-        for (const OutboxMessage& message : batch)
-            results.append({ message.id, true, {} });
         return results;
     }
 };
@@ -236,7 +226,7 @@ private slots:
         options.workers = 1;
         options.maxAttempts = 3;
         OutboxRelay relay(
-            m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
+            m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.rescued, 2LL);
         QCOMPARE(totals.published, 1LL);
@@ -308,7 +298,7 @@ private slots:
         options.once = false;
         options.idlePollMs = 60'000; // only stop() can end the idle wait
         OutboxRelay relay(
-            m_db->settings(), [] { return std::make_unique<AcceptingSink>(); }, options);
+            m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
         RelayTotals totals;
         std::thread runner([&] { totals = relay.run(); });
         QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("status = 'published'")), 50LL, 10'000);
