@@ -125,7 +125,10 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
         switch (claimed.kind) {
         case ClaimResult::Kind::Replay: {
             uow.commit();
-            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.replays; });
+            m_metrics.record([](MetricCounters& c) {
+                ++c.requests;
+                ++c.replays;
+            });
             CreateOrderResult result;
             result.outcome = CreateOrderResult::Outcome::Replayed;
             result.httpStatus = claimed.responseStatus;
@@ -134,11 +137,17 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
             return result;
         }
         case ClaimResult::Kind::Mismatch:
-            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.mismatches; });
+            m_metrics.record([](MetricCounters& c) {
+                ++c.requests;
+                ++c.mismatches;
+            });
             return errorResult(CreateOrderResult::Outcome::Mismatch, 422, QStringLiteral("idempotency_key_reuse"),
                 QStringLiteral("key already used with a different request"));
         case ClaimResult::Kind::InProgress: {
-            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.inProgressRejections; });
+            m_metrics.record([](MetricCounters& c) {
+                ++c.requests;
+                ++c.inProgressRejections;
+            });
             CreateOrderResult result
                 = errorResult(CreateOrderResult::Outcome::InProgress, 409, QStringLiteral("request_in_progress"),
                     QStringLiteral("a request with this key is still being processed; retry later"));
@@ -158,7 +167,10 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
                         .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
             keys.fail(claimed.recordId, false, result.httpStatus, compact(result.body));
             uow.commit();
-            m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+            m_metrics.record([](MetricCounters& c) {
+                ++c.requests;
+                ++c.executions;
+            });
             return result;
         }
 
@@ -170,7 +182,10 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
         if (m_beforeCommit)
             m_beforeCommit();
         uow.commit();
-        m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+        m_metrics.record([](MetricCounters& c) {
+            ++c.requests;
+            ++c.executions;
+        });
 
         CreateOrderResult result;
         result.outcome = CreateOrderResult::Outcome::Created;
@@ -194,6 +209,9 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
     } catch (const OutboxError&) {
         // Only the trace is lost; the key is released either way.
     }
-    m_metrics.record([](MetricCounters& c) { ++c.requests, ++c.executions; });
+    m_metrics.record([](MetricCounters& c) {
+        ++c.requests;
+        ++c.executions;
+    });
     return result;
 }

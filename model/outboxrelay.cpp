@@ -125,9 +125,27 @@ void OutboxRelay::workerLoop(int index)
     }
 }
 
+// Metric flushes and backlog samples. Failures must not stop publishing: the counters stay queued for the
+// next flush, and a lost connection is opened afresh on the next round.
+void OutboxRelay::keepBooks(std::unique_ptr<DbSession>& session, bool sampleBacklog)
+{
+    try {
+        if (!session)
+            session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
+        m_metrics.flush(*session);
+        if (sampleBacklog)
+            MetricsRepository(*session).recordBacklogSample(OutboxRepository(*session).sampleBacklog(BacklogCountCap));
+    } catch (const OutboxError& error) {
+        log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
+        if (error.kind() == OutboxError::Kind::Connection)
+            session.reset();
+    }
+}
+
 RelayTotals OutboxRelay::run()
 {
-    DbSession session(m_settings, QStringLiteral("relay-supervisor"));
+    // Opened up front so that an unreachable server fails the call instead of every worker.
+    auto session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
     {
         std::lock_guard lock(m_mutex);
         m_running = m_options.workers;
@@ -142,9 +160,6 @@ RelayTotals OutboxRelay::run()
         });
     }
 
-    auto sampleBacklog = [&] {
-        MetricsRepository(session).recordBacklogSample(OutboxRepository(session).sampleBacklog(BacklogCountCap));
-    };
     QDeadlineTimer nextSample(0);
     for (;;) {
         {
@@ -154,25 +169,14 @@ RelayTotals OutboxRelay::run()
             if (m_running == 0)
                 break;
         }
-        // Bookkeeping failures must not stop publishing; the counters stay queued for the next flush.
-        try {
-            m_metrics.flush(session);
-            if (nextSample.hasExpired()) {
-                sampleBacklog();
-                nextSample.setRemainingTime(m_options.backlogSampleMs);
-            }
-        } catch (const OutboxError& error) {
-            log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
-        }
+        const bool sample = nextSample.hasExpired();
+        if (sample)
+            nextSample.setRemainingTime(m_options.backlogSampleMs);
+        keepBooks(session, sample);
     }
     for (std::thread& thread : threads)
         thread.join();
-    try {
-        m_metrics.flush(session);
-        sampleBacklog();
-    } catch (const OutboxError& error) {
-        log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
-    }
+    keepBooks(session, true);
     if (m_fatal)
         std::rethrow_exception(m_fatal);
     return m_totals;

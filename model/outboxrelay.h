@@ -5,10 +5,13 @@
 #include "metricsrecorder.h"
 #include "relayoptions.h"
 
-#include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
+
+class DbSession;
+struct RelayBatchResult;
 
 struct RelayTotals {
     qint64 claimed = 0;
@@ -43,7 +46,8 @@ private:
     bool waitUnlessStopping(qint64 ms);
     void fail(std::exception_ptr error);
     void log(const QString& message) const;
-    void addTotals(const struct RelayBatchResult& batch, bool rescue);
+    void addTotals(const RelayBatchResult& batch, bool rescue);
+    void keepBooks(std::unique_ptr<DbSession>& session, bool sampleBacklog);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;

@@ -151,8 +151,14 @@ private slots:
         MetricsRecorder first(3);
         MetricsRecorder second(11);
         for (int flush = 0; flush < 3; ++flush) {
-            first.record([](MetricCounters& c) { c.replays += 2, c.addPublishLatency(5); });
-            second.record([](MetricCounters& c) { ++c.replays, c.addPublishLatency(700); });
+            first.record([](MetricCounters& c) {
+                c.replays += 2;
+                c.addPublishLatency(5);
+            });
+            second.record([](MetricCounters& c) {
+                ++c.replays;
+                c.addPublishLatency(700);
+            });
             first.flush(*m_session);
             second.flush(*m_session);
         }

@@ -545,8 +545,9 @@ private slots:
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 2"))
                      .toLongLong(),
             10);
-        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%presumed crashed'"))
-                     .toLongLong(),
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%presumed crashed'"))
+                .toLongLong(),
             10);
     }
 

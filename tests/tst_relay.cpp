@@ -225,8 +225,7 @@ private slots:
         RelayOptions options = testOptions();
         options.workers = 1;
         options.maxAttempts = 3;
-        OutboxRelay relay(
-            m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
+        OutboxRelay relay(m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.rescued, 2LL);
         QCOMPARE(totals.published, 1LL);
@@ -297,8 +296,7 @@ private slots:
         RelayOptions options = testOptions();
         options.once = false;
         options.idlePollMs = 60'000; // only stop() can end the idle wait
-        OutboxRelay relay(
-            m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
+        OutboxRelay relay(m_db->settings(), SinkSpec::parse(QStringLiteral("null")), options);
         RelayTotals totals;
         std::thread runner([&] { totals = relay.run(); });
         QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("status = 'published'")), 50LL, 10'000);
