@@ -1,5 +1,6 @@
 #include "createorderhandler.h"
 
+#include "changenotifier.h"
 #include "dbsession.h"
 #include "idempotencyrepository.h"
 #include "metricsrecorder.h"
@@ -182,6 +183,7 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
         if (m_beforeCommit)
             m_beforeCommit();
         uow.commit();
+        ChangeNotifier::notify(m_session);
         m_metrics.record([](MetricCounters& c) {
             ++c.requests;
             ++c.executions;

@@ -1,6 +1,7 @@
 #include "idempotencyrepository.h"
 
 #include "dbsession.h"
+#include "keysetquery.h"
 #include "outboxerror.h"
 #include "sqlvalues.h"
 
@@ -191,11 +192,11 @@ static IdempotencyRecord recordFromRow(const QSqlQuery& q)
     return r;
 }
 
-std::optional<IdempotencyRecord> IdempotencyRepository::find(const QString& scope, const QString& key)
+std::optional<IdempotencyRecord> IdempotencyRepository::findWhere(const QString& condition, const QVariantList& binds)
 {
     QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + RecordColumns
-            + QStringLiteral(", response_body::text FROM idempotency_keys WHERE scope = ? AND idem_key = ?"),
-        { scope, key }, QStringLiteral("reading idempotency key"));
+            + QStringLiteral(", response_body::text FROM idempotency_keys WHERE ") + condition,
+        binds, QStringLiteral("reading idempotency key"));
     if (!q.next())
         return std::nullopt;
     IdempotencyRecord record = recordFromRow(q);
@@ -203,23 +204,55 @@ std::optional<IdempotencyRecord> IdempotencyRepository::find(const QString& scop
     return record;
 }
 
-QList<IdempotencyRecord> IdempotencyRepository::list(const QString& status, int limit, qint64 beforeId)
+std::optional<IdempotencyRecord> IdempotencyRepository::find(const QString& scope, const QString& key)
 {
-    // Only constant fragments are combined here, so each filter combination gets a plan that uses
-    // idempotency_keys_status_id_idx or the primary key.
-    QString sql = QStringLiteral("SELECT ") + RecordColumns + QStringLiteral(" FROM idempotency_keys WHERE true");
-    QVariantList binds;
-    if (!status.isEmpty()) {
-        sql += QStringLiteral(" AND status = ?");
-        binds.append(status);
+    return findWhere(QStringLiteral("scope = ?::text AND idem_key = ?::text"), { scope, key });
+}
+
+std::optional<IdempotencyRecord> IdempotencyRepository::findById(qint64 id)
+{
+    return findWhere(QStringLiteral("id = ?::bigint"), { id });
+}
+
+std::optional<IdempotencyRecord> IdempotencyRepository::findByOrder(qint64 orderId)
+{
+    return findWhere(QStringLiteral("order_id = ?::bigint ORDER BY id DESC LIMIT 1"), { orderId });
+}
+
+static const QStringList KeyStatuses { QStringLiteral("in_progress"), QStringLiteral("completed"),
+    QStringLiteral("failed") };
+
+QList<IdempotencyRecord> IdempotencyRepository::page(const KeyFilter& filter, int limit, qint64 beforeId)
+{
+    KeysetQuery query(QStringLiteral("idempotency_keys"), RecordColumns);
+    if (!filter.keyPrefix.isEmpty()) {
+        // A byte-wise range on idempotency_keys_key_prefix_idx; U+10FFFF sorts after every continuation.
+        query.require(QStringLiteral("idem_key COLLATE \"C\" >= ?::text AND idem_key COLLATE \"C\" < ?::text"),
+            { filter.keyPrefix,
+                filter.keyPrefix + QString(QChar::highSurrogate(0x10FFFF)) + QChar::lowSurrogate(0x10FFFF) });
     }
-    if (beforeId > 0) {
-        sql += QStringLiteral(" AND id < ?");
-        binds.append(beforeId);
+    if (filter.createdFrom.isValid())
+        query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
+    if (filter.createdTo.isValid())
+        query.require(QStringLiteral("created_at < ?::timestamptz"), { SqlValues::timestamp(filter.createdTo) });
+    for (const QString& status : filter.statuses) {
+        if (!KeyStatuses.contains(status))
+            throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("unknown key status '%1'").arg(status));
+        query.addBranch(QStringLiteral("status = ?::text"), { status });
     }
-    sql += QStringLiteral(" ORDER BY id DESC LIMIT ?");
-    binds.append(limit);
-    QSqlQuery& q = m_session.exec(sql, binds, QStringLiteral("listing idempotency keys"));
+    const KeysetQuery::Condition built = query.build(true, beforeId, limit);
+    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("listing idempotency keys"));
+    QList<IdempotencyRecord> records;
+    while (q.next())
+        records.append(recordFromRow(q));
+    return records;
+}
+
+QList<IdempotencyRecord> IdempotencyRepository::recordsByIds(const QList<qint64>& ids)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + RecordColumns
+            + QStringLiteral(" FROM idempotency_keys WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing idempotency keys"));
     QList<IdempotencyRecord> records;
     while (q.next())
         records.append(recordFromRow(q));

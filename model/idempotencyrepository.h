@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outboxfilter.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
@@ -72,15 +74,21 @@ public:
     // key has meanwhile been completed or claimed by someone else.
     void recordRetryableFailure(const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody);
 
+    // With the response body, unlike page().
     std::optional<IdempotencyRecord> find(const QString& scope, const QString& key);
+    std::optional<IdempotencyRecord> findById(qint64 id);
+    std::optional<IdempotencyRecord> findByOrder(qint64 orderId);
 
-    // Newest first, keyset-paged on id: pass the last id of the previous page as `beforeId` (0 for the first).
-    QList<IdempotencyRecord> list(const QString& status, int limit, qint64 beforeId);
+    // Records matching `filter`, newest first, keyset-paged on id: pass the last id of the previous page as
+    // `beforeId` (0 for the first page).
+    QList<IdempotencyRecord> page(const KeyFilter& filter, int limit, qint64 beforeId);
+    QList<IdempotencyRecord> recordsByIds(const QList<qint64>& ids);
 
     // Deletes up to `batchSize` expired records; returns how many.
     int purgeExpired(int batchSize);
 
 private:
+    std::optional<IdempotencyRecord> findWhere(const QString& condition, const QVariantList& binds);
     ClaimResult resolveUnclaimed(const IdempotencyClaim& claim);
     DbSession& m_session;
 };

@@ -11,13 +11,13 @@ OutboxOperator::OutboxOperator(DbSession& session)
     : m_session(session)
 { }
 
-QList<qint64> OutboxOperator::freeze(const RequeueSelection& selection, int cap)
+QList<qint64> OutboxOperator::freeze(const OutboxFilter& filter, int cap)
 {
     OutboxRepository outbox(m_session);
     QList<qint64> ids;
     while (ids.size() < cap) {
         const int pageSize = qMin(DefaultBatchSize, cap - int(ids.size()));
-        const QList<qint64> page = outbox.selectForRequeue(selection, pageSize, ids.isEmpty() ? 0 : ids.last());
+        const QList<qint64> page = outbox.matchingIds(filter, pageSize, ids.isEmpty() ? 0 : ids.last());
         ids.append(page);
         if (page.size() < pageSize)
             break;
@@ -25,33 +25,52 @@ QList<qint64> OutboxOperator::freeze(const RequeueSelection& selection, int cap)
     return ids;
 }
 
-RequeueReport OutboxOperator::requeue(const QList<qint64>& ids, const QString& reason, int batchSize,
-    const std::function<bool(qsizetype, qsizetype)>& progress)
+OperatorActionReport OutboxOperator::requeue(
+    const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
+{
+    return apply(
+        QStringLiteral("requeue"),
+        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.requeue(batch); }, ids, reason,
+        batchSize, progress);
+}
+
+OperatorActionReport OutboxOperator::releaseLeases(
+    const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
+{
+    return apply(
+        QStringLiteral("release lease"),
+        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.releaseExpiredLeases(batch); }, ids,
+        reason, batchSize, progress);
+}
+
+OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAction& changeBatch,
+    const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
 {
     if (reason.trimmed().isEmpty())
-        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("a reason is required to requeue rows"));
-    RequeueReport report;
+        throw OutboxError(
+            OutboxError::Kind::InvalidInput, QStringLiteral("a reason is required to %1 rows").arg(action));
+    OperatorActionReport report;
     for (qsizetype offset = 0; offset < ids.size(); offset += batchSize) {
         const QList<qint64> batch = ids.mid(offset, batchSize);
         QList<StatusChange> changes;
         try {
             UnitOfWork uow(m_session);
-            changes = OutboxRepository(m_session).requeue(batch);
-            AuditRepository(m_session).record(
-                QStringLiteral("requeue"), reason.trimmed(), QStringLiteral("outbox"), changes);
+            OutboxRepository outbox(m_session);
+            changes = changeBatch(outbox, batch);
+            AuditRepository(m_session).record(action, reason.trimmed(), QStringLiteral("outbox"), changes);
             uow.commit();
         } catch (const OutboxError& error) {
             if (error.kind() != OutboxError::Kind::Permission)
                 throw;
             throw OutboxError(OutboxError::Kind::Permission,
-                QStringLiteral("database user '%1' may not requeue outbox rows (grant it the outbox_operator role): %2")
-                    .arg(m_session.currentUser(), error.message()),
+                QStringLiteral("database user '%1' may not %2 outbox rows (grant it the outbox_operator role): %3")
+                    .arg(m_session.currentUser(), action, error.message()),
                 error.sqlState());
         }
         QSet<qint64> changed;
         for (const StatusChange& change : changes) {
             changed.insert(change.id);
-            report.requeued.append(change.id);
+            report.changed.append(change.id);
         }
         for (qint64 id : batch) {
             if (!changed.contains(id))

@@ -7,9 +7,9 @@
 
 class DbSession;
 
-struct RequeueReport {
-    QList<qint64> requeued; // rows moved failed/dead -> pending
-    QList<qint64> skipped; // rows of the set whose state had changed meanwhile, left alone
+struct OperatorActionReport {
+    QList<qint64> changed; // rows the action moved
+    QList<qint64> skipped; // rows of the set not in a state the action applies to (any more), left alone
     bool cancelled = false;
 };
 
@@ -22,15 +22,25 @@ public:
 
     explicit OutboxOperator(DbSession& session);
 
-    // Ids of all rows matching `selection`, ascending, at most `cap` of them.
-    QList<qint64> freeze(const RequeueSelection& selection, int cap);
+    using Progress = std::function<bool(qsizetype done, qsizetype total)>;
 
-    // `progress(done, total)` is called after each batch; returning false stops before the next batch.
-    // Throws OutboxError(InvalidInput) for an empty reason and OutboxError(Permission) naming the role
-    // needed when the database user may not change outbox rows.
-    RequeueReport requeue(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
-        const std::function<bool(qsizetype, qsizetype)>& progress = {});
+    // Ids of all rows matching `filter`, ascending, at most `cap` of them.
+    QList<qint64> freeze(const OutboxFilter& filter, int cap);
+
+    // failed/dead -> pending. `progress(done, total)` is called after each batch; returning false stops
+    // before the next batch. Throws OutboxError(InvalidInput) for an empty reason and OutboxError(Permission)
+    // naming the role needed when the database user may not change outbox rows.
+    OperatorActionReport requeue(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
+        const Progress& progress = {});
+
+    // in_flight with an expired lease -> pending, the same way.
+    OperatorActionReport releaseLeases(const QList<qint64>& ids, const QString& reason,
+        int batchSize = DefaultBatchSize, const Progress& progress = {});
 
 private:
+    using BatchAction = std::function<QList<StatusChange>(OutboxRepository&, const QList<qint64>&)>;
+    OperatorActionReport apply(const QString& action, const BatchAction& changeBatch, const QList<qint64>& ids,
+        const QString& reason, int batchSize, const Progress& progress);
+
     DbSession& m_session;
 };

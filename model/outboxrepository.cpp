@@ -1,7 +1,10 @@
 #include "outboxrepository.h"
 
 #include "dbsession.h"
+#include "keysetquery.h"
+#include "outboxerror.h"
 #include "sqlvalues.h"
+#include "stuckrowclassifier.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -145,55 +148,168 @@ QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
     return changes;
 }
 
-QList<qint64> OutboxRepository::selectForRequeue(const RequeueSelection& selection, int limit, qint64 afterId)
+namespace {
+
+const QStringList OutboxStatuses { QStringLiteral("pending"), QStringLiteral("in_flight"), QStringLiteral("published"),
+    QStringLiteral("failed"), QStringLiteral("dead") };
+
+const QString SummaryColumns
+    = QStringLiteral("id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
+                     "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
+                     "epoch_ms(created_at), epoch_ms(published_at)");
+
+OutboxRowSummary summaryFromRow(const QSqlQuery& q, int first = 0)
 {
-    QString sql = QStringLiteral("SELECT id FROM outbox WHERE status = ?::text AND id > ?::bigint");
-    QVariantList binds { selection.status, afterId };
-    if (selection.olderThanMs > 0) {
-        sql += QStringLiteral(" AND updated_at < now() - ?::bigint * interval '1 millisecond'");
-        binds.append(selection.olderThanMs);
+    return OutboxRowSummary { q.value(first).toLongLong(), q.value(first + 1).toString(), q.value(first + 2).toString(),
+        q.value(first + 3).toString(), q.value(first + 4).toString(), q.value(first + 5).toInt(),
+        SqlValues::instant(q.value(first + 6)), q.value(first + 7).toString(), q.value(first + 8).toString(),
+        SqlValues::instant(q.value(first + 9)), SqlValues::instant(q.value(first + 10)),
+        SqlValues::instant(q.value(first + 11)) };
+}
+
+// The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
+std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QString& columns)
+{
+    for (const QString& status : filter.statuses) {
+        if (!OutboxStatuses.contains(status))
+            throw OutboxError(
+                OutboxError::Kind::InvalidInput, QStringLiteral("unknown outbox status '%1'").arg(status));
     }
-    if (!selection.errorContains.isEmpty()) {
-        sql += QStringLiteral(" AND last_error ILIKE '%' || ?::text || '%' ESCAPE '\\'");
-        binds.append(SqlValues::likeLiteral(selection.errorContains));
+    KeysetQuery query(QStringLiteral("outbox"), columns);
+    if (!filter.eventType.isEmpty())
+        query.require(QStringLiteral("event_type = ?::text"), { filter.eventType });
+    if (!filter.aggregateId.isEmpty())
+        query.require(QStringLiteral("aggregate_id = ?::text"), { filter.aggregateId });
+    if (!filter.errorContains.isEmpty()) {
+        query.require(QStringLiteral("last_error ILIKE '%' || ?::text || '%' ESCAPE '\\'"),
+            { SqlValues::likeLiteral(filter.errorContains) });
     }
-    sql += QStringLiteral(" ORDER BY id LIMIT ?::int");
-    binds.append(limit);
-    QSqlQuery& q = m_session.exec(sql, binds, QStringLiteral("selecting outbox rows to requeue"));
+    if (filter.createdFrom.isValid())
+        query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
+    if (filter.createdTo.isValid())
+        query.require(QStringLiteral("created_at < ?::timestamptz"), { SqlValues::timestamp(filter.createdTo) });
+    if (filter.unchangedForMs > 0) {
+        query.require(
+            QStringLiteral("updated_at < now() - ?::bigint * interval '1 millisecond'"), { filter.unchangedForMs });
+    }
+    const QStringList statuses = filter.statuses.isEmpty() && filter.stuckOnly ? OutboxStatuses : filter.statuses;
+    bool anyBranch = false;
+    for (const QString& status : statuses) {
+        if (!filter.stuckOnly) {
+            query.addBranch(QStringLiteral("status = ?::text"), { status });
+            anyBranch = true;
+            continue;
+        }
+        const QString stuck = StuckRowClassifier::condition(status);
+        if (stuck.isEmpty())
+            continue;
+        QVariantList binds { status };
+        if (StuckRowClassifier::needsThreshold(status))
+            binds.append(filter.stuckThresholdMs);
+        query.addBranch(QStringLiteral("status = ?::text AND ") + stuck, binds);
+        anyBranch = true;
+    }
+    if (!statuses.isEmpty() && !anyBranch)
+        return std::nullopt;
+    return query;
+}
+
+} // namespace
+
+OutboxPage OutboxRepository::page(const OutboxFilter& filter, int limit, qint64 beforeId)
+{
+    OutboxPage page;
+    QSqlQuery& now = m_session.exec(QStringLiteral("SELECT epoch_ms(now())"), {}, QStringLiteral("reading the clock"));
+    now.next();
+    page.serverNow = SqlValues::instant(now.value(0));
+    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns);
+    if (!query)
+        return page;
+    const KeysetQuery::Condition built = query->build(true, beforeId, limit);
+    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("listing outbox rows"));
+    while (q.next())
+        page.rows.append(summaryFromRow(q));
+    return page;
+}
+
+QList<qint64> OutboxRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
+{
+    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"));
     QList<qint64> ids;
+    if (!query)
+        return ids;
+    const KeysetQuery::Condition built = query->build(false, afterId, limit);
+    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("selecting outbox rows"));
     while (q.next())
         ids.append(q.value(0).toLongLong());
     return ids;
 }
 
-QList<OutboxRowSummary> OutboxRepository::list(const QString& status, int limit, qint64 beforeId)
+QList<OutboxRowSummary> OutboxRepository::rowsByIds(const QList<qint64>& ids)
 {
-    // Only constant fragments are combined, so each filter combination is planned on its own index;
-    // payload, headers and the full error stay out of the list.
-    QString sql = QStringLiteral(
-        "SELECT id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
-        "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
-        "epoch_ms(created_at), epoch_ms(published_at) FROM outbox WHERE true");
-    QVariantList binds;
-    if (!status.isEmpty()) {
-        sql += QStringLiteral(" AND status = ?::text");
-        binds.append(status);
-    }
-    if (beforeId > 0) {
-        sql += QStringLiteral(" AND id < ?::bigint");
-        binds.append(beforeId);
-    }
-    sql += QStringLiteral(" ORDER BY id DESC LIMIT ?::int");
-    binds.append(limit);
-    QSqlQuery& q = m_session.exec(sql, binds, QStringLiteral("listing outbox rows"));
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(" FROM outbox WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows"));
     QList<OutboxRowSummary> rows;
-    while (q.next()) {
-        rows.append(OutboxRowSummary { q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
-            q.value(3).toString(), q.value(4).toString(), q.value(5).toInt(), SqlValues::instant(q.value(6)),
-            q.value(7).toString(), q.value(8).toString(), SqlValues::instant(q.value(9)),
-            SqlValues::instant(q.value(10)), SqlValues::instant(q.value(11)) });
-    }
+    while (q.next())
+        rows.append(summaryFromRow(q));
     return rows;
+}
+
+std::optional<OutboxRowDetail> OutboxRepository::detail(qint64 id)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(", dedupe_key, payload::text, headers::text, coalesce(last_error, ''), lease_token, "
+                             "epoch_ms(updated_at) FROM outbox WHERE id = ?::bigint"),
+        { id }, QStringLiteral("reading outbox row %1").arg(id));
+    if (!q.next())
+        return std::nullopt;
+    return OutboxRowDetail { summaryFromRow(q), q.value(12).toString(), q.value(13).toString().toUtf8(),
+        q.value(14).toString().toUtf8(), q.value(15).toString(), q.value(16).toLongLong(),
+        SqlValues::instant(q.value(17)) };
+}
+
+QList<OutboxAttempt> OutboxRepository::attempts(qint64 outboxId, int limit)
+{
+    QSqlQuery& q
+        = m_session.exec(QStringLiteral("SELECT attempt, worker, error, epoch_ms(created_at) FROM outbox_attempts "
+                                        "WHERE outbox_id = ?::bigint ORDER BY id DESC LIMIT ?::int"),
+            { outboxId, limit }, QStringLiteral("reading the attempt history"));
+    QList<OutboxAttempt> attempts;
+    while (q.next())
+        attempts.append(
+            { q.value(0).toInt(), q.value(1).toString(), q.value(2).toString(), SqlValues::instant(q.value(3)) });
+    return attempts;
+}
+
+QList<OutboxRowSummary> OutboxRepository::forAggregate(
+    const QString& aggregateType, const QString& aggregateId, int limit)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(" FROM outbox WHERE aggregate_id = ?::text AND aggregate_type = ?::text "
+                             "ORDER BY id DESC LIMIT ?::int"),
+        { aggregateId, aggregateType, limit }, QStringLiteral("reading the aggregate's events"));
+    QList<OutboxRowSummary> rows;
+    while (q.next())
+        rows.append(summaryFromRow(q));
+    return rows;
+}
+
+QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
+{
+    if (ids.isEmpty())
+        return {};
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("UPDATE outbox SET status = 'pending', next_attempt_at = now(), lease_owner = NULL, "
+                       "  lease_expires_at = NULL, updated_at = now() "
+                       "WHERE id = ANY(?::bigint[]) AND status = 'in_flight' AND lease_expires_at < now() "
+                       "RETURNING id"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("releasing outbox leases"));
+    QList<StatusChange> changes;
+    while (q.next())
+        changes.append({ q.value(0).toLongLong(), QStringLiteral("in_flight"), QStringLiteral("pending") });
+    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return changes;
 }
 
 BacklogSample OutboxRepository::sampleBacklog(int countCap)

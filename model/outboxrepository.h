@@ -1,9 +1,11 @@
 #pragma once
 
+#include "outboxfilter.h"
 #include "outboxmessage.h"
 
 #include <QList>
 #include <QString>
+#include <optional>
 
 class DbSession;
 
@@ -20,6 +22,28 @@ struct OutboxRowSummary {
     QDateTime leaseExpiresAt;
     QDateTime createdAt;
     QDateTime publishedAt;
+};
+
+struct OutboxPage {
+    QList<OutboxRowSummary> rows; // newest first
+    QDateTime serverNow; // the database's clock when the page was read, for classifying stuck rows
+};
+
+struct OutboxRowDetail {
+    OutboxRowSummary summary;
+    QString dedupeKey;
+    QByteArray payload; // JSON as stored
+    QByteArray headers;
+    QString lastError; // complete
+    qint64 leaseToken = 0;
+    QDateTime updatedAt;
+};
+
+struct OutboxAttempt {
+    int attempt = 0;
+    QString worker;
+    QString error;
+    QDateTime at;
 };
 
 struct LeaseFence {
@@ -56,12 +80,6 @@ struct BacklogSample {
     qint64 oldestUnpublishedAgeMs = 0;
 };
 
-struct RequeueSelection {
-    QString status; // "failed" or "dead"
-    qint64 olderThanMs = 0; // last state change at least this long ago; 0 = any
-    QString errorContains; // case-insensitive substring of last_error; empty = any
-};
-
 // The outbox table. Claims and completions are batch statements (one round trip per batch); every
 // completion carries the fencing token of its claim, so a worker whose lease was taken over cannot
 // overwrite the new owner's result.
@@ -87,11 +105,23 @@ public:
     // failed/dead -> pending with a fresh attempt budget. Rows in any other state are left alone.
     QList<StatusChange> requeue(const QList<qint64>& ids);
 
-    // Ids matching `selection`, ascending, after `afterId`: the frozen set a bulk requeue works through.
-    QList<qint64> selectForRequeue(const RequeueSelection& selection, int limit, qint64 afterId);
+    // in_flight with an expired lease -> pending, due now (the operator's "release lease").
+    QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
 
-    // Newest first, keyset-paged on id: pass the last id of the previous page as `beforeId` (0 for the first).
-    QList<OutboxRowSummary> list(const QString& status, int limit, qint64 beforeId);
+    // Rows matching `filter`, newest first, keyset-paged on id: pass the last id of the previous page as
+    // `beforeId` (0 for the first page). Each status of the filter is read from its own (status, id) index
+    // range and merged, so a page costs the same at 10 million rows as at ten.
+    OutboxPage page(const OutboxFilter& filter, int limit, qint64 beforeId);
+
+    // The same rows, ids only, ascending after `afterId`: the frozen set for a bulk action.
+    QList<qint64> matchingIds(const OutboxFilter& filter, int limit, qint64 afterId);
+
+    // Current state of the given rows (for refreshing what a list shows), newest first.
+    QList<OutboxRowSummary> rowsByIds(const QList<qint64>& ids);
+
+    std::optional<OutboxRowDetail> detail(qint64 id);
+    QList<OutboxAttempt> attempts(qint64 outboxId, int limit);
+    QList<OutboxRowSummary> forAggregate(const QString& aggregateType, const QString& aggregateId, int limit);
 
     BacklogSample sampleBacklog(int countCap);
 

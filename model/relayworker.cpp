@@ -1,5 +1,6 @@
 #include "relayworker.h"
 
+#include "changenotifier.h"
 #include "dbsession.h"
 #include "metricsrecorder.h"
 #include "outboxrepository.h"
@@ -78,6 +79,7 @@ RelayBatchResult RelayWorker::processBatch()
     const QList<PublishedRow> published = outbox.markPublished(fences);
     const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
     uow.commit();
+    ChangeNotifier::notify(m_session);
 
     result.published = int(published.size());
     result.failed = int(failed.size());
@@ -102,6 +104,7 @@ RelayBatchResult RelayWorker::rescueExpiredLeases()
     for (const FailedRow& row : rescued)
         result.dead += row.dead ? 1 : 0;
     if (!rescued.isEmpty()) {
+        ChangeNotifier::notify(m_session);
         m_metrics.record([&](MetricCounters& c) {
             c.leaseRescues += result.failed;
             c.deadLetters += result.dead;

@@ -33,6 +33,13 @@ class TestRequeue final : public QObject {
             { rows });
     }
 
+    static OutboxFilter deadRows()
+    {
+        OutboxFilter filter;
+        filter.statuses = { QStringLiteral("dead") };
+        return filter;
+    }
+
     QString statusOf(qint64 id)
     {
         return m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
@@ -54,9 +61,9 @@ private slots:
     void onlyFailedAndDeadRowsMove()
     {
         seedOnePerStatus();
-        const RequeueReport report
+        const OperatorActionReport report
             = OutboxOperator(*m_session).requeue({ 1, 2, 3, 4, 5 }, QStringLiteral("broker is back"));
-        QCOMPARE(report.requeued, (QList<qint64> { 4, 5 }));
+        QCOMPARE(report.changed, (QList<qint64> { 4, 5 }));
         QCOMPARE(report.skipped, (QList<qint64> { 1, 2, 3 }));
         QCOMPARE(statusOf(1), QStringLiteral("pending"));
         QCOMPARE(statusOf(2), QStringLiteral("in_flight"));
@@ -85,13 +92,13 @@ private slots:
     {
         seedDead(4);
         OutboxOperator op(*m_session);
-        const QList<qint64> frozen = op.freeze(RequeueSelection { QStringLiteral("dead"), 0, {} }, 100);
+        const QList<qint64> frozen = op.freeze(deadRows(), 100);
         QCOMPARE(frozen, (QList<qint64> { 1, 2, 3, 4 }));
         // Meanwhile: row 2 is requeued by someone else and published, and a new row dies.
         m_db->exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 2"));
         seedDead(1);
-        const RequeueReport report = op.requeue(frozen, QStringLiteral("retry after fix"));
-        QCOMPARE(report.requeued, (QList<qint64> { 1, 3, 4 }));
+        const OperatorActionReport report = op.requeue(frozen, QStringLiteral("retry after fix"));
+        QCOMPARE(report.changed, (QList<qint64> { 1, 3, 4 }));
         QCOMPARE(report.skipped, (QList<qint64> { 2 }));
         QCOMPARE(statusOf(2), QStringLiteral("published"));
         QCOMPARE(statusOf(5), QStringLiteral("dead"));
@@ -124,36 +131,40 @@ private slots:
         QFETCH(QList<qint64>, expected);
         seedOnePerStatus();
         m_db->exec(QStringLiteral("UPDATE outbox SET updated_at = now() - interval '2 hours'"));
-        QCOMPARE(
-            OutboxOperator(*m_session).freeze(RequeueSelection { status, olderThanMs, errorContains }, 100), expected);
+        OutboxFilter filter;
+        filter.statuses = { status };
+        filter.unchangedForMs = olderThanMs;
+        filter.errorContains = errorContains;
+        QCOMPARE(OutboxOperator(*m_session).freeze(filter, 100), expected);
     }
 
     void largeSetsGoInAuditedBatchesAndCanBeCancelled()
     {
         seedDead(2500);
         OutboxOperator op(*m_session);
-        const QList<qint64> frozen = op.freeze(RequeueSelection { QStringLiteral("dead"), 0, {} }, 10'000);
+        const QList<qint64> frozen = op.freeze(deadRows(), 10'000);
         QCOMPARE(frozen.size(), 2500);
 
         QList<qsizetype> progress;
-        const RequeueReport cancelled
+        const OperatorActionReport cancelled
             = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
                   progress.append(done);
                   return total != 2500; // cancel after the first batch
               });
         QVERIFY(cancelled.cancelled);
-        QCOMPARE(cancelled.requeued.size(), 1000);
+        QCOMPARE(cancelled.changed.size(), 1000);
         QCOMPARE(progress, (QList<qsizetype> { 1000 }));
         QCOMPARE(
             m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
 
         progress.clear();
-        const RequeueReport rest = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
-            progress.append(done);
-            return true;
-        });
+        const OperatorActionReport rest
+            = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
+                  progress.append(done);
+                  return true;
+              });
         QVERIFY(!rest.cancelled);
-        QCOMPARE(rest.requeued.size(), 1500);
+        QCOMPARE(rest.changed.size(), 1500);
         QCOMPARE(rest.skipped.size(), 1000);
         QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
         // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
@@ -190,11 +201,12 @@ private slots:
         const QString login = QStringLiteral("tst_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
         DbSession session(m_db->createLoginRole(login, groupRole), QStringLiteral("role"));
         // Both roles may read.
-        QCOMPARE(OutboxRepository(session).list(QString(), 10, 0).size(), 5);
+        QCOMPARE(OutboxRepository(session).page(OutboxFilter(), 10, 0).rows.size(), 5);
         try {
-            const RequeueReport report = OutboxOperator(session).requeue({ 4, 5 }, QStringLiteral("as ") + groupRole);
+            const OperatorActionReport report
+                = OutboxOperator(session).requeue({ 4, 5 }, QStringLiteral("as ") + groupRole);
             QVERIFY2(allowed, "the viewer role could requeue");
-            QCOMPARE(report.requeued.size(), 2);
+            QCOMPARE(report.changed.size(), 2);
             QCOMPARE(m_db->scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
         } catch (const OutboxError& error) {
             QVERIFY2(!allowed, qPrintable(error.message()));

@@ -59,6 +59,15 @@ Page makePage(
     return page;
 }
 
+// One status, or every status when `status` is empty.
+template<typename Filter> Filter statusFilter(const QString& status)
+{
+    Filter filter;
+    if (!status.isEmpty())
+        filter.statuses = QStringList { status };
+    return filter;
+}
+
 Page outboxPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
 {
     static const QStringList columns { QStringLiteral("id"), QStringLiteral("event_type"),
@@ -67,7 +76,8 @@ Page outboxPage(DbSession& session, const QString& status, int limit, qint64 bef
         QStringLiteral("lease_expires_at"), QStringLiteral("created_at"), QStringLiteral("published_at"),
         QStringLiteral("last_error") };
     return makePage<OutboxRowSummary>(
-        OutboxRepository(session).list(status, limit, beforeId), limit, columns, [](const OutboxRowSummary& row) {
+        OutboxRepository(session).page(statusFilter<OutboxFilter>(status), limit, beforeId).rows, limit, columns,
+        [](const OutboxRowSummary& row) {
             return QList<Cell> { Cell::integer(row.id), Cell::text(row.eventType), Cell::text(row.aggregateType),
                 Cell::text(row.aggregateId), Cell::text(row.status), Cell::integer(row.attempts),
                 Cell::instant(row.nextAttemptAt), Cell::text(row.leaseOwner), Cell::instant(row.leaseExpiresAt),
@@ -82,7 +92,8 @@ Page keysPage(DbSession& session, const QString& status, int limit, qint64 befor
         QStringLiteral("replay_count"), QStringLiteral("last_replayed_at"), QStringLiteral("order_id"),
         QStringLiteral("created_at"), QStringLiteral("expires_at"), QStringLiteral("fingerprint") };
     return makePage<IdempotencyRecord>(
-        IdempotencyRepository(session).list(status, limit, beforeId), limit, columns, [](const IdempotencyRecord& row) {
+        IdempotencyRepository(session).page(statusFilter<KeyFilter>(status), limit, beforeId), limit, columns,
+        [](const IdempotencyRecord& row) {
             // The list query reads 0 for "no response yet".
             const std::optional<qint64> responseStatus
                 = row.responseStatus ? std::optional<qint64>(row.responseStatus) : std::nullopt;

@@ -79,15 +79,15 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
 
     QList<qint64> ids;
-    RequeueSelection selection;
+    OutboxFilter selection;
     int cap = DefaultCap;
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        selection.status
-            = parser.choice(QStringLiteral("status"), { QStringLiteral("failed"), QStringLiteral("dead") });
+        selection.statuses = QStringList { parser.choice(
+            QStringLiteral("status"), { QStringLiteral("failed"), QStringLiteral("dead") }) };
         if (parser.isSet(QStringLiteral("older-than")))
-            selection.olderThanMs = parser.durationMs(QStringLiteral("older-than"));
+            selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));
         cap = int(parser.integer(QStringLiteral("limit"), 1, 10'000'000));
     }
@@ -111,9 +111,9 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                 QStringLiteral("rows given by --id are requeued only if they are still failed or dead when applied"));
         return ExitCode::Success;
     }
-    const RequeueReport report = outboxOperator.requeue(ids, reason);
+    const OperatorActionReport report = outboxOperator.requeue(ids, reason);
     Console::line(QStringLiteral("requeued %1, skipped %2 (not failed or dead when applied)")
-                      .arg(report.requeued.size())
+                      .arg(report.changed.size())
                       .arg(report.skipped.size()));
     if (!report.skipped.isEmpty())
         Console::line(QStringLiteral("skipped ids: %1").arg(idList(report.skipped)));
