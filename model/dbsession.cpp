@@ -16,6 +16,11 @@ static void forwardWarnings(void*, const PGresult* notice)
         qWarning("PostgreSQL: %s", PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY));
 }
 
+static PGconn* connectionOf(const QSqlDatabase& db)
+{
+    return *static_cast<PGconn* const*>(db.driver()->handle().data());
+}
+
 static QString nextConnectionName(const QString& purpose)
 {
     static std::atomic<quint64> counter { 0 };
@@ -27,8 +32,7 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     , m_connectionName(nextConnectionName(purpose))
     , m_db(settings.open(m_connectionName))
 {
-    PGconn* connection = *static_cast<PGconn* const*>(m_db.driver()->handle().data());
-    PQsetNoticeReceiver(connection, forwardWarnings, nullptr);
+    PQsetNoticeReceiver(connectionOf(m_db), forwardWarnings, nullptr);
     // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
 }
@@ -56,7 +60,7 @@ QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const 
     // The statement stays prepared after a failure: only a lost connection invalidates it, and then the
     // whole session is replaced.
     if (!query.exec())
-        throw OutboxError::fromSqlError(query.lastError(), context);
+        fail(query.lastError(), context);
     return query;
 }
 
@@ -64,7 +68,21 @@ void DbSession::execScript(const QString& sql, const QString& context)
 {
     QSqlQuery query(m_db);
     if (!query.exec(sql))
-        throw OutboxError::fromSqlError(query.lastError(), context);
+        fail(query.lastError(), context);
+}
+
+void DbSession::fail(const QSqlError& error, const QString& context) const
+{
+    const OutboxError classified = OutboxError::fromSqlError(error, context);
+    // A dropped connection reaches the driver as a plain statement error without a SQLSTATE.
+    if (isBroken())
+        throw OutboxError(OutboxError::Kind::Connection, classified.message(), classified.sqlState());
+    throw classified;
+}
+
+bool DbSession::isBroken() const
+{
+    return PQstatus(connectionOf(m_db)) == CONNECTION_BAD;
 }
 
 QString DbSession::currentUser()

@@ -3,6 +3,7 @@
 #include "connectionsettings.h"
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariantList>
 #include <memory>
@@ -31,7 +32,12 @@ public:
     // Current database user, as the server sees it.
     QString currentUser();
 
+    // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
+    bool isBroken() const;
+
 private:
+    [[noreturn]] void fail(const QSqlError& error, const QString& context) const;
+
     ConnectionSettings m_settings;
     QString m_connectionName;
     QSqlDatabase m_db;

@@ -1,0 +1,138 @@
+#include "databaseworker.h"
+#include "outboxtablemodel.h"
+#include "stuckrowclassifier.h"
+#include "testdatabase.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+class TestOutboxTableModel final : public QObject {
+    Q_OBJECT
+
+    // Opens the worker and waits until it is connected.
+    bool openWorker(DatabaseWorker& worker)
+    {
+        QSignalSpy connected(&worker, &DatabaseWorker::connected);
+        worker.open(m_db->settings(), false);
+        return connected.wait(10'000);
+    }
+
+    // Fetches pages the way a view does while the user scrolls to the end.
+    static void scrollToEnd(OutboxTableModel& model)
+    {
+        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+        if (model.isLoading())
+            QVERIFY(loaded.wait(10'000));
+        while (model.canFetchMore({})) {
+            model.fetchMore({});
+            QVERIFY(loaded.wait(10'000));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_db = std::make_unique<TestDatabase>(QStringLiteral("outboxtablemodel"));
+        m_db->exec(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                           "  status, last_error) "
+                           "SELECT 'order', g::text, 'order.created', '{}', 'k' || g, "
+                           "  CASE WHEN g % 10 = 0 THEN 'dead' WHEN g % 10 = 1 THEN 'failed' ELSE 'published' END, "
+                           "  CASE WHEN g % 10 IN (0, 1) THEN 'boom ' || g END "
+                           "FROM generate_series(1, 50000) g"));
+    }
+    void cleanupTestCase() { m_db.reset(); }
+
+    void scrollingFetchesEveryRowOnceInOrder()
+    {
+        DatabaseWorker worker(QStringLiteral("test"));
+        QVERIFY(openWorker(worker));
+        OutboxTableModel model(worker);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(1000);
+        model.reload();
+        scrollToEnd(model);
+        QCOMPARE(model.rowCount(), 50'000);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.rowAt(row).id != 50'000 - row)
+                QFAIL(qPrintable(QStringLiteral("row %1 holds id %2").arg(row).arg(model.rowAt(row).id)));
+        }
+        QVERIFY(!model.canFetchMore({}));
+    }
+
+    // A page requested for the old filter must never land in the list of the new one.
+    void filterChangeDropsStaleResults()
+    {
+        DatabaseWorker worker(QStringLiteral("test"));
+        QVERIFY(openWorker(worker));
+        OutboxTableModel model(worker);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+        model.setFilter(OutboxFilter {}); // all rows: this page is still on its way...
+        OutboxFilter dead;
+        dead.statuses = { QStringLiteral("dead") };
+        model.setFilter(dead); // ...when the operator narrows the filter
+        QVERIFY(loaded.wait(10'000));
+        QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10'000);
+        QCOMPARE(loaded.size(), 1); // the stale page was dropped, not announced
+        QCOMPARE(model.rowCount(), int(OutboxTableModel::DefaultPageSize));
+        for (int row = 0; row < model.rowCount(); ++row)
+            QCOMPARE(model.rowAt(row).status, QStringLiteral("dead"));
+    }
+
+    void stuckRowsAreMarked_data()
+    {
+        QTest::addColumn<QString>("update");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("dead") << QStringLiteral("status = 'dead'") << int(StuckRowClassifier::Kind::Dead);
+        QTest::newRow("lease expired") << QStringLiteral("status = 'in_flight', lease_owner = 'w', "
+                                                         "lease_expires_at = now() - interval '1 minute'")
+                                       << int(StuckRowClassifier::Kind::LeaseExpired);
+        QTest::newRow("overdue") << QStringLiteral("status = 'pending', next_attempt_at = now() - interval '1 hour'")
+                                 << int(StuckRowClassifier::Kind::Overdue);
+        QTest::newRow("healthy") << QStringLiteral("status = 'pending', next_attempt_at = now()")
+                                 << int(StuckRowClassifier::Kind::NotStuck);
+    }
+
+    void stuckRowsAreMarked()
+    {
+        QFETCH(QString, update);
+        QFETCH(int, kind);
+        m_db->exec(QStringLiteral("UPDATE outbox SET ") + update + QStringLiteral(" WHERE id = 50000"));
+        DatabaseWorker worker(QStringLiteral("test"));
+        QVERIFY(openWorker(worker));
+        OutboxTableModel model(worker);
+        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+        model.reload();
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(model.rowAt(0).id, 50'000LL);
+        QCOMPARE(model.index(0, 0).data(OutboxTableModel::StuckRole).toInt(), kind);
+        QCOMPARE(model.index(0, 0).data(Qt::BackgroundRole).isValid(), kind != int(StuckRowClassifier::Kind::NotStuck));
+    }
+
+    void refreshUpdatesRowsInPlace()
+    {
+        DatabaseWorker worker(QStringLiteral("test"));
+        QVERIFY(openWorker(worker));
+        OutboxTableModel model(worker);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+        model.reload();
+        QVERIFY(loaded.wait(10'000));
+        const int rows = model.rowCount();
+        m_db->exec(QStringLiteral("UPDATE outbox SET status = 'published', attempts = 7 WHERE id = 49999"));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.refreshRows(0, 10);
+        QVERIFY(changed.wait(10'000));
+        QCOMPARE(model.rowCount(), rows);
+        QCOMPARE(model.rowAt(1).id, 49'999LL);
+        QCOMPARE(model.rowAt(1).attempts, 7);
+    }
+
+private:
+    std::unique_ptr<TestDatabase> m_db;
+};
+
+QTEST_MAIN(TestOutboxTableModel)
+#include "tst_outboxtablemodel.moc"

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "connectionsettings.h"
+#include "dbsession.h"
+#include "outboxerror.h"
+#include "sessioninfo.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <functional>
+#include <memory>
+
+class DatabaseWorkerThread;
+
+// Database work off the GUI thread. The worker owns one connection, opened in its own thread (Qt 6.4: a
+// QSqlDatabase is used only by the thread that opened it). Work runs there in submission order; its result,
+// an immutable value, is handed to a callback on the GUI thread, and only if the callback's context object
+// still exists. Work never touches a widget or a model.
+//
+// A lost connection is reported (connectionLost), reopened with backoff, and reported again (reconnected);
+// work submitted meanwhile fails with a connection error. Change notifications (LISTEN outbox_changed) are
+// re-subscribed on every reconnect and arrive as changed().
+class DatabaseWorker final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DatabaseWorker)
+public:
+    explicit DatabaseWorker(QString purpose, QObject* parent = nullptr);
+    ~DatabaseWorker() final override;
+
+    // Connects (again) with `settings`; answers with connected() or connectFailed().
+    void open(const ConnectionSettings& settings, bool listen);
+
+    // Runs `work(session)` on the worker thread; then `done(result)` or `failed(error)` on `context`'s thread.
+    template<typename Result>
+    void run(QObject* context, std::function<Result(DbSession&)> work, std::function<void(Result)> done,
+        std::function<void(const OutboxError&)> failed = {})
+    {
+        post([context = QPointer<QObject>(context), work = std::move(work), done = std::move(done),
+                 failed = std::move(failed)](DbSession* session) {
+            auto deliver = [context](std::function<void()> callback) {
+                if (context)
+                    QMetaObject::invokeMethod(context.data(), std::move(callback), Qt::QueuedConnection);
+            };
+            if (!session) {
+                if (failed)
+                    deliver([failed] { failed(notConnected()); });
+                return;
+            }
+            try {
+                Result result = work(*session);
+                deliver([done, result = std::move(result)] { done(result); });
+            } catch (const OutboxError& error) {
+                if (failed)
+                    deliver([failed, error] { failed(error); });
+                throw; // the worker thread looks at it for a lost connection
+            } catch (const std::exception& error) {
+                if (failed) {
+                    deliver([failed, error = OutboxError(OutboxError::Kind::Other, QString::fromUtf8(error.what()))] {
+                        failed(error);
+                    });
+                }
+            }
+        });
+    }
+
+    // Interval of the liveness check that notices a dropped connection while the console is idle.
+    static constexpr int HeartbeatMs = 5000;
+
+signals:
+    void connected(const SessionInfo& info);
+    void connectFailed(const QString& message);
+    void connectionLost(const QString& message);
+    void reconnected(const SessionInfo& info);
+    void changed();
+
+private:
+    static OutboxError notConnected();
+    void post(std::function<void(DbSession*)> job);
+
+    QThread m_thread;
+    DatabaseWorkerThread* m_inThread; // lives in m_thread; deleted there when it finishes
+};
