@@ -222,20 +222,41 @@ std::optional<IdempotencyRecord> IdempotencyRepository::findByOrder(qint64 order
 static const QStringList KeyStatuses { QStringLiteral("in_progress"), QStringLiteral("completed"),
     QStringLiteral("failed") };
 
+// The smallest string greater than every string starting with `prefix`, in code point order (which is the
+// byte order of UTF-8, i.e. COLLATE "C"): the prefix with its last code point incremented. nullopt when
+// every code point is already the largest one.
+static std::optional<QString> prefixSuccessor(const QString& prefix)
+{
+    QList<uint> codePoints = prefix.toUcs4();
+    while (!codePoints.isEmpty() && codePoints.last() == 0x10FFFF)
+        codePoints.removeLast();
+    if (codePoints.isEmpty())
+        return std::nullopt;
+    uint& last = codePoints.last();
+    last = last == 0xD7FF ? 0xE000 : last + 1; // surrogates are not characters
+    return QString::fromUcs4(reinterpret_cast<const char32_t*>(codePoints.constData()), codePoints.size());
+}
+
 QList<IdempotencyRecord> IdempotencyRepository::page(const KeyFilter& filter, int limit, qint64 beforeId)
 {
     KeysetQuery query(QStringLiteral("idempotency_keys"), RecordColumns);
     if (!filter.keyPrefix.isEmpty()) {
-        // A byte-wise range on idempotency_keys_key_prefix_idx; U+10FFFF sorts after every continuation.
-        query.require(QStringLiteral("idem_key COLLATE \"C\" >= ?::text AND idem_key COLLATE \"C\" < ?::text"),
-            { filter.keyPrefix,
-                filter.keyPrefix + QString(QChar::highSurrogate(0x10FFFF)) + QChar::lowSurrogate(0x10FFFF) });
+        // A byte-wise range on idempotency_keys_key_prefix_idx: [prefix, successor of prefix).
+        const std::optional<QString> end = prefixSuccessor(filter.keyPrefix);
+        if (end) {
+            query.require(QStringLiteral("idem_key COLLATE \"C\" >= ?::text AND idem_key COLLATE \"C\" < ?::text"),
+                { filter.keyPrefix, *end });
+        } else {
+            query.require(QStringLiteral("idem_key COLLATE \"C\" >= ?::text"), { filter.keyPrefix });
+        }
     }
     if (filter.createdFrom.isValid())
         query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
     if (filter.createdTo.isValid())
         query.require(QStringLiteral("created_at < ?::timestamptz"), { SqlValues::timestamp(filter.createdTo) });
-    for (const QString& status : filter.statuses) {
+    QStringList statuses = filter.statuses;
+    statuses.removeDuplicates(); // a repeated status would return its rows twice
+    for (const QString& status : statuses) {
         if (!KeyStatuses.contains(status))
             throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("unknown key status '%1'").arg(status));
         query.addBranch(QStringLiteral("status = ?::text"), { status });

@@ -192,7 +192,9 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         query.require(
             QStringLiteral("updated_at < now() - ?::bigint * interval '1 millisecond'"), { filter.unchangedForMs });
     }
-    const QStringList statuses = filter.statuses.isEmpty() && filter.stuckOnly ? OutboxStatuses : filter.statuses;
+    // One branch per distinct status: a repeated status would return its rows twice.
+    QStringList statuses = filter.statuses.isEmpty() && filter.stuckOnly ? OutboxStatuses : filter.statuses;
+    statuses.removeDuplicates();
     bool anyBranch = false;
     for (const QString& status : statuses) {
         if (!filter.stuckOnly) {
