@@ -1,0 +1,327 @@
+#include "bulkactionrunner.h"
+#include "connectionbanner.h"
+#include "createorderhandler.h"
+#include "databaseworker.h"
+#include "keydetailpane.h"
+#include "keystablemodel.h"
+#include "keysview.h"
+#include "mainwindow.h"
+#include "metricsrecorder.h"
+#include "operatoractiondialog.h"
+#include "outboxdetailpane.h"
+#include "outboxtablemodel.h"
+#include "outboxview.h"
+#include "overviewpage.h"
+#include "testdatabase.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCoreApplication>
+#include <QImage>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+// The console as a whole, on the offscreen platform against a real database.
+class TestConsole final : public QObject {
+    Q_OBJECT
+
+    void seed()
+    {
+        m_db->reset();
+        m_db->exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error, lease_owner, lease_expires_at, published_at) "
+            "SELECT 'order', g::text, 'order.created', jsonb_build_object('id', g), 'k' || g, s.status, "
+            "  CASE WHEN s.status IN ('failed', 'dead') THEN 3 ELSE 1 END, "
+            "  CASE WHEN s.status IN ('failed', 'dead') THEN 'broker unavailable: connection refused' END, "
+            "  CASE WHEN s.status = 'in_flight' THEN 'relay-1/w0' END, "
+            "  CASE WHEN s.status = 'in_flight' THEN now() - interval '2 minutes' END, "
+            "  CASE WHEN s.status = 'published' THEN now() END "
+            "FROM generate_series(1, 40) g, LATERAL (SELECT CASE "
+            "  WHEN g <= 5 THEN 'dead' WHEN g <= 10 THEN 'failed' WHEN g <= 12 THEN 'in_flight' "
+            "  WHEN g <= 20 THEN 'pending' ELSE 'published' END AS status) s"));
+    }
+
+    // Refreshes act on the visible tab, as an operator sees it.
+    static void showOutboxTab(MainWindow& window)
+    {
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.outboxView());
+    }
+
+    std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings)
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->resize(1400, 800);
+        window->show();
+        QSignalSpy connected(window.get(), &MainWindow::connected);
+        window->connectTo(settings, QStringLiteral("test"));
+        if (!connected.wait(10'000))
+            return nullptr;
+        return window;
+    }
+
+    // Accepts the OperatorActionDialog as soon as it opens (it may open only after a query on the worker),
+    // with `reason`, after running `meanwhile`.
+    void answerNextDialog(const QString& reason, std::function<void()> meanwhile = {})
+    {
+        auto* poll = new QTimer(this);
+        poll->setInterval(10);
+        connect(poll, &QTimer::timeout, this, [poll, reason, meanwhile] {
+            auto* dialog = qobject_cast<OperatorActionDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            poll->deleteLater();
+            poll->stop();
+            if (meanwhile)
+                meanwhile();
+            dialog->findChild<QLineEdit*>()->setText(reason);
+            dialog->accept();
+        });
+        poll->start();
+    }
+
+    static void selectIds(OutboxView& view, const QList<qint64>& ids)
+    {
+        view.table()->clearSelection();
+        for (qint64 id : ids) {
+            const int row = view.model()->rowOfId(id);
+            QVERIFY(row >= 0);
+            view.table()->selectionModel()->select(
+                view.model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+    }
+
+    static bool waitForRows(OutboxView& view, int rows)
+    {
+        return QTest::qWaitFor([&] { return !view.model()->isLoading() && view.model()->rowCount() == rows; }, 10'000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_console"));
+        QSettings().clear();
+        m_db = std::make_unique<TestDatabase>(QStringLiteral("console"));
+    }
+    void cleanupTestCase() { m_db.reset(); }
+    void init() { seed(); }
+
+    void overviewCountsAndLinks()
+    {
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OverviewPage* overview = window->overview();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("dead")), QStringLiteral("5"), 10'000);
+        QCOMPARE(overview->figure(QStringLiteral("failed")), QStringLiteral("5"));
+        QCOMPARE(overview->figure(QStringLiteral("in_flight")), QStringLiteral("2"));
+        QCOMPARE(overview->figure(QStringLiteral("pending")), QStringLiteral("8"));
+        QCOMPARE(overview->figure(QStringLiteral("stuck")), QStringLiteral("7")); // 5 dead + 2 expired leases
+        OutboxFilter dead;
+        dead.statuses = { QStringLiteral("dead") };
+        emit overview->showOutbox(dead);
+        QVERIFY(waitForRows(*window->outboxView(), 5));
+        QCOMPARE(window->outboxView()->filter().statuses, QStringList { QStringLiteral("dead") });
+    }
+
+    // Select failed rows, press Retry, confirm: they are pending and audited. A row that another operator
+    // requeued and the relay published while the dialog was open is skipped and reported.
+    void retrySelectedRowsFromTheUi()
+    {
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter failed;
+        failed.statuses = { QStringLiteral("failed") };
+        view.showFilter(failed);
+        QVERIFY(waitForRows(view, 5));
+        selectIds(view, { 6, 7, 8 });
+        QVERIFY(view.requeueSelectedAction()->isEnabled());
+
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        answerNextDialog(QStringLiteral("broker fixed"), [this] {
+            m_db->exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 7"));
+        });
+        view.requeueSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QVERIFY2(finished.first().first().toString().contains(QStringLiteral("2 row(s) changed"))
+                && finished.first().first().toString().contains(QStringLiteral("1 skipped")),
+            qPrintable(finished.first().first().toString()));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM outbox "
+                                             "WHERE id IN (6, 7, 8)"))
+                     .toString(),
+            QStringLiteral("6:pending,7:published,8:pending"));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT reason || ' ' || entity_ids::text FROM audit_log")).toString(),
+            QStringLiteral("broker fixed {6,8}"));
+    }
+
+    // "Retry all matching" acts on the frozen set shown in the dialog: a row that fails after the dialog
+    // opened is not touched.
+    void retryAllMatchingActsOnTheFrozenSet()
+    {
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter dead;
+        dead.statuses = { QStringLiteral("dead") };
+        view.showFilter(dead);
+        QVERIFY(waitForRows(view, 5));
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        answerNextDialog(QStringLiteral("incident 4711"),
+            [this] { m_db->exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40")); });
+        view.requeueMatchingAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE id <= 5 AND status = 'pending'"))
+                     .toLongLong(),
+            5LL);
+        QCOMPARE(
+            m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 40")).toString(), QStringLiteral("dead"));
+    }
+
+    void viewerCannotAct()
+    {
+        const QString login = QStringLiteral("tst_console_viewer_%1").arg(QCoreApplication::applicationPid());
+        const ConnectionSettings viewer = m_db->createLoginRole(login, QStringLiteral("outbox_viewer"));
+        const auto window = openWindow(viewer);
+        QVERIFY(window);
+        QVERIFY(!window->session().mayChangeOutbox);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter failed;
+        failed.statuses = { QStringLiteral("failed") };
+        view.showFilter(failed);
+        QVERIFY(waitForRows(view, 5));
+        selectIds(view, { 6 });
+        QVERIFY(!view.requeueSelectedAction()->isEnabled());
+        QVERIFY(!view.requeueMatchingAction()->isEnabled());
+        QVERIFY(view.requeueSelectedAction()->toolTip().contains(QStringLiteral("outbox_operator")));
+
+        // The server is the real guard: the same action attempted anyway fails cleanly and changes nothing.
+        DatabaseWorker worker(QStringLiteral("viewer-actions"));
+        QSignalSpy connected(&worker, &DatabaseWorker::connected);
+        worker.open(viewer, false);
+        QVERIFY(connected.wait(10'000));
+        BulkActionRunner* runner
+            = BulkActionRunner::start(worker, window.get(), QStringLiteral("Requeue"), { 6 }, QStringLiteral("sneaky"),
+                [](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
+                    const OutboxOperator::Progress& progress) {
+                    return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+                });
+        QSignalSpy failedSpy(runner, &BulkActionRunner::failed);
+        QVERIFY(failedSpy.wait(10'000));
+        QVERIFY(failedSpy.first().first().toString().contains(QStringLiteral("outbox_operator")));
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 6")).toString(),
+            QStringLiteral("failed"));
+    }
+
+    void lostConnectionShowsTheBannerAndRecovers()
+    {
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        QVERIFY(waitForRows(view, 40));
+        m_db->exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE application_name = 'outbox-console' AND datname = current_database()"));
+        // Noticed by the next query or the heartbeat, whichever comes first.
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window->banner()->isVisible(), 3 * DatabaseWorker::HeartbeatMs);
+        QVERIFY(window->banner()->text().contains(QStringLiteral("Reconnecting")));
+        QTRY_VERIFY_WITH_TIMEOUT(window->banner()->text().contains(QStringLiteral("Reconnected")), 15'000);
+        m_db->exec(QStringLiteral("UPDATE outbox SET attempts = 99 WHERE id = 40"));
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount() > 0 ? view.model()->rowAt(0).attempts : -1, 99, 10'000);
+    }
+
+    void liveRefreshOnNotification()
+    {
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        QVERIFY(waitForRows(view, 40));
+        m_db->exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                  "VALUES ('order', '41', 'order.created', '{}', 'k41')"));
+        m_db->exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
+        QVERIFY(waitForRows(view, 41));
+        QCOMPARE(view.model()->rowAt(0).id, 41LL);
+    }
+
+    // Renders the main window's tabs with seeded data, saves the PNGs as test artifacts for a person to look
+    // at (the README's screenshots come from here), and checks they are not blank.
+    void screenshot()
+    {
+        m_db->exec(QStringLiteral(
+            "INSERT INTO outbox_attempts (outbox_id, attempt, worker, error, created_at) "
+            "SELECT id, a, 'relay-1/w' || (a % 2), (ARRAY['broker unavailable: connection refused', "
+            "  'publish not confirmed within 5000 ms', 'channel closed by broker: 406 PRECONDITION_FAILED'])[a], "
+            "  now() - (4 - a) * interval '1 minute' "
+            "FROM outbox, generate_series(1, 3) a WHERE status = 'dead'"));
+        MetricsRecorder metrics;
+        auto session = m_db->openSession();
+        CreateOrderHandler handler(*session, metrics);
+        for (int i = 1; i <= 12; ++i) {
+            CreateOrderRequest request;
+            request.key = QStringLiteral("checkout-%1").arg(i, 4, 10, QLatin1Char('0'));
+            request.customer = QStringLiteral("customer-%1").arg(i);
+            request.amount = QStringLiteral("%1.90").arg(i * 7);
+            handler.handle(request);
+            if (i % 3 == 0)
+                handler.handle(request); // a client retry: replayed
+        }
+        metrics.flush(*session);
+
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        OutboxFilter needsAttention;
+        needsAttention.statuses = { QStringLiteral("failed"), QStringLiteral("dead") };
+        view.showFilter(needsAttention);
+        QVERIFY(waitForRows(view, 10));
+        selectIds(view, { 5 });
+        auto* detail = view.findChild<OutboxDetailPane*>();
+        detail->findChild<QTabWidget*>()->setCurrentIndex(3);
+        QTRY_VERIFY_WITH_TIMEOUT(detail->findChild<QLabel*>()->text().contains(QStringLiteral("#5 ")), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-outbox.png"));
+
+        auto* tabs = window->findChild<QTabWidget*>();
+        tabs->setCurrentWidget(window->keysView());
+        QTRY_COMPARE_WITH_TIMEOUT(window->keysView()->model()->rowCount(), 12, 10'000);
+        window->keysView()->table()->selectRow(2);
+        const QLabel* keySummary = window->keysView()->findChild<KeyDetailPane*>()->findChild<QLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(keySummary->text().contains(QStringLiteral("checkout-")), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-keys.png"));
+
+        tabs->setCurrentWidget(window->overview());
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(window->overview()->figure(QStringLiteral("pending")), QStringLiteral("20"), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-overview.png"));
+    }
+
+private:
+    static void saveScreenshot(QWidget& window, const QString& name)
+    {
+        const QImage image = window.grab().toImage();
+        const QString path = QDir::current().filePath(name);
+        QVERIFY(image.save(path));
+        qInfo("screenshot saved to %s", qPrintable(path));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, "the window rendered blank");
+    }
+
+    std::unique_ptr<TestDatabase> m_db;
+};
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "outboxoperator.h"
+
+#include <QObject>
+#include <QPointer>
+#include <atomic>
+#include <memory>
+
+class DatabaseWorker;
+class QProgressDialog;
+class QWidget;
+
+// Runs an operator action over a frozen set of ids on the action worker, batch by batch, behind a
+// progress dialog whose Cancel stops before the next batch (a batch in progress always completes, with
+// its audit row). Deletes itself when done.
+class BulkActionRunner final : public QObject {
+    Q_OBJECT
+public:
+    using Action = std::function<OperatorActionReport(
+        OutboxOperator&, const QList<qint64>& ids, const QString& reason, const OutboxOperator::Progress&)>;
+
+    // Starts at once; `dialogParent` hosts the progress dialog.
+    static BulkActionRunner* start(DatabaseWorker& worker, QWidget* dialogParent, const QString& verb,
+        const QList<qint64>& ids, const QString& reason, Action action);
+
+signals:
+    void finished(const OperatorActionReport& report);
+    void failed(const QString& message);
+
+private:
+    BulkActionRunner() = default;
+    void showProgress(qsizetype done);
+
+    QPointer<QProgressDialog> m_progress;
+    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+};

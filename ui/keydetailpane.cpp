@@ -1,0 +1,185 @@
+#include "keydetailpane.h"
+
+#include "databaseworker.h"
+#include "detailviews.h"
+#include "idempotencyrepository.h"
+#include "jsonformat.h"
+#include "keystablemodel.h"
+#include "outboxrepository.h"
+#include "sqlvalues.h"
+#include "timeformatter.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <optional>
+
+namespace {
+
+// The tabs whose titles change with what is shown.
+enum Tab { ResponseTab, EventsTab };
+
+// What the pane says about where a key stands: whether a repeat of the request executes, waits or replays.
+QString describeState(const IdempotencyRecord& record, const QDateTime& now)
+{
+    if (record.status == QLatin1String("in_progress")) {
+        if (record.lockedUntil > now) {
+            return KeyDetailPane::tr("In progress: a request with this key is executing; duplicates are refused "
+                                     "(409) until its lease ends at %1.")
+                .arg(TimeFormatter::display(record.lockedUntil));
+        }
+        return KeyDetailPane::tr("In progress, but its lease expired at %1 (the worker presumably crashed): the "
+                                 "next request with this key takes it over.")
+            .arg(TimeFormatter::display(record.lockedUntil));
+    }
+    if (record.expiresAt <= now) {
+        return KeyDetailPane::tr("Expired at %1: the next request with this key is treated as new.")
+            .arg(TimeFormatter::display(record.expiresAt));
+    }
+    if (record.failureRetryable.value_or(false))
+        return KeyDetailPane::tr("Failed, retryable (released): the next request with this key executes again.");
+    if (record.failureRetryable) {
+        return KeyDetailPane::tr("Failed, final: repeats of the request get the stored failure until %1.")
+            .arg(TimeFormatter::display(record.expiresAt));
+    }
+    return KeyDetailPane::tr("Completed: repeats of the request get the stored response until %1.")
+        .arg(TimeFormatter::display(record.expiresAt));
+}
+
+void addField(QTreeWidget* record, const QString& name, const QString& value, const QString& toolTip = {})
+{
+    auto* item = new QTreeWidgetItem(record, { name, value });
+    item->setToolTip(1, toolTip.isEmpty() ? value : toolTip);
+}
+
+void addInstant(QTreeWidget* record, const QString& name, const QDateTime& instant)
+{
+    addField(record, name, TimeFormatter::display(instant), TimeFormatter::exact(instant));
+}
+
+} // namespace
+
+struct KeyDetailPane::Dossier {
+    static constexpr int EventLimit = 50;
+
+    qint64 id = 0;
+    std::optional<IdempotencyRecord> record; // nullopt: the key no longer exists (purged)
+    QList<OutboxRowSummary> events; // the outbox rows of the order the key created, newest first
+    QDateTime serverNow; // leases and TTLs are judged by the database's clock, not this machine's
+
+    static Dossier load(DbSession& session, qint64 id)
+    {
+        Dossier dossier;
+        dossier.id = id;
+        dossier.record = IdempotencyRepository(session).findById(id);
+        if (dossier.record && dossier.record->orderId) {
+            dossier.events = OutboxRepository(session).forAggregate(
+                QStringLiteral("order"), QString::number(*dossier.record->orderId), EventLimit);
+        }
+        QSqlQuery& now
+            = session.exec(QStringLiteral("SELECT epoch_ms(now())"), {}, QStringLiteral("reading the clock"));
+        now.next();
+        dossier.serverNow = SqlValues::instant(now.value(0));
+        return dossier;
+    }
+};
+
+KeyDetailPane::KeyDetailPane(DatabaseWorker& worker, QWidget* parent)
+    : QWidget(parent)
+    , m_worker(worker)
+    , m_summary(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_record(DetailViews::historyView({ tr("Field"), tr("Value") }, this))
+    , m_response(DetailViews::codeView(this))
+    , m_events(DetailViews::historyView({ tr("ID"), tr("Event"), tr("Status"), tr("Created") }, this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Named for tests and style sheets.
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_record->setObjectName(QStringLiteral("record"));
+    m_response->setObjectName(QStringLiteral("response"));
+    m_events->setObjectName(QStringLiteral("events"));
+    m_tabs->addTab(m_response, tr("Response"));
+    m_tabs->addTab(m_events, tr("Outbox rows"));
+    m_tabs->addTab(m_record, tr("Record"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    showKey(0);
+}
+
+void KeyDetailPane::showKey(qint64 id)
+{
+    m_id = id;
+    if (id == 0) {
+        present(Dossier {});
+        m_summary->setText(
+            tr("Select an idempotency key to see its stored response and the outbox rows of its order."));
+        return;
+    }
+    m_summary->setText(tr("Loading key %1…").arg(id));
+    m_worker.run<Dossier>(
+        this, [id](DbSession& session) { return Dossier::load(session, id); },
+        [this](const Dossier& dossier) {
+            if (dossier.id == m_id) // the selection may have moved on meanwhile
+                present(dossier);
+        },
+        [this, id](const OutboxError& error) {
+            if (id == m_id)
+                m_summary->setText(tr("Could not load key %1: %2").arg(id).arg(error.message()));
+        });
+}
+
+void KeyDetailPane::present(const Dossier& dossier)
+{
+    m_record->clear();
+    m_events->clear();
+    m_tabs->setTabText(ResponseTab, tr("Response"));
+    m_tabs->setTabText(EventsTab, tr("Outbox rows"));
+    if (!dossier.record) {
+        if (dossier.id)
+            m_summary->setText(tr("Key %1 no longer exists (purged).").arg(dossier.id));
+        m_response->clear();
+        return;
+    }
+    const IdempotencyRecord& record = *dossier.record;
+    const QString response = record.responseStatus ? tr(" · response %1").arg(record.responseStatus) : QString();
+    m_summary->setText(
+        tr("<b>%1</b> (scope %2) · %3%4<br>fingerprint <code>%5</code><br>%6")
+            .arg(record.key.toHtmlEscaped(), record.scope.toHtmlEscaped(), KeysTableModel::statusText(record), response,
+                record.fingerprint, describeState(record, dossier.serverNow).toHtmlEscaped()));
+
+    addField(m_record, tr("ID"), QString::number(record.id));
+    addField(m_record, tr("Scope"), record.scope);
+    addField(m_record, tr("Key"), record.key);
+    addField(m_record, tr("Status"), KeysTableModel::statusText(record));
+    addField(m_record, tr("Fingerprint"), record.fingerprint);
+    addInstant(m_record, tr("Lease until"), record.lockedUntil);
+    addInstant(m_record, tr("Expires (TTL)"), record.expiresAt);
+    addInstant(m_record, tr("Created"), record.createdAt);
+    addInstant(m_record, tr("Updated"), record.updatedAt);
+    addField(m_record, tr("Replays"), QString::number(record.replayCount));
+    addInstant(m_record, tr("Last replay"), record.lastReplayedAt);
+    addField(m_record, tr("Order"), record.orderId ? QString::number(*record.orderId) : tr("none"));
+    m_record->resizeColumnToContents(0);
+
+    if (record.responseStatus) {
+        m_tabs->setTabText(ResponseTab, tr("Response (%1)").arg(record.responseStatus));
+        m_response->setPlainText(JsonFormat::pretty(record.responseBody));
+    } else {
+        m_response->setPlainText(tr("(no response stored yet: the request has not finished)"));
+    }
+
+    for (const OutboxRowSummary& row : dossier.events) {
+        auto* item = new QTreeWidgetItem(
+            m_events, { QString::number(row.id), row.eventType, row.status, TimeFormatter::display(row.createdAt) });
+        item->setToolTip(3, TimeFormatter::exact(row.createdAt));
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (record.orderId)
+        m_tabs->setTabText(EventsTab, tr("Outbox rows (%1)").arg(dossier.events.size()));
+}

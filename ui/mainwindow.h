@@ -1,0 +1,70 @@
+#pragma once
+
+#include "connectionsettings.h"
+#include "databaseworker.h"
+#include "sessioninfo.h"
+
+#include <QMainWindow>
+
+class ConnectionBanner;
+class KeysView;
+class OutboxView;
+class OverviewPage;
+class QActionGroup;
+class QLabel;
+class QTabWidget;
+class QTimer;
+
+// The operations console: overview, outbox and idempotency-key tabs over one database. Reads go through one
+// database worker (which also LISTENs for changes), operator actions through a second one, so a long bulk
+// action never holds up the lists. Window layout, columns and view options persist in QSettings.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() final override;
+
+    // Connects both workers; the result arrives as connected() or a connect dialog showing the failure.
+    void connectTo(const ConnectionSettings& settings, const QString& displayName);
+    // Asks for connection details (prefilled with the recent ones), then connects.
+    void showConnectDialog(const QString& error = {});
+
+    OverviewPage* overview() const { return m_overview; }
+    OutboxView* outboxView() const { return m_outbox; }
+    KeysView* keysView() const { return m_keys; }
+    ConnectionBanner* banner() const { return m_banner; }
+    const SessionInfo& session() const { return m_session; }
+
+    // Re-reads what is on screen (F5, change notifications, the auto-refresh timer).
+    void refresh();
+
+signals:
+    void connected(const SessionInfo& info);
+
+protected:
+    void closeEvent(QCloseEvent* event) final override;
+
+private:
+    void buildMenus();
+    void onConnected(const SessionInfo& info);
+    void setAutoRefreshSeconds(int seconds);
+    void askStuckThreshold();
+    void saveSettings() const;
+    void restoreSettings();
+
+    DatabaseWorker m_reads;
+    DatabaseWorker m_actions;
+    SessionInfo m_session;
+    QString m_pendingConninfo; // from the connect dialog, remembered once connected
+    ConnectionBanner* m_banner;
+    QTabWidget* m_tabs;
+    OverviewPage* m_overview;
+    OutboxView* m_outbox;
+    KeysView* m_keys;
+    QLabel* m_serverLabel;
+    QLabel* m_roleLabel;
+    QTimer* m_autoRefresh;
+    QTimer* m_changeCoalescer;
+    QActionGroup* m_autoRefreshGroup = nullptr;
+    qint64 m_stuckThresholdMs;
+};

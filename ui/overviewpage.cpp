@@ -1,0 +1,139 @@
+#include "overviewpage.h"
+
+#include "databaseworker.h"
+#include "outboxoverview.h"
+#include "timeformatter.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+
+OutboxFilter statusFilter(const QString& status)
+{
+    OutboxFilter filter;
+    filter.statuses = { status };
+    return filter;
+}
+
+QString countText(const CappedCount& count)
+{
+    const QString number = QLocale().toString(count.value);
+    return count.capped ? number + QLatin1Char('+') : number;
+}
+
+} // namespace
+
+OverviewPage::OverviewPage(DatabaseWorker& reads, QWidget* parent)
+    : QWidget(parent)
+    , m_reads(reads)
+    , m_oldest(new QLabel(this))
+    , m_rates(new QLabel(this))
+    , m_updated(new QLabel(this))
+{
+    auto* grid = new QGridLayout;
+    grid->setSpacing(12);
+    OutboxFilter stuck;
+    stuck.stuckOnly = true;
+    addTile(grid, QStringLiteral("pending"), tr("pending"), statusFilter(QStringLiteral("pending")));
+    addTile(grid, QStringLiteral("in_flight"), tr("in flight"), statusFilter(QStringLiteral("in_flight")));
+    addTile(grid, QStringLiteral("failed"), tr("failed, retry scheduled"), statusFilter(QStringLiteral("failed")));
+    addTile(grid, QStringLiteral("dead"), tr("dead, need an operator"), statusFilter(QStringLiteral("dead")));
+    addTile(grid, QStringLiteral("stuck"), tr("stuck"), stuck);
+    QFont large = m_oldest->font();
+    large.setPointSizeF(large.pointSizeF() * 1.3);
+    for (QLabel* label : { m_oldest, m_rates }) {
+        label->setFont(large);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_updated->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(grid);
+    layout->addSpacing(16);
+    layout->addWidget(m_oldest);
+    layout->addWidget(m_rates);
+    layout->addStretch(1);
+    layout->addWidget(m_updated);
+}
+
+void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter)
+{
+    auto* tile = new QToolButton(this);
+    tile->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    tile->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    tile->setMinimumHeight(96);
+    tile->setAutoRaise(false);
+    tile->setProperty("caption", caption);
+    tile->setToolTip(tr("Show the %1 rows").arg(caption));
+    QFont font = tile->font();
+    font.setPointSizeF(font.pointSizeF() * 1.6);
+    tile->setFont(font);
+    tile->setText(QStringLiteral("–\n") + caption);
+    connect(tile, &QToolButton::clicked, this, [this, filter] {
+        OutboxFilter withThreshold = filter;
+        withThreshold.stuckThresholdMs = m_stuckThresholdMs;
+        emit showOutbox(withThreshold);
+    });
+    m_tiles.insert(name, tile);
+    const int column = int(m_tiles.size()) - 1;
+    grid->addWidget(tile, 0, column);
+    grid->setColumnStretch(column, 1);
+}
+
+void OverviewPage::setStuckThresholdMs(qint64 ms)
+{
+    m_stuckThresholdMs = ms;
+}
+
+void OverviewPage::refresh()
+{
+    if (m_loading)
+        return; // the answer on its way is fresh enough
+    m_loading = true;
+    m_reads.run<OutboxOverview>(
+        this, [threshold = m_stuckThresholdMs](DbSession& session) { return OutboxOverview::load(session, threshold); },
+        [this](const OutboxOverview& overview) {
+            m_loading = false;
+            present(overview);
+        },
+        [this](const OutboxError& error) {
+            m_loading = false;
+            emit loadFailed(error.message());
+        });
+}
+
+void OverviewPage::present(const OutboxOverview& overview)
+{
+    const std::pair<QString, CappedCount> counts[] = { { QStringLiteral("pending"), overview.pending },
+        { QStringLiteral("in_flight"), overview.inFlight }, { QStringLiteral("failed"), overview.failed },
+        { QStringLiteral("dead"), overview.dead }, { QStringLiteral("stuck"), overview.stuck } };
+    for (const auto& [name, count] : counts) {
+        QToolButton* tile = m_tiles.value(name);
+        tile->setText(countText(count) + QLatin1Char('\n') + tile->property("caption").toString());
+        // Rows that need an operator stand out; the colour reads on light and dark palettes.
+        const bool alarming = count.value > 0 && (name == QLatin1String("dead") || name == QLatin1String("stuck"));
+        tile->setStyleSheet(alarming ? QStringLiteral("color: #dc322f; font-weight: bold;") : QString());
+        if (count.capped)
+            tile->setToolTip(tr("At least %1 — counts stop at %1 so that they stay cheap on large tables")
+                                 .arg(QLocale().toString(count.value)));
+    }
+    m_oldest->setText(overview.oldestUnpublishedAgeMs
+            ? tr("Oldest unpublished row: <b>%1</b> old").arg(TimeFormatter::duration(*overview.oldestUnpublishedAgeMs))
+            : tr("Nothing waits to be published."));
+    const QString hitRate = overview.duplicateHitRate
+        ? QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1) + QStringLiteral(" %")
+        : tr("no requests");
+    m_rates->setText(tr("Last hour: <b>%1</b> published per minute · duplicate hit rate <b>%2</b>")
+                         .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate));
+    m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
+}
+
+QString OverviewPage::figure(const QString& name) const
+{
+    const QToolButton* tile = m_tiles.value(name);
+    return tile ? tile->text().section(QLatin1Char('\n'), 0, 0) : QString();
+}
