@@ -274,7 +274,8 @@ void MainWindow::saveSettings() const
 void MainWindow::restoreSettings()
 {
     const QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     TimeFormatter::setZone(settings.value(QStringLiteral("view/utc"), true).toBool() ? TimeFormatter::Zone::Utc
                                                                                      : TimeFormatter::Zone::Local);
