@@ -5,6 +5,7 @@
 #include "keydetailpane.h"
 #include "keystablemodel.h"
 #include "keysview.h"
+#include "listmodeltesting.h"
 #include "mainwindow.h"
 #include "metricsrecorder.h"
 #include "operatoractiondialog.h"
@@ -204,9 +205,7 @@ private slots:
 
         // The server is the real guard: the same action attempted anyway fails cleanly and changes nothing.
         DatabaseWorker worker(QStringLiteral("viewer-actions"));
-        QSignalSpy connected(&worker, &DatabaseWorker::connected);
-        worker.open(viewer, false);
-        QVERIFY(connected.wait(10'000));
+        QVERIFY(ListModelTesting::openWorker(worker, viewer));
         BulkActionRunner* runner
             = BulkActionRunner::start(worker, window.get(), QStringLiteral("Requeue"), { 6 }, QStringLiteral("sneaky"),
                 [](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,

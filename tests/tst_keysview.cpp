@@ -3,6 +3,7 @@
 #include "keydetailpane.h"
 #include "keystablemodel.h"
 #include "keysview.h"
+#include "listmodeltesting.h"
 #include "metricsrecorder.h"
 #include "outboxdetailpane.h"
 #include "outboxtablemodel.h"
@@ -35,18 +36,6 @@ static constexpr int SeededKeys = 3000;
 
 class TestKeysView final : public QObject {
     Q_OBJECT
-
-    // Fetches pages the way a view does while the user scrolls to the end.
-    static void scrollToEnd(KeysTableModel& model)
-    {
-        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
-        if (model.isLoading())
-            QVERIFY(loaded.wait(10'000));
-        while (model.canFetchMore({})) {
-            model.fetchMore({});
-            QVERIFY(loaded.wait(10'000));
-        }
-    }
 
     QList<qint64> idsWhere(const QString& condition)
     {
@@ -110,9 +99,7 @@ private slots:
         // One worker for every test, as the console has: a result for a model or pane that a test function
         // already destroyed is dropped by the worker, not delivered into the next test.
         m_worker = std::make_unique<DatabaseWorker>(u"test"_s);
-        QSignalSpy connected(m_worker.get(), &DatabaseWorker::connected);
-        m_worker->open(m_db->settings(), false);
-        QVERIFY(connected.wait(10'000));
+        QVERIFY(ListModelTesting::openWorker(*m_worker, m_db->settings()));
     }
     void cleanupTestCase()
     {
@@ -150,7 +137,7 @@ private slots:
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         model.setPageSize(250); // the last page is exactly full: one more, empty, read ends the list
         model.reload();
-        scrollToEnd(model);
+        QVERIFY(ListModelTesting::scrollToEnd(model));
         QCOMPARE(model.rowCount(), SeededKeys);
         int insertedRows = 0;
         for (const QList<QVariant>& arguments : inserted)
@@ -234,7 +221,7 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setPageSize(100);
         model.setFilter(KeyFilter { prefix, statuses, from, to });
-        scrollToEnd(model);
+        QVERIFY(ListModelTesting::scrollToEnd(model));
         QCOMPARE(modelIds(model), expected);
     }
 

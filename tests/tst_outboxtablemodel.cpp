@@ -1,4 +1,5 @@
 #include "databaseworker.h"
+#include "listmodeltesting.h"
 #include "outboxtablemodel.h"
 #include "stuckrowclassifier.h"
 #include "testdatabase.h"
@@ -9,26 +10,6 @@
 
 class TestOutboxTableModel final : public QObject {
     Q_OBJECT
-
-    // Opens the worker and waits until it is connected.
-    bool openWorker(DatabaseWorker& worker)
-    {
-        QSignalSpy connected(&worker, &DatabaseWorker::connected);
-        worker.open(m_db->settings(), false);
-        return connected.wait(10'000);
-    }
-
-    // Fetches pages the way a view does while the user scrolls to the end.
-    static void scrollToEnd(OutboxTableModel& model)
-    {
-        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
-        if (model.isLoading())
-            QVERIFY(loaded.wait(10'000));
-        while (model.canFetchMore({})) {
-            model.fetchMore({});
-            QVERIFY(loaded.wait(10'000));
-        }
-    }
 
 private slots:
     void initTestCase()
@@ -47,12 +28,12 @@ private slots:
     void scrollingFetchesEveryRowOnceInOrder()
     {
         DatabaseWorker worker(QStringLiteral("test"));
-        QVERIFY(openWorker(worker));
+        QVERIFY(ListModelTesting::openWorker(worker, m_db->settings()));
         OutboxTableModel model(worker);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setPageSize(1000);
         model.reload();
-        scrollToEnd(model);
+        QVERIFY(ListModelTesting::scrollToEnd(model));
         QCOMPARE(model.rowCount(), 50'000);
         for (int row = 0; row < model.rowCount(); ++row) {
             if (model.rowAt(row).id != 50'000 - row)
@@ -65,7 +46,7 @@ private slots:
     void filterChangeDropsStaleResults()
     {
         DatabaseWorker worker(QStringLiteral("test"));
-        QVERIFY(openWorker(worker));
+        QVERIFY(ListModelTesting::openWorker(worker, m_db->settings()));
         OutboxTableModel model(worker);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
@@ -101,7 +82,7 @@ private slots:
         QFETCH(int, kind);
         m_db->exec(QStringLiteral("UPDATE outbox SET ") + update + QStringLiteral(" WHERE id = 50000"));
         DatabaseWorker worker(QStringLiteral("test"));
-        QVERIFY(openWorker(worker));
+        QVERIFY(ListModelTesting::openWorker(worker, m_db->settings()));
         OutboxTableModel model(worker);
         QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
         model.reload();
@@ -114,7 +95,7 @@ private slots:
     void refreshUpdatesRowsInPlace()
     {
         DatabaseWorker worker(QStringLiteral("test"));
-        QVERIFY(openWorker(worker));
+        QVERIFY(ListModelTesting::openWorker(worker, m_db->settings()));
         OutboxTableModel model(worker);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
