@@ -4,9 +4,9 @@
 #include "console.h"
 #include "dbsession.h"
 #include "exitcode.h"
+#include "exporttables.h"
 #include "idempotencyrepository.h"
 #include "outboxrepository.h"
-#include "recordtable.h"
 
 #include <functional>
 #include <limits>
@@ -47,16 +47,9 @@ struct Page {
     std::optional<qint64> nextCursor; // set when the page is full, so more rows may follow
 };
 
-template<typename Row>
-Page makePage(
-    const QList<Row>& rows, int limit, const QStringList& columns, const std::function<QList<Cell>(const Row&)>& cells)
+Page makePage(RecordTable table, std::optional<qint64> lastId, qsizetype rows, int limit)
 {
-    Page page { RecordTable(columns), std::nullopt };
-    for (const Row& row : rows)
-        page.table.addRow(cells(row));
-    if (rows.size() == limit)
-        page.nextCursor = rows.last().id;
-    return page;
+    return Page { std::move(table), rows == limit ? lastId : std::nullopt };
 }
 
 // One status, or every status when `status` is empty.
@@ -70,38 +63,18 @@ template<typename Filter> Filter statusFilter(const QString& status)
 
 Page outboxPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
 {
-    static const QStringList columns { QStringLiteral("id"), QStringLiteral("event_type"),
-        QStringLiteral("aggregate_type"), QStringLiteral("aggregate_id"), QStringLiteral("status"),
-        QStringLiteral("attempts"), QStringLiteral("next_attempt_at"), QStringLiteral("lease_owner"),
-        QStringLiteral("lease_expires_at"), QStringLiteral("created_at"), QStringLiteral("published_at"),
-        QStringLiteral("last_error") };
-    return makePage<OutboxRowSummary>(
-        OutboxRepository(session).page(statusFilter<OutboxFilter>(status), limit, beforeId).rows, limit, columns,
-        [](const OutboxRowSummary& row) {
-            return QList<Cell> { Cell::integer(row.id), Cell::text(row.eventType), Cell::text(row.aggregateType),
-                Cell::text(row.aggregateId), Cell::text(row.status), Cell::integer(row.attempts),
-                Cell::instant(row.nextAttemptAt), Cell::text(row.leaseOwner), Cell::instant(row.leaseExpiresAt),
-                Cell::instant(row.createdAt), Cell::instant(row.publishedAt), Cell::text(row.lastErrorLine) };
-        });
+    const QList<OutboxRowSummary> rows
+        = OutboxRepository(session).page(statusFilter<OutboxFilter>(status), limit, beforeId).rows;
+    return makePage(
+        ExportTables::outbox(rows), rows.isEmpty() ? std::nullopt : std::optional(rows.last().id), rows.size(), limit);
 }
 
 Page keysPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
 {
-    static const QStringList columns { QStringLiteral("id"), QStringLiteral("scope"), QStringLiteral("key"),
-        QStringLiteral("status"), QStringLiteral("failure_retryable"), QStringLiteral("response_status"),
-        QStringLiteral("replay_count"), QStringLiteral("last_replayed_at"), QStringLiteral("order_id"),
-        QStringLiteral("created_at"), QStringLiteral("expires_at"), QStringLiteral("fingerprint") };
-    return makePage<IdempotencyRecord>(
-        IdempotencyRepository(session).page(statusFilter<KeyFilter>(status), limit, beforeId), limit, columns,
-        [](const IdempotencyRecord& row) {
-            // The list query reads 0 for "no response yet".
-            const std::optional<qint64> responseStatus
-                = row.responseStatus ? std::optional<qint64>(row.responseStatus) : std::nullopt;
-            return QList<Cell> { Cell::integer(row.id), Cell::text(row.scope), Cell::text(row.key),
-                Cell::text(row.status), Cell::boolean(row.failureRetryable), Cell::integer(responseStatus),
-                Cell::integer(row.replayCount), Cell::instant(row.lastReplayedAt), Cell::integer(row.orderId),
-                Cell::instant(row.createdAt), Cell::instant(row.expiresAt), Cell::text(row.fingerprint) };
-        });
+    const QList<IdempotencyRecord> rows
+        = IdempotencyRepository(session).page(statusFilter<KeyFilter>(status), limit, beforeId);
+    return makePage(
+        ExportTables::keys(rows), rows.isEmpty() ? std::nullopt : std::optional(rows.last().id), rows.size(), limit);
 }
 
 } // namespace

@@ -4,8 +4,8 @@
 #include "console.h"
 #include "dbsession.h"
 #include "exitcode.h"
+#include "exporttables.h"
 #include "metricsrepository.h"
-#include "recordtable.h"
 
 #include <QTimeZone>
 
@@ -57,44 +57,6 @@ static QDateTime instantFrom(
     return instant;
 }
 
-// ISO-8601 with an explicit numeric offset even for UTC, so every row parses the same way.
-static QString zonedTimestamp(const QDateTime& instant, const QTimeZone& zone)
-{
-    const QDateTime local = instant.toTimeZone(zone);
-    const int offsetMinutes = local.offsetFromUtc() / 60;
-    return local.toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss"))
-        + QStringLiteral("%1%2:%3")
-              .arg(offsetMinutes < 0 ? QLatin1Char('-') : QLatin1Char('+'))
-              .arg(qAbs(offsetMinutes) / 60, 2, 10, QLatin1Char('0'))
-              .arg(qAbs(offsetMinutes) % 60, 2, 10, QLatin1Char('0'));
-}
-
-static RecordTable seriesTable(const QList<MetricPoint>& points, const QTimeZone& zone)
-{
-    RecordTable table({ QStringLiteral("bucket_start"), QStringLiteral("requests"), QStringLiteral("executions"),
-        QStringLiteral("replays"), QStringLiteral("mismatches"), QStringLiteral("in_progress_rejections"),
-        QStringLiteral("duplicate_hit_rate"), QStringLiteral("published"), QStringLiteral("publish_latency_p50_ms"),
-        QStringLiteral("publish_latency_p95_ms"), QStringLiteral("publish_latency_p99_ms"),
-        QStringLiteral("publish_latency_max_ms"), QStringLiteral("failed_attempts"), QStringLiteral("retry_rate"),
-        QStringLiteral("dead_letters"), QStringLiteral("lease_rescues"), QStringLiteral("backlog"),
-        QStringLiteral("backlog_capped"), QStringLiteral("oldest_pending_age_ms") });
-    for (const MetricPoint& point : points) {
-        const MetricCounters& c = point.counters;
-        const std::optional<BacklogSample>& backlog = point.backlog;
-        table.addRow({ Cell::text(zonedTimestamp(point.start, zone)), Cell::integer(c.requests),
-            Cell::integer(c.executions), Cell::integer(c.replays), Cell::integer(c.mismatches),
-            Cell::integer(c.inProgressRejections), Cell::rate(point.duplicateHitRate()), Cell::integer(c.published),
-            Cell::integer(point.publishLatencyQuantileMs(0.50)), Cell::integer(point.publishLatencyQuantileMs(0.95)),
-            Cell::integer(point.publishLatencyQuantileMs(0.99)),
-            Cell::integer(c.published ? std::optional<qint64>(c.publishLatencyMaxMs) : std::nullopt),
-            Cell::integer(c.failedAttempts), Cell::rate(point.retryRate()), Cell::integer(c.deadLetters),
-            Cell::integer(c.leaseRescues), Cell::integer(backlog ? std::optional(backlog->unpublished) : std::nullopt),
-            Cell::boolean(backlog ? std::optional(backlog->capped) : std::nullopt),
-            Cell::integer(backlog ? std::optional(backlog->oldestUnpublishedAgeMs) : std::nullopt) });
-    }
-    return table;
-}
-
 int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
 {
     QString zoneId = parser.value(QStringLiteral("tz"));
@@ -117,8 +79,12 @@ int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettin
         parser.choice(QStringLiteral("format"), { QStringLiteral("csv"), QStringLiteral("json") }));
 
     const auto session = connect(settings);
-    const QList<MetricPoint> points
-        = MetricsRepository(*session).series(from, to, bucketSeconds, QString::fromUtf8(zone.id()));
-    Console::write(seriesTable(points, zone).render(format, QStringLiteral("series")));
+    if (format == RecordTable::Format::Csv) {
+        Console::write(ExportTables::metricsCsv(*session, from, to, bucketSeconds, zone));
+    } else {
+        const QList<MetricPoint> points
+            = MetricsRepository(*session).series(from, to, bucketSeconds, QString::fromUtf8(zone.id()));
+        Console::write(ExportTables::metrics(points, zone).render(format, QStringLiteral("series")));
+    }
     return ExitCode::Success;
 }

@@ -31,7 +31,9 @@ QByteArray RecordTable::render(Format format, const QString& arrayKey, const QJs
     case Format::Json:
         return toJson(arrayKey, extra);
     case Format::Csv:
-        return toCsv();
+        return csvRecords(true);
+    case Format::JsonLines:
+        return jsonLines();
     }
     return {};
 }
@@ -84,15 +86,27 @@ QByteArray RecordTable::toTable() const
     return out;
 }
 
+QJsonObject RecordTable::rowObject(const QList<Cell>& row) const
+{
+    QJsonObject item;
+    for (qsizetype i = 0; i < row.size(); ++i)
+        item.insert(m_columns.at(i), row.at(i).json());
+    return item;
+}
+
+QByteArray RecordTable::jsonLines() const
+{
+    QByteArray out;
+    for (const QList<Cell>& row : m_rows)
+        out += QJsonDocument(rowObject(row)).toJson(QJsonDocument::Compact) + '\n';
+    return out;
+}
+
 QByteArray RecordTable::toJson(const QString& arrayKey, const QJsonObject& extra) const
 {
     QJsonArray items;
-    for (const QList<Cell>& row : m_rows) {
-        QJsonObject item;
-        for (qsizetype i = 0; i < row.size(); ++i)
-            item.insert(m_columns.at(i), row.at(i).json());
-        items.append(item);
-    }
+    for (const QList<Cell>& row : m_rows)
+        items.append(rowObject(row));
     QJsonObject document = extra;
     document.insert(arrayKey, items);
     return QJsonDocument(document).toJson(QJsonDocument::Compact) + '\n';
@@ -114,9 +128,9 @@ static QByteArray csvRecord(const QStringList& fields)
     return quoted.join(QLatin1Char(',')).toUtf8() + "\r\n";
 }
 
-QByteArray RecordTable::toCsv() const
+QByteArray RecordTable::csvRecords(bool withHeader) const
 {
-    QByteArray out = csvRecord(m_columns);
+    QByteArray out = withHeader ? csvRecord(m_columns) : QByteArray();
     for (const QList<Cell>& row : m_rows) {
         QStringList fields;
         for (const Cell& cell : row)
