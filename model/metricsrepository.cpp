@@ -117,9 +117,10 @@ void MetricsRepository::recordBacklogSample(const BacklogSample& sample)
 QList<MetricPoint> MetricsRepository::series(
     const QDateTime& from, const QDateTime& to, int bucketSeconds, const QString& timeZone)
 {
-    if (!from.isValid() || !to.isValid() || from >= to)
-        throw OutboxError(
-            OutboxError::Kind::InvalidInput, QStringLiteral("the time window is empty: 'from' must be before 'to'"));
+    if (!from.isValid() || !to.isValid() || from > to)
+        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("the time window ends before it starts"));
+    if (from == to)
+        return {}; // an empty window has no buckets
     if (bucketSeconds < 60 || bucketSeconds % 60 != 0)
         throw OutboxError(
             OutboxError::Kind::InvalidInput, QStringLiteral("the bucket must be a whole number of minutes"));

@@ -42,7 +42,8 @@ public:
 
     // Buckets of `bucketSeconds` covering [from, to), aligned to whole buckets in `timeZone` (an IANA name
     // such as "UTC" or "Europe/Berlin"), zero-filled where nothing happened.
-    // Throws OutboxError(InvalidInput) for an empty or too large window or an unknown time zone.
+    // An empty window (from == to) has no buckets. Throws OutboxError(InvalidInput) for a window that ends
+    // before it starts or is too large, or an unknown time zone.
     QList<MetricPoint> series(const QDateTime& from, const QDateTime& to, int bucketSeconds, const QString& timeZone);
 
 private:

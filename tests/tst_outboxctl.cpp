@@ -212,9 +212,9 @@ private slots:
             QStringLiteral("invalid duration '1y'"));
         row("metrics missing from", { QStringLiteral("metrics"), QStringLiteral("--to=now") }, 2,
             QStringLiteral("--from is required"));
-        row("metrics empty window",
+        row("metrics window ending before it starts",
             { QStringLiteral("metrics"), QStringLiteral("--from=now"), QStringLiteral("--to=now-1h") }, 2,
-            QStringLiteral("--from must be before --to"));
+            QStringLiteral("--from must not be after --to"));
         row("metrics bucket not offered",
             { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now"),
                 QStringLiteral("--bucket=90s") },

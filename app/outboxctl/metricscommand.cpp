@@ -70,8 +70,8 @@ int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime from = instantFrom(parser, QStringLiteral("from"), now, zone);
     const QDateTime to = instantFrom(parser, QStringLiteral("to"), now, zone);
-    if (from >= to)
-        throw parser.usageError(QStringLiteral("--from must be before --to"));
+    if (from > to)
+        throw parser.usageError(QStringLiteral("--from must not be after --to"));
     const QString bucket
         = parser.choice(QStringLiteral("bucket"), { QStringLiteral("1m"), QStringLiteral("5m"), QStringLiteral("1h") });
     const int bucketSeconds = int(parser.toDurationMs(QStringLiteral("bucket"), bucket) / 1000);
