@@ -2,6 +2,7 @@
 #include "connectionbanner.h"
 #include "createorderhandler.h"
 #include "databaseworker.h"
+#include "exportrunner.h"
 #include "keydetailpane.h"
 #include "keystablemodel.h"
 #include "keysview.h"
@@ -25,6 +26,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -250,6 +252,37 @@ private slots:
         m_db->exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
         QVERIFY(waitForRows(view, 41));
         QCOMPARE(view.model()->rowAt(0).id, 41LL);
+    }
+
+    // "Export…" writes every row matching the filter, not just the loaded page, and a cancelled export leaves
+    // no file behind.
+    void exportWritesEveryMatchingRow()
+    {
+        m_db->exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                  "  status) SELECT 'order', g::text, 'order.created', '{}', 'x' || g, 'dead' "
+                                  "FROM generate_series(41, 3040) g"));
+        DatabaseWorker worker(QStringLiteral("export"));
+        QVERIFY(ListModelTesting::openWorker(worker, m_db->settings()));
+        QTemporaryDir dir;
+        OutboxFilter dead;
+        dead.statuses = { QStringLiteral("dead") };
+        const QString csv = dir.filePath(QStringLiteral("dead.csv"));
+        QCOMPARE(ExportRunner::formatForPath(csv), RecordTable::Format::Csv);
+        ExportRunner* runner = ExportRunner::exportOutbox(worker, nullptr, dead, RecordTable::Format::Csv, csv);
+        QSignalSpy finished(runner, &ExportRunner::finished);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(0).toLongLong(), 3005LL);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), 3006); // header + every dead row
+
+        const QString unwritable = dir.filePath(QStringLiteral("no/such/dir/keys.jsonl"));
+        ExportRunner* failing
+            = ExportRunner::exportKeys(worker, nullptr, KeyFilter {}, RecordTable::Format::JsonLines, unwritable);
+        QSignalSpy failed(failing, &ExportRunner::failed);
+        QVERIFY(failed.wait(10'000));
+        QVERIFY(failed.first().first().toString().contains(unwritable));
+        QVERIFY(!QFile::exists(unwritable));
     }
 
     // Renders the main window's tabs with seeded data, saves the PNGs as test artifacts for a person to look

@@ -2,49 +2,25 @@
 
 #include "databaseworker.h"
 
-#include <QProgressDialog>
-
 BulkActionRunner* BulkActionRunner::start(DatabaseWorker& worker, QWidget* dialogParent, const QString& verb,
     const QList<qint64>& ids, const QString& reason, Action action)
 {
-    auto* runner = new BulkActionRunner;
-    auto* progress = new QProgressDialog(
-        tr("%1 %n row(s)…", nullptr, int(ids.size())).arg(verb), tr("Cancel"), 0, int(ids.size()), dialogParent);
-    progress->setWindowModality(Qt::WindowModal);
-    progress->setMinimumDuration(300);
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    runner->m_progress = progress;
-    connect(progress, &QProgressDialog::canceled, runner, [cancelled = runner->m_cancelled] { *cancelled = true; });
-
+    auto* runner
+        = new BulkActionRunner(dialogParent, tr("%1 %n row(s)…", nullptr, int(ids.size())).arg(verb), ids.size());
     worker.run<OperatorActionReport>(
         runner,
-        [runner, ids, reason, action = std::move(action), cancelled = runner->m_cancelled](DbSession& session) {
+        [ids, reason, action = std::move(action), progress = runner->progressCallback()](DbSession& session) {
             OutboxOperator outboxOperator(session);
-            // Runs on the worker thread: report progress by posting to the runner, which outlives the job.
-            return action(outboxOperator, ids, reason, [runner, cancelled](qsizetype done, qsizetype) {
-                QMetaObject::invokeMethod(
-                    runner, [runner, done] { runner->showProgress(done); }, Qt::QueuedConnection);
-                return !cancelled->load();
-            });
+            return action(
+                outboxOperator, ids, reason, [progress](qsizetype done, qsizetype) { return progress(done); });
         },
         [runner](const OperatorActionReport& report) {
-            if (runner->m_progress)
-                runner->m_progress->deleteLater();
             emit runner->finished(report);
-            runner->deleteLater();
+            runner->finish();
         },
         [runner](const OutboxError& error) {
-            if (runner->m_progress)
-                runner->m_progress->deleteLater();
             emit runner->failed(error.message());
-            runner->deleteLater();
+            runner->finish();
         });
     return runner;
-}
-
-void BulkActionRunner::showProgress(qsizetype done)
-{
-    if (m_progress)
-        m_progress->setValue(int(done));
 }

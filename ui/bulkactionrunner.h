@@ -1,20 +1,14 @@
 #pragma once
 
 #include "outboxoperator.h"
-
-#include <QObject>
-#include <QPointer>
-#include <atomic>
-#include <memory>
+#include "progressrunner.h"
 
 class DatabaseWorker;
-class QProgressDialog;
-class QWidget;
 
 // Runs an operator action over a frozen set of ids on the action worker, batch by batch, behind a
 // progress dialog whose Cancel stops before the next batch (a batch in progress always completes, with
 // its audit row). Deletes itself when done.
-class BulkActionRunner final : public QObject {
+class BulkActionRunner final : public ProgressRunner {
     Q_OBJECT
 public:
     using Action = std::function<OperatorActionReport(
@@ -29,9 +23,5 @@ signals:
     void failed(const QString& message);
 
 private:
-    BulkActionRunner() = default;
-    void showProgress(qsizetype done);
-
-    QPointer<QProgressDialog> m_progress;
-    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    using ProgressRunner::ProgressRunner;
 };
