@@ -132,37 +132,51 @@ QList<MetricPoint> MetricsRepository::series(
             QStringLiteral("unknown time zone '%1': use an IANA name such as UTC or Europe/Berlin").arg(timeZone));
 
     // Buckets are aligned to a local midnight of `timeZone`, so hourly buckets in e.g. Asia/Kolkata start at
-    // local whole hours. Histograms are summed element by element across shards and minutes.
+    // local whole hours. Histograms are summed element by element, one sum per fixed bucket, in the same single
+    // pass over the rollups as the counters.
+    static const QString histogramSums = [] {
+        QString sums;
+        for (int i = 1; i <= LatencyHistogram::Buckets; ++i)
+            sums += QStringLiteral(", sum(coalesce(m.publish_latency_hist[%1], 0))::bigint AS h%1").arg(i);
+        return sums;
+    }();
+    static const QString histogramColumns = [] {
+        QString columns;
+        for (int i = 1; i <= LatencyHistogram::Buckets; ++i)
+            columns += QStringLiteral(", coalesce(r.h%1, 0)").arg(i);
+        return columns;
+    }();
     QSqlQuery& q = m_session.exec(
         QStringLiteral(
             "WITH p AS (SELECT ?::timestamptz AS t0, ?::timestamptz AS t1, make_interval(secs => ?::int) AS stride, "
             "                  timestamp '2000-01-03 00:00:00' AT TIME ZONE ?::text AS origin), "
             "w AS (SELECT date_bin(p.stride, p.t0, p.origin) AS first_slot, p.* FROM p), "
-            "slots AS (SELECT generate_series(w.first_slot, w.t1 - interval '1 microsecond', w.stride) AS slot FROM "
-            "w), "
+            "slots AS (SELECT generate_series(w.first_slot, w.t1 - interval '1 microsecond', w.stride) AS slot "
+            "  FROM w), "
             "roll AS (SELECT date_bin(w.stride, m.bucket, w.origin) AS slot, "
             "    sum(m.requests)::bigint AS requests, sum(m.executions)::bigint AS executions, "
             "    sum(m.replays)::bigint AS replays, sum(m.mismatches)::bigint AS mismatches, "
             "    sum(m.in_progress_rejections)::bigint AS in_progress_rejections, "
             "    sum(m.published)::bigint AS published, sum(m.publish_latency_sum_ms)::bigint AS latency_sum, "
             "    max(m.publish_latency_max_ms) AS latency_max, sum(m.failed_attempts)::bigint AS failed_attempts, "
-            "    sum(m.dead_letters)::bigint AS dead_letters, sum(m.lease_rescues)::bigint AS lease_rescues "
-            "  FROM metric_rollups m, w WHERE m.bucket >= w.first_slot AND m.bucket < w.t1 GROUP BY 1), "
-            "hist AS (SELECT slot, array_agg(v ORDER BY i)::text AS hist FROM ("
-            "    SELECT date_bin(w.stride, m.bucket, w.origin) AS slot, h.i, sum(h.v)::bigint AS v "
-            "    FROM metric_rollups m, w, unnest(m.publish_latency_hist) WITH ORDINALITY AS h(v, i) "
-            "    WHERE m.bucket >= w.first_slot AND m.bucket < w.t1 GROUP BY 1, 2) per_bucket GROUP BY slot), "
-            "backlog AS (SELECT date_bin(w.stride, b.bucket, w.origin) AS slot, max(b.pending) AS pending, "
-            "    bool_or(b.pending_capped) AS capped, max(b.oldest_pending_ms) AS oldest "
-            "  FROM backlog_samples b, w WHERE b.bucket >= w.first_slot AND b.bucket < w.t1 GROUP BY 1) "
-            "SELECT epoch_ms(s.slot), coalesce(r.requests, 0), coalesce(r.executions, 0), coalesce(r.replays, 0), "
-            "  coalesce(r.mismatches, 0), coalesce(r.in_progress_rejections, 0), coalesce(r.published, 0), "
-            "  coalesce(r.latency_sum, 0), coalesce(r.latency_max, 0), h.hist, coalesce(r.failed_attempts, 0), "
-            "  coalesce(r.dead_letters, 0), coalesce(r.lease_rescues, 0), b.pending, b.capped, b.oldest "
-            "FROM slots s LEFT JOIN roll r USING (slot) LEFT JOIN hist h USING (slot) LEFT JOIN backlog b USING (slot) "
-            "ORDER BY s.slot"),
+            "    sum(m.dead_letters)::bigint AS dead_letters, sum(m.lease_rescues)::bigint AS lease_rescues")
+            + histogramSums
+            + QStringLiteral(
+                "  FROM metric_rollups m, w WHERE m.bucket >= w.first_slot AND m.bucket < w.t1 GROUP BY 1), "
+                "backlog AS (SELECT date_bin(w.stride, b.bucket, w.origin) AS slot, max(b.pending) AS pending, "
+                "    bool_or(b.pending_capped) AS capped, max(b.oldest_pending_ms) AS oldest "
+                "  FROM backlog_samples b, w WHERE b.bucket >= w.first_slot AND b.bucket < w.t1 GROUP BY 1) "
+                "SELECT epoch_ms(s.slot), coalesce(r.requests, 0), coalesce(r.executions, 0), "
+                "  coalesce(r.replays, 0), coalesce(r.mismatches, 0), coalesce(r.in_progress_rejections, 0), "
+                "  coalesce(r.published, 0), coalesce(r.latency_sum, 0), coalesce(r.latency_max, 0), "
+                "  coalesce(r.failed_attempts, 0), coalesce(r.dead_letters, 0), coalesce(r.lease_rescues, 0), "
+                "  b.pending, b.capped, b.oldest")
+            + histogramColumns
+            + QStringLiteral(" FROM slots s LEFT JOIN roll r USING (slot) LEFT JOIN backlog b USING (slot) "
+                             "ORDER BY s.slot"),
         { SqlValues::timestamp(from), SqlValues::timestamp(to), bucketSeconds, timeZone },
         QStringLiteral("reading metrics"));
+    constexpr int FirstHistogramColumn = 15;
     QList<MetricPoint> points;
     while (q.next()) {
         MetricPoint point;
@@ -176,14 +190,13 @@ QList<MetricPoint> MetricsRepository::series(
         c.published = q.value(6).toLongLong();
         c.publishLatencySumMs = q.value(7).toLongLong();
         c.publishLatencyMaxMs = q.value(8).toLongLong();
-        const QList<qint64> histogram = SqlValues::parseBigintArray(q.value(9).toString());
-        for (int i = 0; i < qMin(int(histogram.size()), LatencyHistogram::Buckets); ++i)
-            c.publishLatencyHistogram[i] = histogram.at(i);
-        c.failedAttempts = q.value(10).toLongLong();
-        c.deadLetters = q.value(11).toLongLong();
-        c.leaseRescues = q.value(12).toLongLong();
-        if (!q.value(13).isNull())
-            point.backlog = BacklogSample { q.value(13).toLongLong(), q.value(14).toBool(), q.value(15).toLongLong() };
+        c.failedAttempts = q.value(9).toLongLong();
+        c.deadLetters = q.value(10).toLongLong();
+        c.leaseRescues = q.value(11).toLongLong();
+        if (!q.value(12).isNull())
+            point.backlog = BacklogSample { q.value(12).toLongLong(), q.value(13).toBool(), q.value(14).toLongLong() };
+        for (int i = 0; i < LatencyHistogram::Buckets; ++i)
+            c.publishLatencyHistogram[i] = q.value(FirstHistogramColumn + i).toLongLong();
         points.append(point);
     }
     return points;
