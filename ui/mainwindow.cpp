@@ -3,6 +3,7 @@
 #include "connectdialog.h"
 #include "connectionbanner.h"
 #include "keysview.h"
+#include "metricspage.h"
 #include "outboxview.h"
 #include "overviewpage.h"
 #include "recentconnections.h"
@@ -11,6 +12,8 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -28,7 +31,7 @@ constexpr int ChangeCoalesceMs = 300;
 constexpr int DefaultAutoRefreshSeconds = 10;
 const int AutoRefreshChoices[] = { 0, 5, 10, 30, 60 };
 
-enum Tab { OverviewTab, OutboxTab, KeysTab };
+enum Tab { OverviewTab, OutboxTab, KeysTab, MetricsTab };
 
 } // namespace
 
@@ -41,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_overview(new OverviewPage(m_reads, this))
     , m_outbox(new OutboxView(m_reads, m_actions, this))
     , m_keys(new KeysView(m_reads, this))
+    , m_metrics(new MetricsPage(m_reads, this))
     , m_serverLabel(new QLabel(this))
     , m_roleLabel(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
@@ -51,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_outbox, tr("O&utbox"));
     m_tabs->addTab(m_keys, tr("&Idempotency keys"));
+    m_tabs->addTab(m_metrics, tr("&Metrics"));
     m_tabs->setEnabled(false);
 
     auto* central = new QWidget(this);
@@ -98,6 +103,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_overview, &OverviewPage::loadFailed, this, showFailure);
     connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
+    connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
+    // The charts are read only while they are seen: on opening the tab, then with every refresh.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == MetricsTab)
+            m_metrics->refresh();
+    });
+    connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)), 15'000);
+    });
+    connect(m_metrics, &MetricsPage::exportFailed, this,
+        [this](const QString& message) { QMessageBox::warning(this, tr("Export metrics"), message); });
 
     buildMenus();
     restoreSettings();
@@ -109,6 +125,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect…"), QKeySequence::Open, this, [this] { showConnectDialog(); });
+    m_exportMetrics = file->addAction(tr("Export &metrics CSV…"), this, &MainWindow::exportMetricsCsv);
+    m_exportMetrics->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -137,6 +155,8 @@ void MainWindow::buildMenus()
         m_outbox->table()->viewport()->update();
         m_keys->table()->viewport()->update();
         m_overview->refresh();
+        if (m_tabs->currentIndex() == MetricsTab)
+            m_metrics->refresh();
     });
     QMenu* autoRefresh = view->addMenu(tr("&Auto-refresh"));
     m_autoRefreshGroup = new QActionGroup(this);
@@ -200,6 +220,7 @@ void MainWindow::onConnected(const SessionInfo& info)
         RecentConnections(settings).remember(std::exchange(m_pendingConninfo, QString()));
     }
     m_tabs->setEnabled(true);
+    m_exportMetrics->setEnabled(true);
     setWindowTitle(tr("%1@%2/%3 — Outbox Console").arg(info.user, info.server, info.database));
     m_serverLabel->setText(tr("%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5")
                                .arg(info.server, info.database, info.user)
@@ -223,6 +244,8 @@ void MainWindow::refresh()
         m_outbox->refresh();
     else if (m_tabs->currentIndex() == KeysTab)
         m_keys->refresh();
+    else if (m_tabs->currentIndex() == MetricsTab)
+        m_metrics->refresh();
 }
 
 void MainWindow::setAutoRefreshSeconds(int seconds)
@@ -250,6 +273,14 @@ void MainWindow::askStuckThreshold()
         m_overview->refresh();
         m_outbox->showFilter(m_outbox->filter());
     }
+}
+
+void MainWindow::exportMetricsCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        m_metrics->exportCsv(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

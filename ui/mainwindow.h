@@ -8,16 +8,18 @@
 
 class ConnectionBanner;
 class KeysView;
+class MetricsPage;
 class OutboxView;
 class OverviewPage;
+class QAction;
 class QActionGroup;
 class QLabel;
 class QTabWidget;
 class QTimer;
 
-// The operations console: overview, outbox and idempotency-key tabs over one database. Reads go through one
-// database worker (which also LISTENs for changes), operator actions through a second one, so a long bulk
-// action never holds up the lists. Window layout, columns and view options persist in QSettings.
+// The operations console: overview, outbox, idempotency-key and metrics tabs over one database. Reads go
+// through one database worker (which also LISTENs for changes), operator actions through a second one, so a
+// long bulk action never holds up the lists. Window layout, columns and view options persist in QSettings.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -32,6 +34,8 @@ public:
     OverviewPage* overview() const { return m_overview; }
     OutboxView* outboxView() const { return m_outbox; }
     KeysView* keysView() const { return m_keys; }
+    MetricsPage* metricsPage() const { return m_metrics; }
+    QAction* exportMetricsAction() const { return m_exportMetrics; }
     ConnectionBanner* banner() const { return m_banner; }
     const SessionInfo& session() const { return m_session; }
 
@@ -49,6 +53,7 @@ private:
     void onConnected(const SessionInfo& info);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
+    void exportMetricsCsv();
     void saveSettings() const;
     void restoreSettings();
 
@@ -61,6 +66,8 @@ private:
     OverviewPage* m_overview;
     OutboxView* m_outbox;
     KeysView* m_keys;
+    MetricsPage* m_metrics;
+    QAction* m_exportMetrics = nullptr;
     QLabel* m_serverLabel;
     QLabel* m_roleLabel;
     QTimer* m_autoRefresh;
