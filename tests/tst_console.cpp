@@ -9,6 +9,7 @@
 #include "listmodeltesting.h"
 #include "mainwindow.h"
 #include "metricsrecorder.h"
+#include "metricthresholds.h"
 #include "operatoractiondialog.h"
 #include "outboxdetailpane.h"
 #include "outboxtablemodel.h"
@@ -132,6 +133,53 @@ private slots:
         emit overview->showOutbox(dead);
         QVERIFY(waitForRows(*window->outboxView(), 5));
         QCOMPARE(window->outboxView()->filter().statuses, QStringList { QStringLiteral("dead") });
+    }
+
+    // The Metrics tab's warning levels colour the overview's figures too.
+    void overviewShowsWarningLevels()
+    {
+        m_db->exec(
+            QStringLiteral("UPDATE outbox SET created_at = now() - interval '3 minutes' WHERE status = 'pending'"));
+        {
+            QSettings settings;
+            MetricThresholds thresholds;
+            thresholds.oldestPendingAgeSeconds = 120;
+            thresholds.save(settings);
+        }
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        const QLabel* oldest = window->overview()->findChild<QLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(oldest->text().contains(QStringLiteral("⚠")), 10'000);
+        {
+            QSettings settings;
+            MetricThresholds relaxed;
+            relaxed.oldestPendingAgeSeconds = 600;
+            relaxed.save(settings);
+        }
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!oldest->text().contains(QStringLiteral("⚠")), 10'000);
+        QVERIFY(oldest->text().contains(QStringLiteral("3 min")));
+    }
+
+    // File → Export list… exports the filter of the tab in front: here every key, not just the loaded page.
+    void exportListFollowsTheCurrentTab()
+    {
+        m_db->exec(
+            QStringLiteral("INSERT INTO idempotency_keys (scope, idem_key, fingerprint, status, response_status, "
+                           "  expires_at) SELECT 's', 'key-' || g, repeat('a', 64), 'completed', 201, "
+                           "  now() + interval '1 day' FROM generate_series(1, 1500) g"));
+        const auto window = openWindow(m_db->settings());
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->keysView());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keys.jsonl"));
+        ExportRunner* runner = window->exportListTo(path);
+        QSignalSpy finished(runner, &ExportRunner::finished);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(0).toLongLong(), 1500LL);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 1500);
     }
 
     // Select failed rows, press Retry, confirm: they are pending and audited. A row that another operator

@@ -2,6 +2,7 @@
 
 #include "connectdialog.h"
 #include "connectionbanner.h"
+#include "exportrunner.h"
 #include "keysview.h"
 #include "metricspage.h"
 #include "outboxview.h"
@@ -125,6 +126,10 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect…"), QKeySequence::Open, this, [this] { showConnectDialog(); });
+    m_exportList = file->addAction(tr("&Export list…"), this, &MainWindow::exportList);
+    m_exportList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportList->setToolTip(tr("Every row matching the outbox or key filter, as CSV or JSON lines"));
+    m_exportList->setEnabled(false);
     m_exportMetrics = file->addAction(tr("Export &metrics CSV…"), this, &MainWindow::exportMetricsCsv);
     m_exportMetrics->setEnabled(false);
     file->addSeparator();
@@ -221,6 +226,7 @@ void MainWindow::onConnected(const SessionInfo& info)
     }
     m_tabs->setEnabled(true);
     m_exportMetrics->setEnabled(true);
+    m_exportList->setEnabled(true);
     setWindowTitle(tr("%1@%2/%3 — Outbox Console").arg(info.user, info.server, info.database));
     m_serverLabel->setText(tr("%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5")
                                .arg(info.server, info.database, info.user)
@@ -281,6 +287,34 @@ void MainWindow::exportMetricsCsv()
         this, tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
         m_metrics->exportCsv(path);
+}
+
+void MainWindow::exportList()
+{
+    const bool keys = m_tabs->currentIndex() == KeysTab;
+    const QString path
+        = QFileDialog::getSaveFileName(this, keys ? tr("Export idempotency keys") : tr("Export outbox rows"),
+            keys ? QStringLiteral("keys.csv") : QStringLiteral("outbox.csv"),
+            tr("CSV files (*.csv);;JSON lines (*.jsonl)"));
+    if (!path.isEmpty())
+        exportListTo(path);
+}
+
+ExportRunner* MainWindow::exportListTo(const QString& path)
+{
+    // On the action worker: a long export must not hold up the lists.
+    const RecordTable::Format format = ExportRunner::formatForPath(path);
+    ExportRunner* runner = m_tabs->currentIndex() == KeysTab
+        ? ExportRunner::exportKeys(m_actions, this, m_keys->filter(), format, path)
+        : ExportRunner::exportOutbox(m_actions, this, m_outbox->filter(), format, path);
+    connect(runner, &ExportRunner::finished, this, [this, path](qint64 rows, bool cancelled) {
+        statusBar()->showMessage(cancelled ? tr("Export cancelled; %1 was not written").arg(path)
+                                           : tr("Exported %n row(s) to %1", nullptr, int(rows)).arg(path),
+            15'000);
+    });
+    connect(runner, &ExportRunner::failed, this,
+        [this](const QString& message) { QMessageBox::warning(this, tr("Export failed"), message); });
+    return runner;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

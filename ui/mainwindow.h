@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 class ConnectionBanner;
+class ExportRunner;
 class KeysView;
 class MetricsPage;
 class OutboxView;
@@ -42,6 +43,10 @@ public:
     // Re-reads what is on screen (F5, change notifications, the auto-refresh timer).
     void refresh();
 
+    // Writes every row matching the current list's filter (the keys tab's, else the outbox's) to `path`:
+    // CSV for *.csv, JSON lines otherwise. File → Export list… after its file dialog.
+    ExportRunner* exportListTo(const QString& path);
+
 signals:
     void connected(const SessionInfo& info);
 
@@ -54,6 +59,7 @@ private:
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
     void exportMetricsCsv();
+    void exportList();
     void saveSettings() const;
     void restoreSettings();
 
@@ -68,6 +74,7 @@ private:
     KeysView* m_keys;
     MetricsPage* m_metrics;
     QAction* m_exportMetrics = nullptr;
+    QAction* m_exportList = nullptr;
     QLabel* m_serverLabel;
     QLabel* m_roleLabel;
     QTimer* m_autoRefresh;

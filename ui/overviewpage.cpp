@@ -1,12 +1,14 @@
 #include "overviewpage.h"
 
 #include "databaseworker.h"
+#include "metricthresholds.h"
 #include "outboxoverview.h"
 #include "timeformatter.h"
 
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -121,14 +123,30 @@ void OverviewPage::present(const OutboxOverview& overview)
             tile->setToolTip(tr("At least %1 — counts stop at %1 so that they stay cheap on large tables")
                                  .arg(QLocale().toString(count.value)));
     }
+    // The Metrics tab's warning levels colour the same figures here, so the first screen already says
+    // whether something is over its level.
+    const MetricThresholds thresholds = MetricThresholds::load(QSettings());
+    const auto marked = [](const QString& text, bool warn) {
+        return warn ? QStringLiteral("<span style=\"color:#dc322f\">%1 ⚠</span>").arg(text) : text;
+    };
+    const bool lagging = overview.oldestUnpublishedAgeMs
+        && double(*overview.oldestUnpublishedAgeMs) > thresholds.oldestPendingAgeSeconds * 1000.0;
     m_oldest->setText(overview.oldestUnpublishedAgeMs
-            ? tr("Oldest unpublished row: <b>%1</b> old").arg(TimeFormatter::duration(*overview.oldestUnpublishedAgeMs))
+            ? tr("Oldest unpublished row: %1 old")
+                  .arg(
+                      marked(QStringLiteral("<b>%1</b>").arg(TimeFormatter::duration(*overview.oldestUnpublishedAgeMs)),
+                          lagging))
             : tr("Nothing waits to be published."));
+    const bool duplicating
+        = overview.duplicateHitRate && *overview.duplicateHitRate * 100.0 > thresholds.duplicateHitRatePercent;
     const QString hitRate = overview.duplicateHitRate
-        ? QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1) + QStringLiteral(" %")
-        : tr("no requests");
-    m_rates->setText(tr("Last hour: <b>%1</b> published per minute · duplicate hit rate <b>%2</b>")
+        ? marked(QStringLiteral("<b>%1 %</b>").arg(QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1)),
+            duplicating)
+        : tr("<b>no requests</b>");
+    m_rates->setText(tr("Last hour: <b>%1</b> published per minute · duplicate hit rate %2")
                          .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate));
+    m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
+    m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
     m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
 }
 
