@@ -215,8 +215,10 @@ void OutboxView::updateActions()
     m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);
     m_requeueMatching->setEnabled(readOnly.isEmpty() && m_model->rowCount() > 0);
     for (QAction* action : { m_requeueSelected, m_releaseSelected, m_requeueMatching }) {
-        if (!readOnly.isEmpty())
-            action->setToolTip(readOnly);
+        // The action's own tooltip comes back when a later connection may act again.
+        if (!action->property("ownToolTip").isValid())
+            action->setProperty("ownToolTip", action->toolTip());
+        action->setToolTip(readOnly.isEmpty() ? action->property("ownToolTip").toString() : readOnly);
     }
 }
 
