@@ -262,22 +262,17 @@ QList<IdempotencyRecord> IdempotencyRepository::page(const KeyFilter& filter, in
         query.addBranch(QStringLiteral("status = ?::text"), { status });
     }
     const KeysetQuery::Condition built = query.build(true, beforeId, limit);
-    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("listing idempotency keys"));
-    QList<IdempotencyRecord> records;
-    while (q.next())
-        records.append(recordFromRow(q));
-    return records;
+    return SqlValues::collect(
+        m_session.exec(built.sql, built.binds, QStringLiteral("listing idempotency keys")), recordFromRow);
 }
 
 QList<IdempotencyRecord> IdempotencyRepository::recordsByIds(const QList<qint64>& ids)
 {
-    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + RecordColumns
-            + QStringLiteral(" FROM idempotency_keys WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
-        { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing idempotency keys"));
-    QList<IdempotencyRecord> records;
-    while (q.next())
-        records.append(recordFromRow(q));
-    return records;
+    return SqlValues::collect(
+        m_session.exec(QStringLiteral("SELECT ") + RecordColumns
+                + QStringLiteral(" FROM idempotency_keys WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+            { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing idempotency keys")),
+        recordFromRow);
 }
 
 int IdempotencyRepository::purgeExpired(int batchSize)

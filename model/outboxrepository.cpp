@@ -158,13 +158,12 @@ const QString SummaryColumns
                      "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
                      "epoch_ms(created_at), epoch_ms(published_at)");
 
-OutboxRowSummary summaryFromRow(const QSqlQuery& q, int first = 0)
+OutboxRowSummary summaryFromRow(const QSqlQuery& q)
 {
-    return OutboxRowSummary { q.value(first).toLongLong(), q.value(first + 1).toString(), q.value(first + 2).toString(),
-        q.value(first + 3).toString(), q.value(first + 4).toString(), q.value(first + 5).toInt(),
-        SqlValues::instant(q.value(first + 6)), q.value(first + 7).toString(), q.value(first + 8).toString(),
-        SqlValues::instant(q.value(first + 9)), SqlValues::instant(q.value(first + 10)),
-        SqlValues::instant(q.value(first + 11)) };
+    return OutboxRowSummary { q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+        q.value(3).toString(), q.value(4).toString(), q.value(5).toInt(), SqlValues::instant(q.value(6)),
+        q.value(7).toString(), q.value(8).toString(), SqlValues::instant(q.value(9)), SqlValues::instant(q.value(10)),
+        SqlValues::instant(q.value(11)) };
 }
 
 // The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
@@ -228,34 +227,27 @@ OutboxPage OutboxRepository::page(const OutboxFilter& filter, int limit, qint64 
     if (!query)
         return page;
     const KeysetQuery::Condition built = query->build(true, beforeId, limit);
-    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("listing outbox rows"));
-    while (q.next())
-        page.rows.append(summaryFromRow(q));
+    page.rows = SqlValues::collect(
+        m_session.exec(built.sql, built.binds, QStringLiteral("listing outbox rows")), summaryFromRow);
     return page;
 }
 
 QList<qint64> OutboxRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
 {
     const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"));
-    QList<qint64> ids;
     if (!query)
-        return ids;
+        return {};
     const KeysetQuery::Condition built = query->build(false, afterId, limit);
-    QSqlQuery& q = m_session.exec(built.sql, built.binds, QStringLiteral("selecting outbox rows"));
-    while (q.next())
-        ids.append(q.value(0).toLongLong());
-    return ids;
+    return SqlValues::collect(m_session.exec(built.sql, built.binds, QStringLiteral("selecting outbox rows")),
+        [](const QSqlQuery& q) { return q.value(0).toLongLong(); });
 }
 
 QList<OutboxRowSummary> OutboxRepository::rowsByIds(const QList<qint64>& ids)
 {
-    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-            + QStringLiteral(" FROM outbox WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
-        { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows"));
-    QList<OutboxRowSummary> rows;
-    while (q.next())
-        rows.append(summaryFromRow(q));
-    return rows;
+    return SqlValues::collect(m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+                                      + QStringLiteral(" FROM outbox WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+                                  { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows")),
+        summaryFromRow);
 }
 
 std::optional<OutboxRowDetail> OutboxRepository::detail(qint64 id)
@@ -277,11 +269,10 @@ QList<OutboxAttempt> OutboxRepository::attempts(qint64 outboxId, int limit)
         = m_session.exec(QStringLiteral("SELECT attempt, worker, error, epoch_ms(created_at) FROM outbox_attempts "
                                         "WHERE outbox_id = ?::bigint ORDER BY id DESC LIMIT ?::int"),
             { outboxId, limit }, QStringLiteral("reading the attempt history"));
-    QList<OutboxAttempt> attempts;
-    while (q.next())
-        attempts.append(
-            { q.value(0).toInt(), q.value(1).toString(), q.value(2).toString(), SqlValues::instant(q.value(3)) });
-    return attempts;
+    return SqlValues::collect(q, [](const QSqlQuery& row) {
+        return OutboxAttempt { row.value(0).toInt(), row.value(1).toString(), row.value(2).toString(),
+            SqlValues::instant(row.value(3)) };
+    });
 }
 
 QList<OutboxRowSummary> OutboxRepository::forAggregate(
@@ -291,10 +282,7 @@ QList<OutboxRowSummary> OutboxRepository::forAggregate(
             + QStringLiteral(" FROM outbox WHERE aggregate_id = ?::text AND aggregate_type = ?::text "
                              "ORDER BY id DESC LIMIT ?::int"),
         { aggregateId, aggregateType, limit }, QStringLiteral("reading the aggregate's events"));
-    QList<OutboxRowSummary> rows;
-    while (q.next())
-        rows.append(summaryFromRow(q));
-    return rows;
+    return SqlValues::collect(q, summaryFromRow);
 }
 
 QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)

@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QList>
+#include <QSqlQuery>
 #include <QString>
 #include <QVariant>
 
@@ -43,6 +44,15 @@ inline QList<qint64> parseBigintArray(const QString& literal)
     for (const QString& part : inner.split(QLatin1Char(','), Qt::SkipEmptyParts))
         ids.append(part.toLongLong());
     return ids;
+}
+
+// Every remaining row of an executed query, each converted by `convert(query)`.
+template<typename Convert> auto collect(QSqlQuery& query, Convert convert) -> QList<decltype(convert(query))>
+{
+    QList<decltype(convert(query))> rows;
+    while (query.next())
+        rows.append(convert(query));
+    return rows;
 }
 
 // Escapes LIKE wildcards so user text matches literally inside '%' || ? || '%'.
