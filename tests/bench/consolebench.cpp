@@ -2,6 +2,7 @@
 // server). Not a test: it prints numbers for the README and the issue notes.
 //   pg_virtualenv -t build/tests/console-bench [rows]        (default 1,000,000 rows)
 
+#include "benchtiming.h"
 #include "dbsession.h"
 #include "outboxoverview.h"
 #include "outboxrepository.h"
@@ -15,20 +16,6 @@
 #include <vector>
 
 namespace {
-
-// Median wall-clock milliseconds of `runs` calls, client round trip included.
-double medianMs(int runs, const std::function<void()>& call)
-{
-    std::vector<double> samples;
-    for (int i = 0; i < runs; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        call();
-        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
-}
 
 OutboxFilter withStatuses(const QStringList& statuses)
 {

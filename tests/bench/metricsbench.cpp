@@ -4,6 +4,7 @@
 // The series reads only metric_rollups and backlog_samples; the outbox rows are seeded to show that their
 // number does not matter.
 
+#include "benchtiming.h"
 #include "dbsession.h"
 #include "exporttables.h"
 #include "metricsrepository.h"
@@ -15,19 +16,6 @@
 #include <cstdio>
 #include <functional>
 #include <vector>
-
-static double medianMs(int runs, const std::function<void()>& call)
-{
-    std::vector<double> samples;
-    for (int i = 0; i < runs; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        call();
-        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
-}
 
 int main(int argc, char** argv)
 {
