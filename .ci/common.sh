@@ -5,7 +5,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 PACKAGES=(
     cmake ninja-build g++ ccache pkg-config
-    qt6-base-dev libqt6sql6-psql qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev
+    qt6-base-dev libqt6sql6-psql qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
     postgresql postgresql-common libpq-dev
 )
 

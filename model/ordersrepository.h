@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <optional>
 
 class DbSession;
 
@@ -21,6 +22,9 @@ public:
     // record is no longer in progress (its claim was lost).
     CreatedOrder insertWithEvent(const QString& customer, const QString& amount, const QString& currency,
         const QByteArray& eventHeaders, qint64 keyRecordId);
+
+    // The order as JSON, in the same shape as the create response; nullopt when there is no such order.
+    std::optional<QByteArray> find(qint64 id);
 
 private:
     DbSession& m_session;

@@ -88,7 +88,12 @@ MainWindow::MainWindow(QWidget* parent)
     // Change notifications arrive in bursts while a relay works; one refresh per burst is enough.
     m_changeCoalescer->setSingleShot(true);
     m_changeCoalescer->setInterval(ChangeCoalesceMs);
-    connect(&m_reads, &DatabaseWorker::changed, m_changeCoalescer, qOverload<>(&QTimer::start));
+    // Throttled, not debounced: under steady traffic notifications never pause, and a timer restarted by each
+    // one would never fire.
+    connect(&m_reads, &DatabaseWorker::changed, this, [this] {
+        if (!m_changeCoalescer->isActive())
+            m_changeCoalescer->start();
+    });
     connect(m_changeCoalescer, &QTimer::timeout, this, &MainWindow::refresh);
     connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refresh);
 

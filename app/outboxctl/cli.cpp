@@ -5,6 +5,7 @@
 #include "createordercommand.h"
 #include "exitcode.h"
 #include "listcommand.h"
+#include "loadgencommand.h"
 #include "metricscommand.h"
 #include "migratecommand.h"
 #include "outboxerror.h"
@@ -34,6 +35,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<RequeueCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());
+    m_commands.push_back(std::make_unique<LoadgenCommand>());
 }
 
 Cli::~Cli() = default;

@@ -1,0 +1,37 @@
+#include "backgroundrelay.h"
+
+#include <QTextStream>
+#include <exception>
+
+static void logLine(const QString& line)
+{
+    QTextStream(stderr) << "orders-service: relay: " << line << Qt::endl;
+}
+
+static RelayOptions relayOptions(int workers)
+{
+    RelayOptions options;
+    options.workers = workers;
+    options.log = logLine;
+    return options;
+}
+
+BackgroundRelay::BackgroundRelay(const ConnectionSettings& settings, const MessageSinkFactory& sinks, int workers)
+    : m_relay(settings, sinks, relayOptions(workers))
+{
+    // A fatal relay error (schema, permissions, a sink that stopped working) ends only the relay: the
+    // service keeps accepting orders, whose outbox rows wait for the next relay.
+    m_thread = std::thread([this] {
+        try {
+            m_relay.run();
+        } catch (const std::exception& error) {
+            logLine(QStringLiteral("stopped: %1").arg(QString::fromUtf8(error.what())));
+        }
+    });
+}
+
+BackgroundRelay::~BackgroundRelay()
+{
+    m_relay.stop();
+    m_thread.join();
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "outboxrelay.h"
+
+#include <thread>
+
+// An OutboxRelay running on a background thread for as long as this object lives: destruction stops the
+// relay (its workers finish the batch in hand) and joins the thread.
+class BackgroundRelay final {
+    Q_DISABLE_COPY_MOVE(BackgroundRelay)
+public:
+    BackgroundRelay(const ConnectionSettings& settings, const MessageSinkFactory& sinks, int workers);
+    ~BackgroundRelay();
+
+private:
+    OutboxRelay m_relay;
+    std::thread m_thread;
+};

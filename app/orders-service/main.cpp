@@ -1,0 +1,92 @@
+#include "../outboxctl/exitcode.h"
+#include "backgroundrelay.h"
+#include "dbsession.h"
+#include "ordershttpapi.h"
+#include "outboxerror.h"
+#include "schemamigrator.h"
+#include "serviceoptions.h"
+#include "signalwatcher.h"
+
+#include <QCoreApplication>
+#include <QHttpServer>
+#include <QTextStream>
+#include <QTimer>
+#include <QUrl>
+#include <optional>
+
+// The same meanings as outboxctl's exit codes, so scripts treat both tools alike.
+static int exitCodeFor(OutboxError::Kind kind)
+{
+    switch (kind) {
+    case OutboxError::Kind::InvalidInput:
+        return ExitCode::Usage;
+    case OutboxError::Kind::Connection:
+        return ExitCode::CannotConnect;
+    case OutboxError::Kind::Schema:
+        return ExitCode::Schema;
+    case OutboxError::Kind::Permission:
+        return ExitCode::PermissionDenied;
+    case OutboxError::Kind::Transient:
+    case OutboxError::Kind::Other:
+        break;
+    }
+    return ExitCode::Unexpected;
+}
+
+static int serve(const ServiceOptions& options)
+{
+    ConnectionSettings settings
+        = options.dsn.isNull() ? ConnectionSettings() : ConnectionSettings::fromDsn(options.dsn);
+    settings.setDefaultApplicationName(QStringLiteral("orders-service"));
+    auto session = std::make_unique<DbSession>(settings, QStringLiteral("orders-service"));
+    SchemaMigrator(*session).requireCurrent();
+
+    OrdersHttpApi api(settings, std::move(session));
+    QHttpServer server;
+    api.registerRoutes(server);
+    const quint16 port = server.listen(options.listenAddress, options.listenPort);
+    if (port == 0)
+        throw OutboxError(OutboxError::Kind::Other,
+            QStringLiteral("cannot listen on %1:%2").arg(options.listenAddress.toString()).arg(options.listenPort));
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(options.listenAddress.toString());
+    url.setPort(port);
+    // The first line on stdout, so scripts and tests started with port 0 learn the port.
+    QTextStream(stdout) << "listening on " << url.toString() << Qt::endl;
+
+    QTimer flushTimer;
+    QObject::connect(&flushTimer, &QTimer::timeout, [&api] { api.flushMetrics(); });
+    flushTimer.start(1000);
+
+    std::optional<BackgroundRelay> relay;
+    if (options.relayWorkers > 0)
+        relay.emplace(settings, options.sinks, options.relayWorkers);
+    const int code = QCoreApplication::exec();
+    relay.reset();
+    api.flushMetrics();
+    return code;
+}
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("orders-service"));
+    // Constructed before any other thread exists (see SignalWatcher). A request being handled finishes first:
+    // the quit is queued behind it on the main thread.
+    const SignalWatcher watcher([] {
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
+    });
+    try {
+        const ServiceOptions options = ServiceOptions::parse(QCoreApplication::arguments());
+        if (!options.helpText.isEmpty()) {
+            QTextStream(stdout) << options.helpText;
+            return ExitCode::Success;
+        }
+        return serve(options);
+    } catch (const OutboxError& error) {
+        QTextStream(stderr) << "orders-service: " << error.message() << Qt::endl;
+        return exitCodeFor(error.kind());
+    }
+}

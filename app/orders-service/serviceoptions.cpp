@@ -1,0 +1,83 @@
+#include "serviceoptions.h"
+
+#include "outboxerror.h"
+#include "sinkspec.h"
+
+#include <QCommandLineParser>
+
+static OutboxError usageError(const QString& message)
+{
+    return OutboxError(OutboxError::Kind::InvalidInput, message);
+}
+
+// HOST:PORT with an IP address as host; an IPv6 host is written in brackets, e.g. [::1]:8080.
+static void parseListen(const QString& text, ServiceOptions& options)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    bool portOk = false;
+    const uint port = text.mid(colon + 1).toUInt(&portOk);
+    const QHostAddress address(host);
+    if (colon < 0 || address.isNull() || !portOk || port > 65535)
+        throw usageError(QStringLiteral(
+            "--listen: invalid value '%1': expected IP:PORT, e.g. 127.0.0.1:8080 (port 0: any free port)")
+                             .arg(text));
+    options.listenAddress = address;
+    options.listenPort = quint16(port);
+}
+
+ServiceOptions ServiceOptions::parse(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("The reference HTTP service: idempotent POST /orders, GET /orders/{id}, /healthz, /metrics."));
+    const QCommandLineOption help(
+        QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help and exit."));
+    const QCommandLineOption listen(QStringLiteral("listen"),
+        QStringLiteral("Address to listen on; port 0 picks a free port (default 127.0.0.1:8080)."),
+        QStringLiteral("HOST:PORT"), QStringLiteral("127.0.0.1:8080"));
+    const QCommandLineOption dsn(QStringLiteral("dsn"),
+        QStringLiteral("PostgreSQL URI or key=value connection string (default: the libpq environment)."),
+        QStringLiteral("DSN"));
+    const QCommandLineOption relay(QStringLiteral("relay"),
+        QStringLiteral("Also run an outbox relay with N workers (1 to 64) in this process."), QStringLiteral("N"));
+    const QCommandLineOption sink(QStringLiteral("sink"),
+        QStringLiteral("Where the relay publishes: file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null."),
+        QStringLiteral("SPEC"), QStringLiteral("null"));
+    parser.addOptions({ help, listen, dsn, relay, sink });
+    if (!parser.parse(arguments))
+        throw usageError(parser.errorText());
+    if (!parser.positionalArguments().isEmpty())
+        throw usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+
+    ServiceOptions options;
+    if (parser.isSet(help)) {
+        options.helpText = parser.helpText();
+        return options;
+    }
+    parseListen(parser.value(listen), options);
+    if (parser.isSet(dsn))
+        options.dsn = parser.value(dsn);
+    if (parser.isSet(relay)) {
+        bool ok = false;
+        options.relayWorkers = parser.value(relay).toInt(&ok);
+        if (!ok || options.relayWorkers < 1 || options.relayWorkers > 64)
+            throw usageError(QStringLiteral("--relay: invalid value '%1': expected an integer from 1 to 64")
+                                 .arg(parser.value(relay)));
+    } else if (parser.isSet(sink)) {
+        throw usageError(QStringLiteral("--sink only applies with --relay"));
+    }
+    options.sinkSpec = parser.value(sink);
+    if (options.relayWorkers > 0) {
+        // A sink that cannot be created (say, an unwritable file) is bad input: say so now, not from every worker.
+        try {
+            options.sinks = SinkSpec::parse(options.sinkSpec);
+            options.sinks();
+        } catch (const OutboxError& error) {
+            throw usageError(QStringLiteral("--sink: %1").arg(error.message()));
+        }
+    }
+    return options;
+}

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "messagesink.h"
+
+#include <QHostAddress>
+#include <QString>
+#include <QStringList>
+
+// The command line of orders-service.
+struct ServiceOptions {
+    QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
+    quint16 listenPort = 8080; // 0: any free port
+    QString dsn; // null: the libpq environment
+    int relayWorkers = 0; // 0: no in-process relay
+    QString sinkSpec = QStringLiteral("null");
+    MessageSinkFactory sinks;
+    QString helpText; // set when --help was given: print it and exit
+
+    // Throws OutboxError(InvalidInput) naming the bad option.
+    static ServiceOptions parse(const QStringList& arguments);
+};

@@ -1,0 +1,76 @@
+#include "dbsession.h"
+#include "privatecluster.h"
+#include "schemamigrator.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+// The demo's private PostgreSQL: starts from nothing, serves only its own socket, and leaves nothing behind.
+class TestPrivateCluster final : public QObject {
+    Q_OBJECT
+
+    // Server processes whose command line mentions `directory` (read from /proc, as ps would).
+    static int serversUsing(const QString& directory)
+    {
+        int count = 0;
+        QDirIterator processes(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+        while (processes.hasNext()) {
+            QFile commandLine(processes.next() + QStringLiteral("/cmdline"));
+            if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(directory.toLocal8Bit()))
+                ++count;
+        }
+        return count;
+    }
+
+private slots:
+    void startsServesAndCleansUp()
+    {
+        QString directory;
+        {
+            PrivateCluster cluster;
+            directory = cluster.directory();
+            cluster.start();
+            QVERIFY(cluster.isRunning());
+            QVERIFY(serversUsing(directory) > 0);
+            DbSession session(cluster.settings(), QStringLiteral("private"));
+            QCOMPARE(SchemaMigrator(session).migrate(), SchemaMigrator::latestVersion());
+            QSqlQuery& q = session.exec(
+                QStringLiteral("SELECT current_setting('listen_addresses')"), {}, QStringLiteral("listen addresses"));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toString(), QString()); // no TCP listener at all
+        }
+        QVERIFY(!QDir(directory).exists());
+        QCOMPARE(serversUsing(directory), 0);
+    }
+
+    void keptDirectorySurvivesARestart()
+    {
+        QTemporaryDir parent;
+        // The server may run as another user (when the test runs as root), who must be able to reach the directory.
+        QFile::setPermissions(parent.path(), QFile::permissions(parent.path()) | QFile::ExeGroup | QFile::ExeOther);
+        const QString keep = parent.filePath(QStringLiteral("demo-data"));
+        {
+            PrivateCluster cluster(keep);
+            cluster.start();
+            DbSession session(cluster.settings(), QStringLiteral("private"));
+            SchemaMigrator(session).migrate();
+            session.execScript(
+                QStringLiteral("INSERT INTO orders (customer, amount, currency) VALUES ('kept', 1, 'EUR')"),
+                QStringLiteral("seed"));
+        }
+        QVERIFY(QFile::exists(keep + QStringLiteral("/data/PG_VERSION")));
+        QCOMPARE(serversUsing(keep), 0);
+        PrivateCluster again(keep);
+        again.start();
+        DbSession session(again.settings(), QStringLiteral("private"));
+        QSqlQuery& q = session.exec(QStringLiteral("SELECT customer FROM orders"), {}, QStringLiteral("read back"));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("kept"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPrivateCluster)
+#include "tst_privatecluster.moc"
