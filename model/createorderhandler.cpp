@@ -54,38 +54,53 @@ CreateOrderResult errorResult(
     return result;
 }
 
-CreateOrderResult badRequest(const QString& message)
+struct Problem {
+    QString field; // the request field at fault, named in the 400 answer
+    QString message;
+};
+
+CreateOrderResult badRequest(const Problem& problem)
 {
-    return errorResult(CreateOrderResult::Outcome::BadRequest, 400, QStringLiteral("bad_request"), message);
+    CreateOrderResult result
+        = errorResult(CreateOrderResult::Outcome::BadRequest, 400, QStringLiteral("bad_request"), problem.message);
+    result.body.insert(QStringLiteral("field"), problem.field);
+    return result;
 }
 
-// Returns the problem with the request, or an empty string with `order` filled in.
-QString validate(const CreateOrderRequest& request, ValidatedOrder& order)
+// Returns the problem with the request, or nullopt with `order` filled in.
+std::optional<Problem> validate(const CreateOrderRequest& request, ValidatedOrder& order)
 {
+    const QString key = QStringLiteral("idempotency_key");
     if (request.key.isEmpty())
-        return QStringLiteral("the Idempotency-Key is missing or empty");
-    if (request.key.size() > CreateOrderHandler::MaxKeyLength)
-        return QStringLiteral("the Idempotency-Key is longer than %1 characters").arg(CreateOrderHandler::MaxKeyLength);
+        return Problem { key, QStringLiteral("the Idempotency-Key is missing or empty") };
+    if (request.key.size() > CreateOrderHandler::MaxKeyLength) {
+        return Problem { key,
+            QStringLiteral("the Idempotency-Key is longer than %1 characters").arg(CreateOrderHandler::MaxKeyLength) };
+    }
     if (request.scope.isEmpty() || request.scope.size() > 200)
-        return QStringLiteral("the scope must be 1 to 200 characters");
+        return Problem { QStringLiteral("scope"), QStringLiteral("the scope must be 1 to 200 characters") };
     order.customer = request.customer.trimmed();
     if (order.customer.isEmpty() || order.customer.size() > 200)
-        return QStringLiteral("the customer must be 1 to 200 characters");
+        return Problem { QStringLiteral("customer"), QStringLiteral("the customer must be 1 to 200 characters") };
     static const QRegularExpression amountPattern(QStringLiteral("^(\\d{1,16})(?:\\.(\\d{1,2}))?$"));
     const auto amount = amountPattern.match(request.amount.trimmed());
-    if (!amount.hasMatch())
-        return QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits")
-            .arg(request.amount);
+    if (!amount.hasMatch()) {
+        return Problem { QStringLiteral("amount"),
+            QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits")
+                .arg(request.amount) };
+    }
     const QString fraction = amount.captured(2).leftJustified(2, QLatin1Char('0'));
     order.cents = amount.captured(1).toLongLong() * 100 + fraction.toLongLong();
     if (order.cents <= 0)
-        return QStringLiteral("the amount must be greater than zero");
+        return Problem { QStringLiteral("amount"), QStringLiteral("the amount must be greater than zero") };
     order.amount = QStringLiteral("%1.%2").arg(order.cents / 100).arg(order.cents % 100, 2, 10, QLatin1Char('0'));
     static const QRegularExpression currencyPattern(QStringLiteral("^[A-Za-z]{3}$"));
-    if (!currencyPattern.match(request.currency).hasMatch())
-        return QStringLiteral("the currency '%1' is not a three-letter ISO 4217 code").arg(request.currency);
+    if (!currencyPattern.match(request.currency).hasMatch()) {
+        return Problem { QStringLiteral("currency"),
+            QStringLiteral("the currency '%1' is not a three-letter ISO 4217 code").arg(request.currency) };
+    }
     order.currency = request.currency.toUpper();
-    return {};
+    return std::nullopt;
 }
 
 QByteArray compact(const QJsonObject& object)
@@ -108,8 +123,8 @@ CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metr
 CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
 {
     ValidatedOrder order;
-    if (const QString problem = validate(request, order); !problem.isEmpty())
-        return badRequest(problem);
+    if (const std::optional<Problem> problem = validate(request, order))
+        return badRequest(*problem);
 
     const QJsonObject canonicalRequest {
         { QStringLiteral("customer"), order.customer },

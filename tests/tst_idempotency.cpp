@@ -191,6 +191,14 @@ private slots:
             QVERIFY(result.retryAfterSeconds >= 1 && result.retryAfterSeconds <= 20);
             QCOMPARE(result.body.value(QStringLiteral("retry_after_seconds")).toInteger(), result.retryAfterSeconds);
         }
+        if (outcome == CreateOrderResult::Outcome::BadRequest) {
+            // The answer names the field at fault, so an HTTP client can point at it.
+            const QString field = result.body.value(QStringLiteral("field")).toString();
+            const QString expected = QString::fromLatin1(QTest::currentDataTag()).contains(QStringLiteral("key"))
+                ? QStringLiteral("idempotency_key")
+                : QStringLiteral("amount");
+            QCOMPARE(field, expected);
+        }
         if (outcome == CreateOrderResult::Outcome::Mismatch)
             QCOMPARE(result.body.value(QStringLiteral("message")).toString(),
                 QStringLiteral("key already used with a different request"));

@@ -178,9 +178,10 @@ private slots:
 
         const QByteArray json = QByteArrayLiteral("application/json");
         const QString bad = QStringLiteral("bad_request");
-        QTest::newRow("missing key") << QByteArray() << json << orderBody() << 400 << bad << QString();
-        QTest::newRow("empty key") << QByteArray("") << json << orderBody() << 400 << bad << QString();
-        QTest::newRow("key over 255") << QByteArray(256, 'k') << json << orderBody() << 400 << bad << QString();
+        const QString key = QStringLiteral("idempotency_key");
+        QTest::newRow("missing key") << QByteArray() << json << orderBody() << 400 << bad << key;
+        QTest::newRow("empty key") << QByteArray("") << json << orderBody() << 400 << bad << key;
+        QTest::newRow("key over 255") << QByteArray(256, 'k') << json << orderBody() << 400 << bad << key;
         QTest::newRow("invalid JSON") << QByteArray("k") << json << QByteArray("{\"customer\": ") << 400 << bad
                                       << QString();
         QTest::newRow("not an object") << QByteArray("k") << json << QByteArray("[1]") << 400 << bad << QString();
@@ -197,13 +198,13 @@ private slots:
             << QByteArray("k") << json << QByteArray(R"({"customer": "c", "amount": 1, "currency": 978})") << 400 << bad
             << QStringLiteral("currency");
         QTest::newRow("three fraction digits")
-            << QByteArray("k") << json << orderBody(QStringLiteral("12.345")) << 400 << bad << QString();
+            << QByteArray("k") << json << orderBody(QStringLiteral("12.345")) << 400 << bad << QStringLiteral("amount");
         QTest::newRow("negative amount") << QByteArray("k") << json << orderBody(QStringLiteral("-5")) << 400 << bad
-                                         << QString();
+                                         << QStringLiteral("amount");
         QTest::newRow("huge amount") << QByteArray("k") << json << orderBody(QStringLiteral("1e300")) << 400 << bad
-                                     << QString();
+                                     << QStringLiteral("amount");
         QTest::newRow("empty customer") << QByteArray("k") << json << QByteArray(R"({"customer": " ", "amount": 1})")
-                                        << 400 << bad << QString();
+                                        << 400 << bad << QStringLiteral("customer");
         QTest::newRow("text/plain") << QByteArray("k") << QByteArray("text/plain") << orderBody() << 415
                                     << QStringLiteral("unsupported_media_type") << QString();
         QTest::newRow("form") << QByteArray("k") << QByteArray("application/x-www-form-urlencoded") << orderBody()
