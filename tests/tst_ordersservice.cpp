@@ -9,6 +9,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTest>
 #include <QUrl>
 #include <memory>
@@ -80,6 +81,7 @@ public:
     }
 
     QProcess& process() { return m_process; }
+    const QUrl& baseUrl() const { return m_baseUrl; }
 
     QNetworkRequest request(const QString& path, const QByteArray& key = {},
         const QByteArray& contentType = QByteArrayLiteral("application/json")) const
@@ -300,6 +302,36 @@ private slots:
         const HttpReply reply = get(path);
         QCOMPARE(reply.status, status);
         QCOMPARE(reply.json().value(QStringLiteral("error")).toString(), error);
+    }
+
+    // A client that connects and sends nothing (or half a request) is cut off after the connection lifetime,
+    // and connections beyond the limit are refused at once, while the service keeps answering others.
+    void slowClientsCannotHoldTheService()
+    {
+        const auto service = startService(m_db->dsn(),
+            { QStringLiteral("--max-connections"), QStringLiteral("2"), QStringLiteral("--connection-lifetime-ms"),
+                QStringLiteral("3000") });
+        QVERIFY(service);
+        const QUrl url = service->baseUrl();
+        QTcpSocket slow;
+        slow.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(slow.waitForConnected(WaitMs));
+        slow.write("POST /orders HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"cus");
+        QTcpSocket idle;
+        idle.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(idle.waitForConnected(WaitMs));
+        // Two connections are open: a third is closed straight away.
+        QTcpSocket third;
+        third.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(third.waitForConnected(WaitMs));
+        QVERIFY(third.waitForDisconnected(WaitMs));
+        QCOMPARE(idle.state(), QAbstractSocket::ConnectedState); // refused for the limit, not for its age
+        // The lifetime ends both held connections.
+        QVERIFY(slow.state() == QAbstractSocket::UnconnectedState || slow.waitForDisconnected(WaitMs));
+        QVERIFY(idle.state() == QAbstractSocket::UnconnectedState || idle.waitForDisconnected(WaitMs));
+        QNetworkAccessManager network;
+        network.setProxy(QNetworkProxy::NoProxy);
+        QCOMPARE(collect(network.get(service->request(QStringLiteral("/healthz")))).status, 200);
     }
 
     void healthz()

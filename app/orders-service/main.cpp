@@ -1,5 +1,6 @@
 #include "../outboxctl/exitcode.h"
 #include "backgroundrelay.h"
+#include "boundedtcpserver.h"
 #include "dbsession.h"
 #include "ordershttpapi.h"
 #include "outboxerror.h"
@@ -44,10 +45,16 @@ static int serve(const ServiceOptions& options)
     OrdersHttpApi api(settings, std::move(session));
     QHttpServer server;
     api.registerRoutes(server);
-    const quint16 port = server.listen(options.listenAddress, options.listenPort);
-    if (port == 0)
+    auto* socket = new BoundedTcpServer(options.maxConnections, options.connectionLifetimeMs, &server);
+    if (!socket->listen(options.listenAddress, options.listenPort)) {
         throw OutboxError(OutboxError::Kind::Other,
-            QStringLiteral("cannot listen on %1:%2").arg(options.listenAddress.toString()).arg(options.listenPort));
+            QStringLiteral("cannot listen on %1:%2: %3")
+                .arg(options.listenAddress.toString())
+                .arg(options.listenPort)
+                .arg(socket->errorString()));
+    }
+    server.bind(socket);
+    const quint16 port = socket->serverPort();
     QUrl url;
     url.setScheme(QStringLiteral("http"));
     url.setHost(options.listenAddress.toString());

@@ -46,7 +46,13 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     const QCommandLineOption sink(QStringLiteral("sink"),
         QStringLiteral("Where the relay publishes: file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null."),
         QStringLiteral("SPEC"), QStringLiteral("null"));
-    parser.addOptions({ help, listen, dsn, relay, sink });
+    const QCommandLineOption maxConnections(QStringLiteral("max-connections"),
+        QStringLiteral("Open connections at most (1 to 100000); more are closed at once."), QStringLiteral("N"),
+        QStringLiteral("256"));
+    const QCommandLineOption connectionLifetime(QStringLiteral("connection-lifetime-ms"),
+        QStringLiteral("Close every connection after this long, so a slow client cannot hold one (100 to 3600000)."),
+        QStringLiteral("MS"), QStringLiteral("30000"));
+    parser.addOptions({ help, listen, dsn, relay, sink, maxConnections, connectionLifetime });
     if (!parser.parse(arguments))
         throw usageError(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
@@ -58,14 +64,23 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
         return options;
     }
     parseListen(parser.value(listen), options);
+    const auto boundedInteger = [&parser](const QCommandLineOption& option, int min, int max) {
+        bool ok = false;
+        const int value = parser.value(option).toInt(&ok);
+        if (!ok || value < min || value > max) {
+            throw usageError(QStringLiteral("--%1: invalid value '%2': expected an integer from %3 to %4")
+                                 .arg(option.names().constFirst(), parser.value(option))
+                                 .arg(min)
+                                 .arg(max));
+        }
+        return value;
+    };
+    options.maxConnections = boundedInteger(maxConnections, 1, 100'000);
+    options.connectionLifetimeMs = boundedInteger(connectionLifetime, 100, 3'600'000);
     if (parser.isSet(dsn))
         options.dsn = parser.value(dsn);
     if (parser.isSet(relay)) {
-        bool ok = false;
-        options.relayWorkers = parser.value(relay).toInt(&ok);
-        if (!ok || options.relayWorkers < 1 || options.relayWorkers > 64)
-            throw usageError(QStringLiteral("--relay: invalid value '%1': expected an integer from 1 to 64")
-                                 .arg(parser.value(relay)));
+        options.relayWorkers = boundedInteger(relay, 1, 64);
     } else if (parser.isSet(sink)) {
         throw usageError(QStringLiteral("--sink only applies with --relay"));
     }

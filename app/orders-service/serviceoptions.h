@@ -13,6 +13,9 @@ struct ServiceOptions {
     QString dsn; // null: the libpq environment
     int relayWorkers = 0; // 0: no in-process relay
     QString sinkSpec = QStringLiteral("null");
+    // Connection limits Qt HTTP Server lacks (see BoundedTcpServer).
+    int maxConnections = 256;
+    int connectionLifetimeMs = 30'000;
     MessageSinkFactory sinks;
     QString helpText; // set when --help was given: print it and exit
 
