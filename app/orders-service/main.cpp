@@ -1,7 +1,7 @@
-#include "../outboxctl/exitcode.h"
 #include "backgroundrelay.h"
 #include "boundedtcpserver.h"
 #include "dbsession.h"
+#include "exitcode.h"
 #include "ordershttpapi.h"
 #include "outboxerror.h"
 #include "schemamigrator.h"
@@ -14,25 +14,6 @@
 #include <QTimer>
 #include <QUrl>
 #include <optional>
-
-// The same meanings as outboxctl's exit codes, so scripts treat both tools alike.
-static int exitCodeFor(OutboxError::Kind kind)
-{
-    switch (kind) {
-    case OutboxError::Kind::InvalidInput:
-        return ExitCode::Usage;
-    case OutboxError::Kind::Connection:
-        return ExitCode::CannotConnect;
-    case OutboxError::Kind::Schema:
-        return ExitCode::Schema;
-    case OutboxError::Kind::Permission:
-        return ExitCode::PermissionDenied;
-    case OutboxError::Kind::Transient:
-    case OutboxError::Kind::Other:
-        break;
-    }
-    return ExitCode::Unexpected;
-}
 
 static int serve(const ServiceOptions& options)
 {
@@ -94,6 +75,6 @@ int main(int argc, char* argv[])
         return serve(options);
     } catch (const OutboxError& error) {
         QTextStream(stderr) << "orders-service: " << error.message() << Qt::endl;
-        return exitCodeFor(error.kind());
+        return ExitCode::forError(error.kind());
     }
 }

@@ -40,31 +40,13 @@ Cli::Cli()
 
 Cli::~Cli() = default;
 
-static int exitCodeFor(OutboxError::Kind kind)
-{
-    switch (kind) {
-    case OutboxError::Kind::Connection:
-        return ExitCode::CannotConnect;
-    case OutboxError::Kind::Schema:
-        return ExitCode::Schema;
-    case OutboxError::Kind::Permission:
-        return ExitCode::PermissionDenied;
-    case OutboxError::Kind::InvalidInput:
-        return ExitCode::Usage;
-    case OutboxError::Kind::Transient:
-    case OutboxError::Kind::Other:
-        break;
-    }
-    return ExitCode::Unexpected;
-}
-
 int Cli::run(const QStringList& arguments)
 {
     try {
         return dispatch(arguments);
     } catch (const OutboxError& error) {
         Console::error(error.message());
-        return exitCodeFor(error.kind());
+        return ExitCode::forError(error.kind());
     } catch (const std::exception& error) {
         Console::error(QString::fromLocal8Bit(error.what()));
         return ExitCode::Unexpected;
