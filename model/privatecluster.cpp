@@ -82,13 +82,13 @@ PrivateCluster::~PrivateCluster()
 void PrivateCluster::run(const QString& program, const QStringList& arguments) const
 {
     QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels); // errors may come on either channel
     const QString binary = QDir(binDirectory()).filePath(program);
     if (m_user.isEmpty())
         process.start(binary, arguments);
     else
         process.start(QStringLiteral("runuser"),
             QStringList { QStringLiteral("-u"), m_user, QStringLiteral("--"), binary } + arguments);
-    process.setProcessChannelMode(QProcess::MergedChannels);
     if (!process.waitForFinished(120'000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
         throw failure(QStringLiteral("%1 failed: %2").arg(program, output.isEmpty() ? process.errorString() : output));
