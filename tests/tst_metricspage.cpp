@@ -288,6 +288,14 @@ class TestMetricsPage final : public QObject {
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
 
+    // Hover, clicks and rubber-band zoom need the page shown at a realistic size.
+    static bool showOnScreen(QWidget& page)
+    {
+        page.resize(1400, 900);
+        page.show();
+        return QTest::qWaitForWindowExposed(&page);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -369,9 +377,7 @@ private slots:
     {
         seedKnownMinutes();
         MetricsPage page(*m_worker);
-        page.resize(1400, 900);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(showOnScreen(page));
         QVERIFY(load(page, knownHour()));
         QCOMPARE(page.from(), windowStart());
         QCOMPARE(page.to(), minute(60));
@@ -422,9 +428,7 @@ private slots:
     {
         seedKnownMinutes();
         MetricsPage page(*m_worker);
-        page.resize(1400, 900);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(showOnScreen(page));
         QVERIFY(load(page, knownHour()));
         MetricsChart* chart = page.chart(MetricsPage::Chart::Duplicates);
         QLineSeries* requests = line(chart, QStringLiteral("requests"));
@@ -515,9 +519,7 @@ private slots:
     {
         seedKnownMinutes();
         MetricsPage page(*m_worker);
-        page.resize(1400, 900);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(showOnScreen(page));
         QVERIFY(load(page, knownHour()));
         MetricsChart* chart = page.chart(MetricsPage::Chart::Throughput);
         QCOMPARE(chart->rubberBand(), QChartView::HorizontalRubberBand);
@@ -642,9 +644,7 @@ private slots:
         if (withData)
             seedSixHours();
         MetricsPage page(*m_worker);
-        page.resize(1400, 900);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(showOnScreen(page));
         QVERIFY(load(page, MetricsWindow(windowStart(), windowStart().addSecs(6 * 3600))));
         QCOMPARE(page.points().size(), 360);
         // The labels and the charts' layouts adjust to the new figures in posted events, before anyone sees them.
