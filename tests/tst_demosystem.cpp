@@ -1,8 +1,8 @@
 #include "dbsession.h"
 #include "demosystem.h"
+#include "processtesting.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSqlQuery>
@@ -13,19 +13,6 @@
 // The one-command demo: everything starts, traffic with duplicates flows, and nothing is left behind.
 class TestDemoSystem final : public QObject {
     Q_OBJECT
-
-    // Processes whose command line mentions `text` (read from /proc, as ps would).
-    static int processesMentioning(const QString& text)
-    {
-        int count = 0;
-        QDirIterator processes(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
-        while (processes.hasNext()) {
-            QFile commandLine(processes.next() + QStringLiteral("/cmdline"));
-            if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(text.toLocal8Bit()))
-                ++count;
-        }
-        return count;
-    }
 
     static qint64 count(DbSession& session, const QString& sql)
     {
@@ -56,10 +43,10 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(
                 count(session, QStringLiteral("SELECT count(*) FROM outbox_attempts")) > 0, 30'000);
             QCOMPARE(failed.size(), 0);
-            QVERIFY(processesMentioning(directory) > 0);
+            QVERIFY(ProcessTesting::processesMentioning(directory) > 0);
         }
         QVERIFY(!QDir(directory).exists());
-        QCOMPARE(processesMentioning(directory), 0);
+        QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
     }
 
     // SIGTERM to `outbox-console --demo` quits it and removes the demo's processes and database.
@@ -81,7 +68,7 @@ private slots:
             [&] {
                 const QStringList demos = QDir(tmp.path()).entryList({ QStringLiteral("outbox-demo-*") }, QDir::Dirs);
                 directory = demos.isEmpty() ? QString() : QDir(tmp.path()).filePath(demos.first());
-                return !directory.isEmpty() && processesMentioning(directory) >= 2;
+                return !directory.isEmpty() && ProcessTesting::processesMentioning(directory) >= 2;
             }(),
             30'000);
         ::kill(pid_t(console.processId()), SIGTERM);
@@ -89,7 +76,7 @@ private slots:
         QCOMPARE(console.exitStatus(), QProcess::NormalExit);
         QCOMPARE(console.exitCode(), 0);
         QVERIFY(!QDir(directory).exists());
-        QCOMPARE(processesMentioning(directory), 0);
+        QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
     }
 };
 

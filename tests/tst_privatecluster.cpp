@@ -1,9 +1,9 @@
 #include "dbsession.h"
 #include "privatecluster.h"
+#include "processtesting.h"
 #include "schemamigrator.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -11,19 +11,6 @@
 // The demo's private PostgreSQL: starts from nothing, serves only its own socket, and leaves nothing behind.
 class TestPrivateCluster final : public QObject {
     Q_OBJECT
-
-    // Server processes whose command line mentions `directory` (read from /proc, as ps would).
-    static int serversUsing(const QString& directory)
-    {
-        int count = 0;
-        QDirIterator processes(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
-        while (processes.hasNext()) {
-            QFile commandLine(processes.next() + QStringLiteral("/cmdline"));
-            if (commandLine.open(QIODevice::ReadOnly) && commandLine.readAll().contains(directory.toLocal8Bit()))
-                ++count;
-        }
-        return count;
-    }
 
 private slots:
     void startsServesAndCleansUp()
@@ -34,7 +21,7 @@ private slots:
             directory = cluster.directory();
             cluster.start();
             QVERIFY(cluster.isRunning());
-            QVERIFY(serversUsing(directory) > 0);
+            QVERIFY(ProcessTesting::processesMentioning(directory) > 0);
             DbSession session(cluster.settings(), QStringLiteral("private"));
             QCOMPARE(SchemaMigrator(session).migrate(), SchemaMigrator::latestVersion());
             QSqlQuery& q = session.exec(
@@ -43,7 +30,7 @@ private slots:
             QCOMPARE(q.value(0).toString(), QString()); // no TCP listener at all
         }
         QVERIFY(!QDir(directory).exists());
-        QCOMPARE(serversUsing(directory), 0);
+        QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
     }
 
     void keptDirectorySurvivesARestart()
@@ -62,7 +49,7 @@ private slots:
                 QStringLiteral("seed"));
         }
         QVERIFY(QFile::exists(keep + QStringLiteral("/data/PG_VERSION")));
-        QCOMPARE(serversUsing(keep), 0);
+        QCOMPARE(ProcessTesting::processesMentioning(keep), 0);
         PrivateCluster again(keep);
         again.start();
         DbSession session(again.settings(), QStringLiteral("private"));
