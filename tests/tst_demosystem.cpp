@@ -61,6 +61,7 @@ private slots:
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         environment.insert(QStringLiteral("TMPDIR"), tmp.path());
         console.setProcessEnvironment(environment);
+        console.setProcessChannelMode(QProcess::ForwardedChannels); // a crash's last words reach the test log
         console.start(QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--demo") });
         QVERIFY(console.waitForStarted());
         QString directory;

@@ -31,16 +31,24 @@ public:
     // Connects (again) with `settings`; answers with connected() or connectFailed().
     void open(const ConnectionSettings& settings, bool listen);
 
-    // Runs `work(session)` on the worker thread; then `done(result)` or `failed(error)` on `context`'s thread.
+    // Runs `work(session)` on the worker thread; then `done(result)` or `failed(error)` on the GUI thread, unless
+    // `context` (an object of the GUI thread) has been deleted by then.
     template<typename Result>
     void run(QObject* context, std::function<Result(DbSession&)> work, std::function<void(Result)> done,
         std::function<void(const OutboxError&)> failed = {})
     {
-        post([context = QPointer<QObject>(context), work = std::move(work), done = std::move(done),
+        post([worker = this, context = QPointer<QObject>(context), work = std::move(work), done = std::move(done),
                  failed = std::move(failed)](DbSession* session) {
-            auto deliver = [context](std::function<void()> callback) {
-                if (context)
-                    QMetaObject::invokeMethod(context.data(), std::move(callback), Qt::QueuedConnection);
+            // Posted to the worker object, which outlives this job (its destructor joins the thread); whether the
+            // context still exists is asked on the context's own thread, the only one that may delete it.
+            auto deliver = [worker, context](std::function<void()> callback) {
+                QMetaObject::invokeMethod(
+                    worker,
+                    [context, callback = std::move(callback)] {
+                        if (context)
+                            callback();
+                    },
+                    Qt::QueuedConnection);
             };
             if (!session) {
                 if (failed)

@@ -11,10 +11,13 @@
 
 int main(int argc, char* argv[])
 {
-    // Before any thread exists, so that SIGINT and SIGTERM reach only the watcher: they quit the event loop,
-    // and a demo's processes and private database are cleaned up on the way out.
-    const SignalWatcher stopOnSignal(
-        [] { QMetaObject::invokeMethod(qApp, &QCoreApplication::quit, Qt::QueuedConnection); });
+    // Before any thread exists, so that SIGINT and SIGTERM reach only the watcher: they end every event loop
+    // (also a message box's: quit() would only end the main one), and a demo's processes and private database
+    // are cleaned up on the way out.
+    const SignalWatcher stopOnSignal([] {
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+    });
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationName(QStringLiteral("outbox-console"));
