@@ -6,16 +6,17 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 PACKAGES=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev libqt6sql6-psql qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
-    postgresql postgresql-common libpq-dev
+    postgresql postgresql-common libpq-dev librabbitmq-dev
 )
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# Installs PACKAGES plus any packages given as arguments.
 install_packages() {
     local missing=()
-    for pkg in "${PACKAGES[@]}"; do
+    for pkg in "${PACKAGES[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     if [ ${#missing[@]} -gt 0 ]; then

@@ -16,6 +16,7 @@ constexpr int Schema = 6;
 constexpr int PermissionDenied = 7;
 constexpr int Rejected = 8;
 constexpr int RetryableFailure = 9;
+constexpr int BrokerUnavailable = 10;
 
 // The exit code for a library error of `kind`.
 inline int forError(OutboxError::Kind kind)
@@ -29,6 +30,8 @@ inline int forError(OutboxError::Kind kind)
         return Schema;
     case OutboxError::Kind::Permission:
         return PermissionDenied;
+    case OutboxError::Kind::Broker:
+        return BrokerUnavailable;
     case OutboxError::Kind::Transient:
     case OutboxError::Kind::Other:
         break;

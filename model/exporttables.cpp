@@ -80,7 +80,8 @@ RecordTable ExportTables::metrics(const QList<MetricPoint>& points, const QTimeZ
         QStringLiteral("publish_latency_p95_ms"), QStringLiteral("publish_latency_p99_ms"),
         QStringLiteral("publish_latency_max_ms"), QStringLiteral("failed_attempts"), QStringLiteral("retry_rate"),
         QStringLiteral("dead_letters"), QStringLiteral("lease_rescues"), QStringLiteral("backlog"),
-        QStringLiteral("backlog_capped"), QStringLiteral("oldest_pending_age_ms") });
+        QStringLiteral("backlog_capped"), QStringLiteral("oldest_pending_age_ms"), QStringLiteral("consumed"),
+        QStringLiteral("consumer_duplicates") });
     for (const MetricPoint& point : points) {
         const MetricCounters& c = point.counters;
         const std::optional<BacklogSample>& backlog = point.backlog;
@@ -93,7 +94,8 @@ RecordTable ExportTables::metrics(const QList<MetricPoint>& points, const QTimeZ
             Cell::integer(c.failedAttempts), Cell::rate(point.retryRate()), Cell::integer(c.deadLetters),
             Cell::integer(c.leaseRescues), Cell::integer(backlog ? std::optional(backlog->unpublished) : std::nullopt),
             Cell::boolean(backlog ? std::optional(backlog->capped) : std::nullopt),
-            Cell::integer(backlog ? std::optional(backlog->oldestUnpublishedAgeMs) : std::nullopt) });
+            Cell::integer(backlog ? std::optional(backlog->oldestUnpublishedAgeMs) : std::nullopt),
+            Cell::integer(c.consumed), Cell::integer(c.consumerDuplicates) });
     }
     return table;
 }

@@ -20,6 +20,8 @@ struct MetricCounters {
     qint64 failedAttempts = 0;
     qint64 deadLetters = 0;
     qint64 leaseRescues = 0;
+    qint64 consumed = 0; // messages consumers applied (through the inbox)
+    qint64 consumerDuplicates = 0; // deliveries consumers dropped because their inbox had them already
 
     void add(const MetricCounters& other)
     {
@@ -36,6 +38,8 @@ struct MetricCounters {
         failedAttempts += other.failedAttempts;
         deadLetters += other.deadLetters;
         leaseRescues += other.leaseRescues;
+        consumed += other.consumed;
+        consumerDuplicates += other.consumerDuplicates;
     }
 
     void addPublishLatency(qint64 latencyMs)

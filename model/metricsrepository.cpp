@@ -67,6 +67,8 @@ void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>
             { QStringLiteral("failed_attempts"), c.failedAttempts },
             { QStringLiteral("dead_letters"), c.deadLetters },
             { QStringLiteral("lease_rescues"), c.leaseRescues },
+            { QStringLiteral("consumed"), c.consumed },
+            { QStringLiteral("consumer_duplicates"), c.consumerDuplicates },
         });
     }
     m_session.exec(QStringLiteral("SELECT set_config('synchronous_commit', 'off', true)"), {},
@@ -76,14 +78,14 @@ void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>
         QStringLiteral(
             "INSERT INTO metric_rollups AS m (bucket, shard, requests, executions, replays, mismatches, "
             "  in_progress_rejections, published, publish_latency_sum_ms, publish_latency_max_ms, "
-            "  publish_latency_hist, failed_attempts, dead_letters, lease_rescues) "
+            "  publish_latency_hist, failed_attempts, dead_letters, lease_rescues, consumed, consumer_duplicates) "
             "SELECT to_timestamp(r.bucket_ms / 1000), ?::smallint, r.requests, r.executions, r.replays, r.mismatches, "
             "  r.in_progress_rejections, r.published, r.latency_sum, r.latency_max, r.hist::bigint[], "
-            "  r.failed_attempts, r.dead_letters, r.lease_rescues "
+            "  r.failed_attempts, r.dead_letters, r.lease_rescues, r.consumed, r.consumer_duplicates "
             "FROM jsonb_to_recordset(?::jsonb) AS r(bucket_ms bigint, requests bigint, executions bigint, "
             "  replays bigint, mismatches bigint, in_progress_rejections bigint, published bigint, "
             "  latency_sum bigint, latency_max bigint, hist text, failed_attempts bigint, dead_letters bigint, "
-            "  lease_rescues bigint) "
+            "  lease_rescues bigint, consumed bigint, consumer_duplicates bigint) "
             "ORDER BY r.bucket_ms "
             "ON CONFLICT (bucket, shard) DO UPDATE SET "
             "  requests = m.requests + EXCLUDED.requests, executions = m.executions + EXCLUDED.executions, "
@@ -97,7 +99,9 @@ void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>
             "    ORDER BY h.i), "
             "  failed_attempts = m.failed_attempts + EXCLUDED.failed_attempts, "
             "  dead_letters = m.dead_letters + EXCLUDED.dead_letters, "
-            "  lease_rescues = m.lease_rescues + EXCLUDED.lease_rescues"),
+            "  lease_rescues = m.lease_rescues + EXCLUDED.lease_rescues, "
+            "  consumed = m.consumed + EXCLUDED.consumed, "
+            "  consumer_duplicates = m.consumer_duplicates + EXCLUDED.consumer_duplicates"),
         { shard, QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)) },
         QStringLiteral("writing metric rollups"));
 }
@@ -159,7 +163,8 @@ QList<MetricPoint> MetricsRepository::series(
             "    sum(m.in_progress_rejections)::bigint AS in_progress_rejections, "
             "    sum(m.published)::bigint AS published, sum(m.publish_latency_sum_ms)::bigint AS latency_sum, "
             "    max(m.publish_latency_max_ms) AS latency_max, sum(m.failed_attempts)::bigint AS failed_attempts, "
-            "    sum(m.dead_letters)::bigint AS dead_letters, sum(m.lease_rescues)::bigint AS lease_rescues")
+            "    sum(m.dead_letters)::bigint AS dead_letters, sum(m.lease_rescues)::bigint AS lease_rescues, "
+            "    sum(m.consumed)::bigint AS consumed, sum(m.consumer_duplicates)::bigint AS consumer_duplicates")
             + histogramSums
             + QStringLiteral(
                 "  FROM metric_rollups m, w WHERE m.bucket >= w.first_slot AND m.bucket < w.t1 GROUP BY 1), "
@@ -170,13 +175,13 @@ QList<MetricPoint> MetricsRepository::series(
                 "  coalesce(r.replays, 0), coalesce(r.mismatches, 0), coalesce(r.in_progress_rejections, 0), "
                 "  coalesce(r.published, 0), coalesce(r.latency_sum, 0), coalesce(r.latency_max, 0), "
                 "  coalesce(r.failed_attempts, 0), coalesce(r.dead_letters, 0), coalesce(r.lease_rescues, 0), "
-                "  b.pending, b.capped, b.oldest")
+                "  b.pending, b.capped, b.oldest, coalesce(r.consumed, 0), coalesce(r.consumer_duplicates, 0)")
             + histogramColumns
             + QStringLiteral(" FROM slots s LEFT JOIN roll r USING (slot) LEFT JOIN backlog b USING (slot) "
                              "ORDER BY s.slot"),
         { SqlValues::timestamp(from), SqlValues::timestamp(to), bucketSeconds, timeZone },
         QStringLiteral("reading metrics"));
-    constexpr int FirstHistogramColumn = 15;
+    constexpr int FirstHistogramColumn = 17;
     QList<MetricPoint> points;
     while (q.next()) {
         MetricPoint point;
@@ -193,6 +198,8 @@ QList<MetricPoint> MetricsRepository::series(
         c.failedAttempts = q.value(9).toLongLong();
         c.deadLetters = q.value(10).toLongLong();
         c.leaseRescues = q.value(11).toLongLong();
+        c.consumed = q.value(15).toLongLong();
+        c.consumerDuplicates = q.value(16).toLongLong();
         if (!q.value(12).isNull())
             point.backlog = BacklogSample { q.value(12).toLongLong(), q.value(13).toBool(), q.value(14).toLongLong() };
         for (int i = 0; i < LatencyHistogram::Buckets; ++i)

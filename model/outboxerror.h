@@ -15,6 +15,7 @@ public:
         Permission, // the database user lacks a privilege (SQLSTATE 42501)
         Transient, // serialization failure, deadlock, lock not available: safe to retry
         InvalidInput, // a value the caller passed was rejected (bad DSN, bad duration, check violation)
+        Broker, // the message broker is unreachable, refused the login, or dropped the connection or channel
         Other,
     };
 

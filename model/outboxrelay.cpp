@@ -69,7 +69,8 @@ void OutboxRelay::addTotals(const RelayBatchResult& batch, bool rescue)
 
 static bool isRecoverable(const OutboxError& error)
 {
-    return error.kind() == OutboxError::Kind::Connection || error.kind() == OutboxError::Kind::Transient;
+    return error.kind() == OutboxError::Kind::Connection || error.kind() == OutboxError::Kind::Transient
+        || error.kind() == OutboxError::Kind::Broker;
 }
 
 void OutboxRelay::workerLoop(int index)

@@ -51,25 +51,44 @@ QList<OutboxMessage> OutboxRepository::claimDue(const QString& worker, int batch
     return messages;
 }
 
+static QString fencesJson(const QList<LeaseFence>& fences)
+{
+    QJsonArray rows;
+    for (const LeaseFence& fence : fences)
+        rows.append(QJsonObject { { QStringLiteral("id"), fence.id }, { QStringLiteral("token"), fence.leaseToken } });
+    return QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
 QList<PublishedRow> OutboxRepository::markPublished(const QList<LeaseFence>& fences)
 {
     if (fences.isEmpty())
         return {};
-    QJsonArray rows;
-    for (const LeaseFence& fence : fences)
-        rows.append(QJsonObject { { QStringLiteral("id"), fence.id }, { QStringLiteral("token"), fence.leaseToken } });
     QSqlQuery& q = m_session.exec(
         QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
                        "UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, "
                        "  lease_expires_at = NULL, updated_at = now() "
                        "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' "
                        "RETURNING o.id, epoch_ms(now()) - epoch_ms(o.created_at)"),
-        { QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)) },
-        QStringLiteral("marking outbox rows published"));
+        { fencesJson(fences) }, QStringLiteral("marking outbox rows published"));
     QList<PublishedRow> published;
     while (q.next())
         published.append({ q.value(0).toLongLong(), q.value(1).toLongLong() });
     return published;
+}
+
+int OutboxRepository::handBack(const QList<LeaseFence>& fences)
+{
+    if (fences.isEmpty())
+        return 0;
+    // The claim counted an attempt; taking it back leaves the row as it was before: pending if it had never
+    // been tried, failed (with its last error) otherwise. Due at once: the relay itself waits for the broker.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
+                       "UPDATE outbox o SET status = CASE WHEN o.attempts > 1 THEN 'failed' ELSE 'pending' END, "
+                       "  attempts = o.attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = now() "
+                       "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'"),
+        { fencesJson(fences) }, QStringLiteral("handing outbox rows back"));
+    return q.numRowsAffected();
 }
 
 static QList<FailedRow> failedRowsFrom(QSqlQuery& q)

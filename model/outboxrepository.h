@@ -99,6 +99,10 @@ public:
     // appended to outbox_attempts. Returns the rows that actually changed.
     QList<FailedRow> markFailed(const QString& worker, const QList<PublishFailure>& failures, int maxAttempts);
 
+    // in_flight (this lease) -> pending or failed as before the claim, the claim's attempt not counted: the
+    // broker could not be reached, so the messages were not at fault. Returns how many rows changed.
+    int handBack(const QList<LeaseFence>& fences);
+
     // in_flight whose lease expired -> failed (due now), or dead once attempts reach maxAttempts.
     QList<FailedRow> rescueExpiredLeases(const QString& worker, int maxAttempts, int limit);
 

@@ -3,6 +3,7 @@
 #include "changenotifier.h"
 #include "dbsession.h"
 #include "metricsrecorder.h"
+#include "outboxerror.h"
 #include "outboxrepository.h"
 #include "unitofwork.h"
 
@@ -32,13 +33,27 @@ static QString describeException(const std::exception_ptr& error)
     }
 }
 
+static bool isBrokerUnavailable(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const OutboxError& e) {
+        return e.kind() == OutboxError::Kind::Broker;
+    } catch (...) {
+        return false;
+    }
+}
+
 QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMessage>& batch)
 {
     try {
         return m_sink.publish(batch);
     } catch (...) {
+        const std::exception_ptr error = std::current_exception();
+        if (isBrokerUnavailable(error))
+            std::rethrow_exception(error); // not the messages' fault: processBatch() hands them back
         if (batch.size() == 1)
-            return { PublishResult { batch.first().id, false, describeException(std::current_exception()) } };
+            return { PublishResult { batch.first().id, false, describeException(error) } };
     }
     // The batch as a whole failed: publish one by one, so only the message that really fails is charged.
     QList<PublishResult> results;
@@ -58,8 +73,21 @@ RelayBatchResult RelayWorker::processBatch()
         return result;
 
     QHash<qint64, PublishResult> outcomes;
-    for (const PublishResult& outcome : publishIsolatingFailures(batch))
-        outcomes.insert(outcome.id, outcome);
+    try {
+        for (const PublishResult& outcome : publishIsolatingFailures(batch))
+            outcomes.insert(outcome.id, outcome);
+    } catch (const OutboxError& error) {
+        if (error.kind() != OutboxError::Kind::Broker)
+            throw;
+        // Unconfirmed messages may still have reached the broker: published again later, they are duplicates
+        // that consumers drop by message id, never losses.
+        QList<LeaseFence> fences;
+        for (const OutboxMessage& message : batch)
+            fences.append({ message.id, message.leaseToken });
+        OutboxRepository(m_session).handBack(fences);
+        ChangeNotifier::notify(m_session);
+        throw;
+    }
 
     QList<LeaseFence> fences;
     QList<PublishFailure> failures;

@@ -1,6 +1,7 @@
 #include "retentionpurger.h"
 
 #include "idempotencyrepository.h"
+#include "inboxrepository.h"
 #include "outboxrepository.h"
 
 #include <functional>
@@ -31,4 +32,10 @@ qint64 RetentionPurger::purgePublishedOutbox(qint64 olderThanMs)
 {
     OutboxRepository outbox(m_session);
     return purgeInBatches(m_batchSize, [&] { return outbox.purgePublished(olderThanMs, m_batchSize); });
+}
+
+qint64 RetentionPurger::purgeInbox(qint64 olderThanMs)
+{
+    InboxRepository inbox(m_session);
+    return purgeInBatches(m_batchSize, [&] { return inbox.purgeOlderThan(olderThanMs, m_batchSize); });
 }

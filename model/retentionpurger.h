@@ -18,6 +18,9 @@ public:
     // Published outbox rows (with their attempt history) published more than `olderThanMs` ago.
     qint64 purgePublishedOutbox(qint64 olderThanMs);
 
+    // Inbox rows (of every consumer) received more than `olderThanMs` ago.
+    qint64 purgeInbox(qint64 olderThanMs);
+
 private:
     DbSession& m_session;
     int m_batchSize;

@@ -3,6 +3,9 @@
 #include "faultinjectingsink.h"
 #include "jsonlinesfilesink.h"
 #include "outboxerror.h"
+#include "rabbitmqsink.h"
+
+#include <QUrl>
 
 namespace {
 
@@ -23,6 +26,16 @@ OutboxError badSpec(const QString& spec, const QString& why)
 }
 
 } // namespace
+
+QString SinkSpec::describe(const QString& spec)
+{
+    if (!spec.startsWith(QLatin1String("amqp://")))
+        return spec;
+    QUrl shown(spec);
+    if (!shown.password().isEmpty())
+        shown.setPassword(QStringLiteral("***"));
+    return shown.toString();
+}
 
 MessageSinkFactory SinkSpec::parse(const QString& spec)
 {
@@ -56,5 +69,17 @@ MessageSinkFactory SinkSpec::parse(const QString& spec)
         auto published = std::make_shared<std::atomic<qint64>>(0);
         return [options, published] { return std::make_unique<FaultInjectingSink>(options, published); };
     }
-    throw badSpec(spec, QStringLiteral("expected file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null"));
+    if (spec.startsWith(QLatin1String("amqp://"))) {
+        AmqpEndpoint endpoint;
+        try {
+            endpoint = AmqpEndpoint::parse(spec);
+        } catch (const OutboxError& error) {
+            throw badSpec(describe(spec), error.message());
+        }
+        if (endpoint.exchange.isEmpty())
+            throw badSpec(endpoint.display(), QStringLiteral("name the exchange to publish to: ?exchange=NAME"));
+        return [endpoint] { return std::make_unique<RabbitMqSink>(endpoint); };
+    }
+    throw badSpec(
+        spec, QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null"));
 }

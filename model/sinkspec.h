@@ -5,6 +5,7 @@
 #include <QString>
 
 // Parses the relay's --sink argument:
+//   amqp://USER:PASS@HOST:PORT/VHOST?exchange=NAME  RabbitMqSink (see AmqpEndpoint for every parameter)
 //   file:PATH                               JsonLinesFileSink appending to PATH
 //   fault:RATE[,LATENCY_MS[,CRASH_AFTER]]   FaultInjectingSink (RATE between 0 and 1)
 //   null                                    accepts everything, writes nothing
@@ -12,4 +13,7 @@
 class SinkSpec final {
 public:
     static MessageSinkFactory parse(const QString& spec);
+
+    // The spec as it may be shown in logs and messages: an AMQP URI's password masked.
+    static QString describe(const QString& spec);
 };

@@ -67,7 +67,7 @@ private slots:
         const QByteArray csv = ExportTables::metricsCsv(*m_session, at, at, 60, QTimeZone("UTC"));
         QCOMPARE(csvLines(csv).size(), 1);
         QVERIFY(csv.startsWith("bucket_start,requests,executions,replays,"));
-        QVERIFY(csv.endsWith("oldest_pending_age_ms\r\n"));
+        QVERIFY(csv.endsWith("oldest_pending_age_ms,consumed,consumer_duplicates\r\n"));
     }
 
     void metricsRowsCarryTheirOffset_data()

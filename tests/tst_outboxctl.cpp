@@ -226,9 +226,9 @@ private slots:
         row("metrics too many buckets",
             { QStringLiteral("metrics"), QStringLiteral("--from=now-30d"), QStringLiteral("--to=now") }, 2,
             QStringLiteral("more than"));
-        row("purge nothing", { QStringLiteral("purge") }, 2, QStringLiteral("--keys, --outbox or both"));
+        row("purge nothing", { QStringLiteral("purge") }, 2, QStringLiteral("--keys, --outbox, --inbox or several"));
         row("purge outbox without age", { QStringLiteral("purge"), QStringLiteral("--outbox") }, 2,
-            QStringLiteral("--outbox and --older-than go together"));
+            QStringLiteral("--outbox and --inbox need --older-than"));
         row("purge bad duration",
             { QStringLiteral("purge"), QStringLiteral("--outbox"), QStringLiteral("--older-than=5x") }, 2,
             QStringLiteral("invalid duration '5x'"));
@@ -809,7 +809,7 @@ private slots:
             QByteArray("bucket_start,requests,executions,replays,mismatches,in_progress_rejections,duplicate_hit_rate,"
                        "published,publish_latency_p50_ms,publish_latency_p95_ms,publish_latency_p99_ms,"
                        "publish_latency_max_ms,failed_attempts,retry_rate,dead_letters,lease_rescues,backlog,"
-                       "backlog_capped,oldest_pending_age_ms\r"));
+                       "backlog_capped,oldest_pending_age_ms,consumed,consumer_duplicates\r"));
         qint64 requests = 0;
         qint64 replays = 0;
         for (const QByteArray& record : records.mid(1, records.size() - 2)) {

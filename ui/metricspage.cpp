@@ -171,6 +171,8 @@ void MetricsPage::buildCharts()
     QValueAxis* perBucket = throughput->addAxis(tr("per bucket"), Qt::AlignLeft);
     throughput->addLine(tr("created"), perBucket, counter(&MetricCounters::executions));
     throughput->addLine(tr("published"), perBucket, counter(&MetricCounters::published));
+    throughput->addLine(tr("consumed"), perBucket, counter(&MetricCounters::consumed));
+    throughput->addLine(tr("consumer duplicates"), perBucket, counter(&MetricCounters::consumerDuplicates));
 
     m_charts = { duplicates, lag, retries, throughput };
 }

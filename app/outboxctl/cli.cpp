@@ -2,6 +2,7 @@
 
 #include "argumentparser.h"
 #include "console.h"
+#include "consumecommand.h"
 #include "createordercommand.h"
 #include "exitcode.h"
 #include "listcommand.h"
@@ -36,6 +37,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());
     m_commands.push_back(std::make_unique<LoadgenCommand>());
+    m_commands.push_back(std::make_unique<ConsumeCommand>());
 }
 
 Cli::~Cli() = default;

@@ -8,20 +8,25 @@
 
 QString PurgeCommand::summary() const
 {
-    return QStringLiteral("Delete expired idempotency keys and/or old published outbox rows, in small batches.");
+    return QStringLiteral(
+        "Delete expired idempotency keys, old published outbox rows and/or old inbox rows, in small batches.");
 }
 
 QString PurgeCommand::synopsis() const
 {
-    return QStringLiteral("[--keys] [--outbox --older-than DURATION] [--batch N]");
+    return QStringLiteral("[--keys] [--outbox] [--inbox] [--older-than DURATION] [--batch N]");
 }
 
 void PurgeCommand::addOptions(ArgumentParser& parser) const
 {
     parser.addFlag(QStringLiteral("keys"), QStringLiteral("Delete idempotency keys past their TTL."));
     parser.addFlag(QStringLiteral("outbox"), QStringLiteral("Delete published outbox rows (needs --older-than)."));
+    parser.addFlag(QStringLiteral("inbox"),
+        QStringLiteral("Delete consumers' inbox rows (needs --older-than; keep them longer than a message can be "
+                       "redelivered)."));
     parser.addValue(QStringLiteral("older-than"), QStringLiteral("DURATION"),
-        QStringLiteral("With --outbox: rows published at least this long ago, e.g. 7d."));
+        QStringLiteral("With --outbox: rows published at least this long ago; with --inbox: rows received at least "
+                       "this long ago, e.g. 7d."));
     parser.addValue(QStringLiteral("batch"), QStringLiteral("N"),
         QStringLiteral("Rows deleted per transaction (1 to 100000)."),
         QString::number(RetentionPurger::DefaultBatchSize));
@@ -31,11 +36,12 @@ int PurgeCommand::execute(const ArgumentParser& parser, const ConnectionSettings
 {
     const bool keys = parser.isSet(QStringLiteral("keys"));
     const bool outbox = parser.isSet(QStringLiteral("outbox"));
-    if (!keys && !outbox)
-        throw parser.usageError(QStringLiteral("say what to purge: --keys, --outbox or both"));
-    if (outbox != parser.isSet(QStringLiteral("older-than")))
-        throw parser.usageError(QStringLiteral("--outbox and --older-than go together"));
-    const qint64 olderThanMs = outbox ? parser.durationMs(QStringLiteral("older-than")) : 0;
+    const bool inbox = parser.isSet(QStringLiteral("inbox"));
+    if (!keys && !outbox && !inbox)
+        throw parser.usageError(QStringLiteral("say what to purge: --keys, --outbox, --inbox or several"));
+    if ((outbox || inbox) != parser.isSet(QStringLiteral("older-than")))
+        throw parser.usageError(QStringLiteral("--outbox and --inbox need --older-than, and only they take it"));
+    const qint64 olderThanMs = outbox || inbox ? parser.durationMs(QStringLiteral("older-than")) : 0;
     const int batchSize = int(parser.integer(QStringLiteral("batch"), 1, 100'000));
 
     const auto session = connect(settings);
@@ -44,5 +50,7 @@ int PurgeCommand::execute(const ArgumentParser& parser, const ConnectionSettings
         Console::line(QStringLiteral("purged %1 expired keys").arg(purger.purgeExpiredKeys()));
     if (outbox)
         Console::line(QStringLiteral("purged %1 published outbox rows").arg(purger.purgePublishedOutbox(olderThanMs)));
+    if (inbox)
+        Console::line(QStringLiteral("purged %1 inbox rows").arg(purger.purgeInbox(olderThanMs)));
     return ExitCode::Success;
 }

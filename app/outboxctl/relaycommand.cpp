@@ -19,7 +19,8 @@ QString RelayCommand::summary() const
 
 QString RelayCommand::synopsis() const
 {
-    return QStringLiteral("[--workers N] [--batch B] [--sink file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
+    return QStringLiteral("[--workers N] [--batch B] "
+                          "[--sink amqp://URI|file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
                           "[--once] [--lease-seconds S] [--max-attempts M] [--backoff-base-ms MS] "
                           "[--backoff-max-ms MS]");
 }
@@ -33,8 +34,9 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(QStringLiteral("batch"), QStringLiteral("B"),
         QStringLiteral("Rows claimed per batch (1 to 10000)."), QString::number(defaults.batchSize));
     parser.addValue(QStringLiteral("sink"), QStringLiteral("SPEC"),
-        QStringLiteral("Where to publish: file:PATH appends JSON lines, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] fails "
-                       "that share of messages, null accepts everything."),
+        QStringLiteral("Where to publish: amqp://USER:PASS@HOST:PORT/VHOST?exchange=NAME publishes to RabbitMQ with "
+                       "publisher confirms, file:PATH appends JSON lines, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] "
+                       "fails that share of messages, null accepts everything."),
         QStringLiteral("null"));
     parser.addFlag(QStringLiteral("once"), QStringLiteral("Stop when no due rows remain instead of polling."));
     parser.addValue(QStringLiteral("lease-seconds"), QStringLiteral("S"),
@@ -87,7 +89,7 @@ int RelayCommand::execute(const ArgumentParser& parser, const ConnectionSettings
                          .arg(target)
                          .arg(options.workers)
                          .arg(options.batchSize)
-                         .arg(parser.value(QStringLiteral("sink"))));
+                         .arg(SinkSpec::describe(parser.value(QStringLiteral("sink")))));
         totals = relay.run();
     }
     Console::line(QStringLiteral("claimed %1 published %2 failed %3 dead %4 fenced %5 rescued %6")

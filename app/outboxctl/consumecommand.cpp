@@ -1,0 +1,181 @@
+#include "consumecommand.h"
+
+#include "amqpendpoint.h"
+#include "argumentparser.h"
+#include "console.h"
+#include "customerordercounter.h"
+#include "dbsession.h"
+#include "exitcode.h"
+#include "inboxprocessor.h"
+#include "metricsrecorder.h"
+#include "rabbitmqconsumer.h"
+#include "signalwatcher.h"
+#include "sinkspec.h"
+
+#include <QDeadlineTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <condition_variable>
+#include <mutex>
+
+namespace {
+
+constexpr int PollMs = 200; // how long one wait for a delivery lasts, so a stop request is seen promptly
+constexpr qint64 MetricsFlushMs = 1000;
+constexpr qint64 FirstRetryMs = 500;
+constexpr qint64 MaxRetryMs = 30'000;
+
+struct ConsumeTotals {
+    qint64 received = 0;
+    qint64 applied = 0;
+    qint64 duplicates = 0;
+    qint64 rejected = 0;
+};
+
+// Set by SIGINT/SIGTERM; waits between reconnects end early when it is.
+class StopRequest final {
+public:
+    void request()
+    {
+        std::lock_guard lock(m_mutex);
+        m_requested = true;
+        m_changed.notify_all();
+    }
+    bool requested()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requested;
+    }
+    // Returns false if a stop was requested meanwhile.
+    bool wait(qint64 ms)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait_for(lock, std::chrono::milliseconds(ms), [this] { return m_requested; });
+        return !m_requested;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_requested = false;
+};
+
+} // namespace
+
+QString ConsumeCommand::summary() const
+{
+    return QStringLiteral("Apply events from a RabbitMQ queue exactly once through the inbox (orders per customer).");
+}
+
+QString ConsumeCommand::synopsis() const
+{
+    return QStringLiteral("--from amqp://URI --queue Q --consumer NAME [--bind KEY] [--prefetch N] "
+                          "[--max-messages N]");
+}
+
+void ConsumeCommand::addOptions(ArgumentParser& parser) const
+{
+    parser.addValue(QStringLiteral("from"), QStringLiteral("URI"),
+        QStringLiteral("The broker, amqp://USER:PASS@HOST:PORT/VHOST; with ?exchange=NAME the queue is bound to that "
+                       "exchange."));
+    parser.addValue(
+        QStringLiteral("queue"), QStringLiteral("Q"), QStringLiteral("Queue to consume (declared durable)."));
+    parser.addValue(QStringLiteral("consumer"), QStringLiteral("NAME"),
+        QStringLiteral("Name under which the inbox remembers applied messages; keep it stable across restarts."));
+    parser.addValue(QStringLiteral("bind"), QStringLiteral("KEY"),
+        QStringLiteral("Binding key of the queue on the exchange."), QStringLiteral("#"));
+    parser.addValue(QStringLiteral("prefetch"), QStringLiteral("N"),
+        QStringLiteral("Unacknowledged deliveries at most (1 to 65535)."), QStringLiteral("100"));
+    parser.addValue(QStringLiteral("max-messages"), QStringLiteral("N"),
+        QStringLiteral("Stop after N deliveries were handled; 0 runs until SIGINT or SIGTERM."), QStringLiteral("0"));
+}
+
+int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    const QString from = parser.requiredText(QStringLiteral("from"));
+    AmqpEndpoint endpoint;
+    try {
+        endpoint = AmqpEndpoint::parse(from);
+    } catch (const OutboxError& error) {
+        throw parser.usageError(QStringLiteral("--from %1: %2").arg(SinkSpec::describe(from), error.message()));
+    }
+    RabbitMqConsumer::Options options;
+    options.queue = parser.requiredText(QStringLiteral("queue"));
+    options.bindingKey = parser.value(QStringLiteral("bind"));
+    options.prefetch = int(parser.integer(QStringLiteral("prefetch"), 1, 65'535));
+    const QString consumerName = parser.requiredText(QStringLiteral("consumer"));
+    const qint64 maxMessages = parser.integer(QStringLiteral("max-messages"), 0, std::numeric_limits<qint64>::max());
+
+    std::unique_ptr<DbSession> session = connect(settings); // fails fast on a wrong server or schema
+    MetricsRecorder metrics;
+    ConsumeTotals totals;
+    StopRequest stop;
+    const SignalWatcher watcher([&stop] { stop.request(); });
+    auto done = [&] { return stop.requested() || (maxMessages > 0 && totals.received >= maxMessages); };
+    auto flushMetrics = [&] {
+        try {
+            if (session)
+                metrics.flush(*session);
+        } catch (const OutboxError& error) {
+            Console::log(QStringLiteral("consumer metrics: %1").arg(error.message()));
+        }
+    };
+
+    Console::log(QStringLiteral("consuming queue %1 from %2 as consumer %3; SIGINT or SIGTERM stops it")
+                     .arg(options.queue, endpoint.display(), consumerName));
+    qint64 retryMs = FirstRetryMs;
+    while (!done()) {
+        try {
+            if (!session)
+                session = connect(settings);
+            RabbitMqConsumer consumer(endpoint, options);
+            InboxProcessor inbox(*session, consumerName, &metrics);
+            CustomerOrderCounter counter(*session, consumerName);
+            retryMs = FirstRetryMs;
+            QDeadlineTimer nextFlush(MetricsFlushMs);
+            while (!done()) {
+                if (nextFlush.hasExpired()) {
+                    flushMetrics();
+                    nextFlush.setRemainingTime(MetricsFlushMs);
+                }
+                const std::optional<AmqpDelivery> delivery = consumer.next(PollMs);
+                if (!delivery)
+                    continue;
+                try {
+                    const InboxProcessor::Outcome outcome = inbox.process(
+                        delivery->messageId, [&](DbSession&) { counter.apply(delivery->eventType, delivery->body); });
+                    consumer.ack(delivery->deliveryTag);
+                    ++(outcome == InboxProcessor::Outcome::Applied ? totals.applied : totals.duplicates);
+                } catch (const OutboxError& error) {
+                    if (error.kind() != OutboxError::Kind::InvalidInput)
+                        throw;
+                    // A message that can never be applied must not come back forever.
+                    consumer.reject(delivery->deliveryTag);
+                    ++totals.rejected;
+                    Console::log(QStringLiteral("rejected message '%1' (%2): %3")
+                                     .arg(delivery->messageId, delivery->eventType, error.message()));
+                }
+                ++totals.received;
+            }
+        } catch (const OutboxError& error) {
+            const bool databaseLost = error.kind() == OutboxError::Kind::Connection;
+            if (!databaseLost && error.kind() != OutboxError::Kind::Broker
+                && error.kind() != OutboxError::Kind::Transient)
+                throw;
+            // Unacknowledged deliveries go back to the queue with the connection; the inbox drops any that
+            // were applied already.
+            Console::log(QStringLiteral("%1; retrying in %2 ms").arg(error.message()).arg(retryMs));
+            if (databaseLost)
+                session.reset();
+            if (!stop.wait(retryMs))
+                break;
+            retryMs = qMin(retryMs * 2, MaxRetryMs);
+        }
+    }
+    flushMetrics();
+    Console::line(QString::fromUtf8(QJsonDocument(
+        QJsonObject { { QStringLiteral("received"), totals.received }, { QStringLiteral("applied"), totals.applied },
+            { QStringLiteral("duplicates"), totals.duplicates }, { QStringLiteral("rejected"), totals.rejected } })
+                                        .toJson(QJsonDocument::Compact)));
+    return ExitCode::Success;
+}

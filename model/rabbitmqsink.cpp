@@ -1,0 +1,134 @@
+#include "rabbitmqsink.h"
+
+#include "amqpconnection.h"
+#include "amqpheadertable.h"
+#include "outboxerror.h"
+
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QJsonDocument>
+#include <amqp_framing.h>
+#include <map>
+
+RabbitMqSink::RabbitMqSink(AmqpEndpoint endpoint)
+    : m_endpoint(std::move(endpoint))
+{ }
+
+RabbitMqSink::~RabbitMqSink() = default;
+
+void RabbitMqSink::connect()
+{
+    auto connection = std::make_unique<AmqpConnection>(m_endpoint, m_endpoint.confirmTimeoutMs);
+    connection->declareExchange();
+    amqp_confirm_select(connection->state(), AmqpConnection::Channel);
+    connection->checkReply(QStringLiteral("switching the channel to publisher confirms"));
+    m_connection = std::move(connection);
+    m_lastDeliveryTag = 0;
+}
+
+QList<PublishResult> RabbitMqSink::publish(const QList<OutboxMessage>& batch)
+{
+    try {
+        if (!m_connection)
+            connect();
+        return publishOn(*m_connection, batch);
+    } catch (const OutboxError&) {
+        m_connection.reset(); // whatever went wrong, the next batch starts on a fresh connection
+        throw;
+    }
+}
+
+QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const QList<OutboxMessage>& batch)
+{
+    const QByteArray exchange = m_endpoint.exchange.toUtf8();
+    std::map<quint64, qint64> unconfirmed; // delivery tag -> outbox id
+    QHash<QString, qint64> idByMessageId;
+    for (const OutboxMessage& message : batch) {
+        const QByteArray routingKey = message.eventType.toUtf8();
+        const QByteArray messageId = message.dedupeKey.toUtf8();
+        const AmqpHeaderTable headers(QJsonDocument::fromJson(message.headers).object());
+        amqp_basic_properties_t properties {};
+        properties._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG
+            | AMQP_BASIC_TYPE_FLAG | AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_TIMESTAMP_FLAG;
+        properties.content_type = amqp_cstring_bytes("application/json");
+        properties.delivery_mode = AMQP_DELIVERY_PERSISTENT;
+        properties.message_id = AmqpConnection::bytes(messageId);
+        properties.type = AmqpConnection::bytes(routingKey);
+        properties.headers = headers.table();
+        properties.timestamp = uint64_t(message.createdAt.toSecsSinceEpoch());
+        connection.checkStatus(
+            amqp_basic_publish(connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(exchange),
+                AmqpConnection::bytes(routingKey), 1, 0, &properties, AmqpConnection::bytes(message.payload)),
+            QStringLiteral("publishing"));
+        unconfirmed.emplace(++m_lastDeliveryTag, message.id);
+        idByMessageId.insert(message.dedupeKey, message.id);
+    }
+
+    // The broker answers every publish with an ack or a nack, in any grouping ("multiple" settles every tag up
+    // to the one named); an unroutable mandatory message comes back as basic.return before its ack.
+    QHash<qint64, QString> refused;
+    QList<PublishResult> results;
+    auto settle = [&](quint64 tag, bool multiple, bool acked) {
+        auto it = multiple ? unconfirmed.begin() : unconfirmed.find(tag);
+        while (it != unconfirmed.end() && it->first <= tag) {
+            const qint64 id = it->second;
+            if (!acked)
+                results.append({ id, false, QStringLiteral("the broker refused the message (basic.nack)") });
+            else if (refused.contains(id))
+                results.append({ id, false, refused.value(id) });
+            else
+                results.append({ id, true, {} });
+            it = unconfirmed.erase(it);
+            if (!multiple)
+                break;
+        }
+    };
+    const QDeadlineTimer deadline(m_endpoint.confirmTimeoutMs);
+    while (!unconfirmed.empty()) {
+        amqp_frame_t frame;
+        if (!connection.waitFrame(frame, int(deadline.remainingTime()))) {
+            throw OutboxError(OutboxError::Kind::Broker,
+                QStringLiteral("no publisher confirm from %1 within %2 ms for %3 of %4 messages")
+                    .arg(m_endpoint.display())
+                    .arg(m_endpoint.confirmTimeoutMs)
+                    .arg(unconfirmed.size())
+                    .arg(batch.size()));
+        }
+        if (frame.frame_type != AMQP_FRAME_METHOD)
+            continue;
+        switch (frame.payload.method.id) {
+        case AMQP_BASIC_ACK_METHOD: {
+            const auto* ack = static_cast<const amqp_basic_ack_t*>(frame.payload.method.decoded);
+            settle(ack->delivery_tag, ack->multiple, true);
+            break;
+        }
+        case AMQP_BASIC_NACK_METHOD: {
+            const auto* nack = static_cast<const amqp_basic_nack_t*>(frame.payload.method.decoded);
+            settle(nack->delivery_tag, nack->multiple, false);
+            break;
+        }
+        case AMQP_BASIC_RETURN_METHOD: {
+            const auto* returned = static_cast<const amqp_basic_return_t*>(frame.payload.method.decoded);
+            const QString reason = QStringLiteral("returned by the broker: %1 %2 (exchange '%3', routing key '%4')")
+                                       .arg(returned->reply_code)
+                                       .arg(QString::fromUtf8(AmqpConnection::toByteArray(returned->reply_text)),
+                                           QString::fromUtf8(AmqpConnection::toByteArray(returned->exchange)),
+                                           QString::fromUtf8(AmqpConnection::toByteArray(returned->routing_key)));
+            // The returned message follows as a header and body; its message id says which one it was.
+            amqp_message_t message;
+            connection.check(amqp_read_message(connection.state(), frame.channel, &message, 0),
+                QStringLiteral("reading a returned message"));
+            if (message.properties._flags & AMQP_BASIC_MESSAGE_ID_FLAG) {
+                const QString messageId = QString::fromUtf8(AmqpConnection::toByteArray(message.properties.message_id));
+                if (idByMessageId.contains(messageId))
+                    refused.insert(idByMessageId.value(messageId), reason);
+            }
+            amqp_destroy_message(&message);
+            break;
+        }
+        default:
+            break; // connection.blocked / unblocked and the like: keep waiting, within the deadline
+        }
+    }
+    return results;
+}
