@@ -74,7 +74,8 @@ void DemoSystem::start()
         { QStringLiteral("--dsn"), dsn, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
     // The service announces its address on its first line; traffic starts once it listens.
     connect(service, &QProcess::readyRead, this, [this, service] {
-        if (!m_serviceUrl.isEmpty() || !service->canReadLine())
+        // stop() reads the service's last output while it waits for it to end: no clients then.
+        if (m_stopping || !m_serviceUrl.isEmpty() || !service->canReadLine())
             return;
         const QString line = QString::fromLocal8Bit(service->readLine()).trimmed();
         if (!line.startsWith(QLatin1String("listening on ")))
@@ -107,7 +108,10 @@ void DemoSystem::stop()
         return;
     m_stopping = true;
     // Clients first, then the service and the relay (which finish what is in hand), then the database.
-    for (auto it = m_processes.rbegin(); it != m_processes.rend(); ++it) {
+    // A copy: waiting for a process to finish delivers its signals, and a handler must not change the list
+    // under our feet.
+    const QList<QProcess*> processes = m_processes;
+    for (auto it = processes.crbegin(); it != processes.crend(); ++it) {
         QProcess* process = *it;
         if (process->state() == QProcess::NotRunning)
             continue;

@@ -49,6 +49,20 @@ private slots:
         QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
     }
 
+    // Stopped at once, while the service may still be announcing its address: no client is started on the way
+    // out, and nothing is left behind.
+    void stoppingRightAfterStartLeavesNothing()
+    {
+        QString directory;
+        {
+            DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+            demo.start();
+            directory = demo.cluster().directory();
+        }
+        QVERIFY(!QDir(directory).exists());
+        QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
+    }
+
     // SIGTERM to `outbox-console --demo` quits it and removes the demo's processes and database.
     void consoleDemoCleansUpOnSigterm()
     {
