@@ -105,6 +105,16 @@ class TestRabbitMq final : public QObject {
 
     qint64 count(const QString& sql) { return m_db->scalar(sql).toLongLong(); }
 
+    // Runs the reference consumer (`outboxctl consume`, consumer "order-counts") for `messages` deliveries and
+    // returns its summary; an empty object if it failed.
+    QJsonObject consume(const QString& exchange, const QString& queue, int messages)
+    {
+        const CtlResult consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"), uri(exchange),
+            QStringLiteral("--queue"), queue, QStringLiteral("--consumer"), QStringLiteral("order-counts"),
+            QStringLiteral("--max-messages"), QString::number(messages) });
+        return consumed.exitCode == 0 ? QJsonDocument::fromJson(consumed.out).object() : QJsonObject();
+    }
+
     static RelayOptions relayOptions()
     {
         RelayOptions options;
@@ -289,6 +299,13 @@ private slots:
         // The claim was handed back: the row is as it was, not charged an attempt.
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
         QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 0LL);
+        // outboxctl says so in one line, without the password, and exits 10.
+        const CtlResult cli = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
+            QStringLiteral("amqp://%1:not-the-password@%2:%3/?exchange=e")
+                .arg(wrong.user, wrong.host)
+                .arg(wrong.port) });
+        QCOMPARE(cli.exitCode, 10);
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
     }
 
     // Every message delivered twice: the reference consumer applies each once and counts the rest as duplicates.
@@ -316,11 +333,7 @@ private slots:
                 QVERIFY2(result.ok, qPrintable(result.error));
         }
 
-        const CtlResult consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"), uri(exchange),
-            QStringLiteral("--queue"), queue, QStringLiteral("--consumer"), QStringLiteral("order-counts"),
-            QStringLiteral("--max-messages"), QString::number(2 * Messages) });
-        QCOMPARE(consumed.exitCode, 0);
-        const QJsonObject summary = QJsonDocument::fromJson(consumed.out).object();
+        const QJsonObject summary = consume(exchange, queue, 2 * Messages);
         QCOMPARE(summary.value(QStringLiteral("applied")).toInt(), Messages);
         QCOMPARE(summary.value(QStringLiteral("duplicates")).toInt(), Messages);
         QCOMPARE(summary.value(QStringLiteral("rejected")).toInt(), 0);
@@ -395,11 +408,7 @@ private slots:
             qint64(Rows));
         QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(2 * Rows), 30'000);
 
-        const CtlResult consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"), uri(exchange),
-            QStringLiteral("--queue"), queue, QStringLiteral("--consumer"), QStringLiteral("order-counts"),
-            QStringLiteral("--max-messages"), QString::number(2 * Rows) });
-        QCOMPARE(consumed.exitCode, 0);
-        const QJsonObject summary = QJsonDocument::fromJson(consumed.out).object();
+        const QJsonObject summary = consume(exchange, queue, 2 * Rows);
         QCOMPARE(summary.value(QStringLiteral("applied")).toInt(), Rows);
         QCOMPARE(summary.value(QStringLiteral("duplicates")).toInt(), Rows);
         QCOMPARE(count(QStringLiteral("SELECT sum(orders) FROM customer_order_counts")), qint64(Rows));
