@@ -11,21 +11,21 @@ static timeval toTimeval(int ms)
     return timeval { ms / 1000, (ms % 1000) * 1000 };
 }
 
-AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, int timeoutMs)
+AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, int timeoutMs, int heartbeatSeconds)
     : m_endpoint(std::move(endpoint))
     , m_state(amqp_new_connection())
 {
     if (!m_state)
         throw OutboxError(OutboxError::Kind::Broker, QStringLiteral("cannot allocate an AMQP connection"));
     try {
-        open(timeoutMs);
+        open(timeoutMs, heartbeatSeconds);
     } catch (...) {
         amqp_destroy_connection(m_state); // the destructor does not run for a constructor that throws
         throw;
     }
 }
 
-void AmqpConnection::open(int timeoutMs)
+void AmqpConnection::open(int timeoutMs, int heartbeatSeconds)
 {
     const timeval timeout = toTimeval(timeoutMs);
     amqp_set_handshake_timeout(m_state, &timeout);
@@ -35,10 +35,9 @@ void AmqpConnection::open(int timeoutMs)
         fail(QStringLiteral("creating a socket"), QStringLiteral("out of memory"));
     checkStatus(amqp_socket_open_noblock(socket, m_endpoint.host.toUtf8().constData(), m_endpoint.port, &timeout),
         QStringLiteral("connecting"));
-    // No heartbeats: rabbitmq-c only sends them from inside its own calls, and a relay may sit idle longer than
-    // any heartbeat interval between batches. A dead connection shows up on the next publish instead.
-    const amqp_rpc_reply_t login = amqp_login(m_state, m_endpoint.vhost.toUtf8().constData(), 0, 131072, 0,
-        AMQP_SASL_METHOD_PLAIN, m_endpoint.user.toUtf8().constData(), m_endpoint.password.toUtf8().constData());
+    const amqp_rpc_reply_t login
+        = amqp_login(m_state, m_endpoint.vhost.toUtf8().constData(), 0, 131072, heartbeatSeconds,
+            AMQP_SASL_METHOD_PLAIN, m_endpoint.user.toUtf8().constData(), m_endpoint.password.toUtf8().constData());
     check(login, QStringLiteral("logging in as '%1' to vhost '%2'").arg(m_endpoint.user, m_endpoint.vhost));
     amqp_channel_open(m_state, Channel);
     checkReply(QStringLiteral("opening a channel"));

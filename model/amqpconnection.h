@@ -14,8 +14,10 @@ class AmqpConnection final {
 public:
     static constexpr amqp_channel_t Channel = 1;
 
-    // Connects, logs in and opens the channel, each step bounded by `timeoutMs`.
-    AmqpConnection(AmqpEndpoint endpoint, int timeoutMs);
+    // Connects, logs in and opens the channel, each step bounded by `timeoutMs`. With `heartbeatSeconds` the
+    // broker and the library check the connection both ways; only for owners that call into the library at
+    // least that often (a consumer polling for deliveries), since rabbitmq-c sends heartbeats from its calls.
+    AmqpConnection(AmqpEndpoint endpoint, int timeoutMs, int heartbeatSeconds = 0);
     ~AmqpConnection();
 
     amqp_connection_state_t state() const { return m_state; }
@@ -46,9 +48,12 @@ public:
         return QByteArray(static_cast<const char*>(bytes.bytes), qsizetype(bytes.len));
     }
 
-private:
-    void open(int timeoutMs);
+    // Gives up on the connection (no polite close: the broker may not be answering) and throws
+    // OutboxError(Broker) naming `doing` and `reason`.
     [[noreturn]] void fail(const QString& doing, const QString& reason);
+
+private:
+    void open(int timeoutMs, int heartbeatSeconds);
     static QString describeClose(const amqp_method_t& method);
 
     AmqpEndpoint m_endpoint;

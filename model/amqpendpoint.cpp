@@ -22,8 +22,8 @@ static bool parseFlag(const QString& value, const QString& name)
 AmqpEndpoint AmqpEndpoint::parse(const QString& uri)
 {
     const QUrl url(uri, QUrl::StrictMode);
-    if (!url.isValid())
-        throw badUri(url.errorString());
+    if (!url.isValid()) // not url.errorString(): it repeats the user info, password included
+        throw badUri(QStringLiteral("malformed URI (check the host, the port and percent-encoding)"));
     if (url.scheme() != QLatin1String("amqp"))
         throw badUri(QStringLiteral("the scheme must be amqp:// (TLS is not supported)"));
     AmqpEndpoint endpoint;

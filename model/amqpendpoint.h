@@ -16,7 +16,8 @@ struct AmqpEndpoint {
     QString exchange; // empty = the default exchange (only a consumer may leave it empty)
     QString exchangeType = QStringLiteral("topic");
     bool declareExchange = true;
-    int confirmTimeoutMs = 30'000;
+    // Below the relay's default 30 s lease, so a stalled broker's batch is handed back before it could be rescued.
+    int confirmTimeoutMs = 15'000;
 
     // Throws OutboxError(InvalidInput) naming what is wrong with the URI.
     static AmqpEndpoint parse(const QString& uri);

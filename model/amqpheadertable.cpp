@@ -4,7 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <cmath>
+#include <QVariant>
 
 AmqpHeaderTable::AmqpHeaderTable(const QJsonObject& headers)
 {
@@ -19,17 +19,16 @@ AmqpHeaderTable::AmqpHeaderTable(const QJsonObject& headers)
             field.kind = AMQP_FIELD_KIND_BOOLEAN;
             field.value.boolean = value.toBool();
             break;
-        case QJsonValue::Double: {
-            const double number = value.toDouble();
-            if (std::trunc(number) == number && std::abs(number) < 9007199254740992.0) {
+        case QJsonValue::Double:
+            // Qt keeps a JSON integer as an exact qint64 (e.g. a 64-bit id beyond a double's 53 bits).
+            if (value.toVariant().typeId() == QMetaType::LongLong) {
                 field.kind = AMQP_FIELD_KIND_I64;
-                field.value.i64 = int64_t(number);
+                field.value.i64 = value.toInteger();
             } else {
                 field.kind = AMQP_FIELD_KIND_F64;
-                field.value.f64 = number;
+                field.value.f64 = value.toDouble();
             }
             break;
-        }
         case QJsonValue::Null:
         case QJsonValue::Undefined:
             field.kind = AMQP_FIELD_KIND_VOID;

@@ -82,7 +82,6 @@ void OutboxRelay::workerLoop(int index)
             DbSession session(m_settings, QStringLiteral("relay"));
             const std::unique_ptr<MessageSink> sink = m_sinks();
             RelayWorker worker(session, *sink, m_metrics, m_options, name);
-            reconnectDelayMs = 500;
             QDeadlineTimer nextRescue(0);
             for (;;) {
                 {
@@ -102,6 +101,7 @@ void OutboxRelay::workerLoop(int index)
                     nextRescue.setRemainingTime(m_options.rescueIntervalMs);
                 }
                 const RelayBatchResult batch = worker.processBatch();
+                reconnectDelayMs = 500; // only a batch that went through proves the database and the broker work
                 addTotals(batch, false);
                 if (batch.claimed == 0) {
                     if (m_options.once)

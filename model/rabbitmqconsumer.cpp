@@ -8,9 +8,11 @@
 #include <sys/time.h>
 
 static constexpr int ConnectTimeoutMs = 10'000;
+// The consumer calls into the library every poll, so heartbeats can find a connection that died silently.
+static constexpr int HeartbeatSeconds = 30;
 
 RabbitMqConsumer::RabbitMqConsumer(const AmqpEndpoint& endpoint, const Options& options)
-    : m_connection(std::make_unique<AmqpConnection>(endpoint, ConnectTimeoutMs))
+    : m_connection(std::make_unique<AmqpConnection>(endpoint, ConnectTimeoutMs, HeartbeatSeconds))
 {
     m_connection->declareQueue(options.queue);
     if (!endpoint.exchange.isEmpty()) {

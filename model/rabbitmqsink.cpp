@@ -7,8 +7,26 @@
 #include <QDeadlineTimer>
 #include <QHash>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <amqp_framing.h>
 #include <map>
+
+// AMQP short strings (routing key, message id, type, header names) hold at most 255 bytes.
+static QString unencodable(const QByteArray& routingKey, const QByteArray& messageId, const QJsonObject& headers)
+{
+    constexpr qsizetype ShortStringMax = 255;
+    if (routingKey.size() > ShortStringMax)
+        return QStringLiteral("the event type is %1 bytes long; AMQP routing keys hold at most 255")
+            .arg(routingKey.size());
+    if (messageId.size() > ShortStringMax)
+        return QStringLiteral("the dedupe key is %1 bytes long; AMQP message ids hold at most 255")
+            .arg(messageId.size());
+    for (auto it = headers.begin(); it != headers.end(); ++it) {
+        if (it.key().toUtf8().size() > ShortStringMax)
+            return QStringLiteral("the header name '%1…' is longer than AMQP's 255 bytes").arg(it.key().left(40));
+    }
+    return {};
+}
 
 RabbitMqSink::RabbitMqSink(AmqpEndpoint endpoint)
     : m_endpoint(std::move(endpoint))
@@ -43,10 +61,17 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
     const QByteArray exchange = m_endpoint.exchange.toUtf8();
     std::map<quint64, qint64> unconfirmed; // delivery tag -> outbox id
     QHash<QString, qint64> idByMessageId;
+    QList<PublishResult> results;
     for (const OutboxMessage& message : batch) {
         const QByteArray routingKey = message.eventType.toUtf8();
         const QByteArray messageId = message.dedupeKey.toUtf8();
-        const AmqpHeaderTable headers(QJsonDocument::fromJson(message.headers).object());
+        const QJsonObject headerObject = QJsonDocument::fromJson(message.headers).object();
+        // A message AMQP cannot carry fails by itself, before anything is sent; it must not pass for an outage.
+        if (const QString problem = unencodable(routingKey, messageId, headerObject); !problem.isEmpty()) {
+            results.append({ message.id, false, problem });
+            continue;
+        }
+        const AmqpHeaderTable headers(headerObject);
         amqp_basic_properties_t properties {};
         properties._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG
             | AMQP_BASIC_TYPE_FLAG | AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_TIMESTAMP_FLAG;
@@ -56,10 +81,16 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
         properties.type = AmqpConnection::bytes(routingKey);
         properties.headers = headers.table();
         properties.timestamp = uint64_t(message.createdAt.toSecsSinceEpoch());
-        connection.checkStatus(
-            amqp_basic_publish(connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(exchange),
-                AmqpConnection::bytes(routingKey), 1, 0, &properties, AmqpConnection::bytes(message.payload)),
-            QStringLiteral("publishing"));
+        const int status
+            = amqp_basic_publish(connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(exchange),
+                AmqpConnection::bytes(routingKey), 1, 0, &properties, AmqpConnection::bytes(message.payload));
+        if (status == AMQP_STATUS_BAD_AMQP_DATA || status == AMQP_STATUS_TABLE_TOO_BIG) {
+            // Encoding failed before anything was written: the connection is fine, the message is not.
+            results.append({ message.id, false,
+                QStringLiteral("cannot be encoded for AMQP: %1").arg(QString::fromUtf8(amqp_error_string2(status))) });
+            continue;
+        }
+        connection.checkStatus(status, QStringLiteral("publishing"));
         unconfirmed.emplace(++m_lastDeliveryTag, message.id);
         idByMessageId.insert(message.dedupeKey, message.id);
     }
@@ -67,7 +98,6 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
     // The broker answers every publish with an ack or a nack, in any grouping ("multiple" settles every tag up
     // to the one named); an unroutable mandatory message comes back as basic.return before its ack.
     QHash<qint64, QString> refused;
-    QList<PublishResult> results;
     auto settle = [&](quint64 tag, bool multiple, bool acked) {
         auto it = multiple ? unconfirmed.begin() : unconfirmed.find(tag);
         while (it != unconfirmed.end() && it->first <= tag) {
@@ -87,9 +117,8 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
     while (!unconfirmed.empty()) {
         amqp_frame_t frame;
         if (!connection.waitFrame(frame, int(deadline.remainingTime()))) {
-            throw OutboxError(OutboxError::Kind::Broker,
-                QStringLiteral("no publisher confirm from %1 within %2 ms for %3 of %4 messages")
-                    .arg(m_endpoint.display())
+            connection.fail(QStringLiteral("waiting for publisher confirms"),
+                QStringLiteral("none within %1 ms for %2 of %3 messages")
                     .arg(m_endpoint.confirmTimeoutMs)
                     .arg(unconfirmed.size())
                     .arg(batch.size()));

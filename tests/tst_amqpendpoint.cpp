@@ -62,6 +62,8 @@ private slots:
         QTest::newRow("timeout") << QStringLiteral("amqp://h/?confirm_timeout_ms=5") << QStringLiteral("100 to 600000");
         QTest::newRow("vhost slash") << QStringLiteral("amqp://h/a/b") << QStringLiteral("%2F");
         QTest::newRow("port") << QStringLiteral("amqp://h:0/") << QStringLiteral("port");
+        QTest::newRow("malformed") << QStringLiteral("amqp://u:hunter2@h:99999/?exchange=e")
+                                   << QStringLiteral("malformed URI");
     }
     void refusesBadUris()
     {
@@ -73,6 +75,7 @@ private slots:
         } catch (const OutboxError& error) {
             QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
             QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+            QVERIFY2(!error.message().contains(QLatin1String("hunter2")), qPrintable(error.message()));
         }
     }
 

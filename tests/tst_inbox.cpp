@@ -76,11 +76,13 @@ private slots:
     // and then sees the duplicate.
     void concurrentDeliveriesApplyOnce()
     {
-        auto other = m_db->openSession(QStringLiteral("second consumer"));
         UnitOfWork first(*m_session);
         QVERIFY(InboxRepository(*m_session).record(QStringLiteral("counts"), QStringLiteral("m-1")));
-        auto second = std::async(std::launch::async,
-            [&other] { return InboxRepository(*other).record(QStringLiteral("counts"), QStringLiteral("m-1")); });
+        // A connection is used only by the thread that opened it.
+        auto second = std::async(std::launch::async, [settings = m_db->settings()] {
+            DbSession other(settings, QStringLiteral("second consumer"));
+            return InboxRepository(other).record(QStringLiteral("counts"), QStringLiteral("m-1"));
+        });
         // The second insert blocks on the first one's uncommitted row.
         QTRY_COMPARE(count(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                                           "AND wait_event_type = 'Lock'")),

@@ -91,16 +91,16 @@ class TestRabbitMq final : public QObject {
     struct CtlResult {
         int exitCode = -1;
         QByteArray out;
+        QByteArray err;
     };
     CtlResult outboxctl(const QStringList& arguments)
     {
         QProcess process;
-        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process.start(QStringLiteral(OUTBOXCTL_PATH), QStringList { QStringLiteral("--dsn"), m_db->dsn() } + arguments);
         if (!process.waitForFinished(120'000))
             return {};
         return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput() };
+            process.readAllStandardOutput(), process.readAllStandardError() };
     }
 
     qint64 count(const QString& sql) { return m_db->scalar(sql).toLongLong(); }
@@ -164,7 +164,7 @@ private slots:
                        "SELECT 'order', g::text, (ARRAY['order.created', 'order.paid', 'order.shipped'])[g % 3 + 1], "
                        "  jsonb_build_object('n', g, 'note', 'a \"quoted\", unicode ü text'), "
                        "  jsonb_build_object('tenant', 't-' || (g % 5), 'seq', g, 'urgent', g % 2 = 0, "
-                       "    'ratio', g + 0.5, 'trace', jsonb_build_array(g, 'x')), "
+                       "    'ratio', g + 0.5, 'trace', jsonb_build_array(g, 'x'), 'big', 9007199254740993 + g), "
                        "  'ev-' || g "
                        "FROM generate_series(1, ?::int) AS g"),
             { Rows });
@@ -195,7 +195,7 @@ private slots:
             QCOMPARE(delivery.headers,
                 (QJsonObject { { QStringLiteral("tenant"), QStringLiteral("t-%1").arg(g % 5) },
                     { QStringLiteral("seq"), g }, { QStringLiteral("urgent"), g % 2 == 0 },
-                    { QStringLiteral("ratio"), g + 0.5 },
+                    { QStringLiteral("ratio"), g + 0.5 }, { QStringLiteral("big"), qint64(9007199254740993) + g },
                     { QStringLiteral("trace"), QStringLiteral("[%1,\"x\"]").arg(g) } }));
         }
         QCOMPARE(seen.size(), Rows);
@@ -280,6 +280,31 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("routing key 'order.created'")), qPrintable(error));
     }
 
+    // A message AMQP cannot carry (a routing key over 255 bytes) fails by itself and goes dead; it is not
+    // mistaken for an outage, and its neighbours in the batch are published.
+    void unencodableMessageFailsAloneAndGoesDead()
+    {
+        const QString exchange = name("events");
+        const QString queue = name("all");
+        bindQueue(exchange, queue);
+        seedOrders(3);
+        m_db->exec(QStringLiteral("UPDATE outbox SET event_type = repeat('x', 300) WHERE dedupe_key = 'ev-2'"));
+        RelayOptions options = relayOptions();
+        options.maxAttempts = 2;
+        OutboxRelay relay(
+            m_db->settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, 2LL);
+        QCOMPARE(totals.dead, 1LL);
+        QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox WHERE dedupe_key = 'ev-2'")).toString(),
+            QStringLiteral("dead"));
+        const QString error
+            = m_db->scalar(QStringLiteral("SELECT last_error FROM outbox WHERE dedupe_key = 'ev-2'")).toString();
+        QVERIFY2(error.contains(QLatin1String("at most 255")), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), 2LL, 30'000);
+    }
+
     void brokerThatCannotBeReachedStopsAOneShotRelayWithItsReason()
     {
         OutboxRepository(*m_db->openSession())
@@ -305,6 +330,8 @@ private slots:
                 .arg(wrong.user, wrong.host)
                 .arg(wrong.port) });
         QCOMPARE(cli.exitCode, 10);
+        QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
+        QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
     }
 

@@ -147,7 +147,9 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                     consumer.ack(delivery->deliveryTag);
                     ++(outcome == InboxProcessor::Outcome::Applied ? totals.applied : totals.duplicates);
                 } catch (const OutboxError& error) {
-                    if (error.kind() != OutboxError::Kind::InvalidInput)
+                    // Only the consumer's own verdict on the message (no SQLSTATE): a constraint the database
+                    // raised may well pass on a retry.
+                    if (error.kind() != OutboxError::Kind::InvalidInput || !error.sqlState().isEmpty())
                         throw;
                     // A message that can never be applied must not come back forever.
                     consumer.reject(delivery->deliveryTag);
