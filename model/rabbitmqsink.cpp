@@ -11,10 +11,17 @@
 #include <amqp_framing.h>
 #include <map>
 
-// AMQP short strings (routing key, message id, type, header names) hold at most 255 bytes.
+// AMQP short strings (routing key, message id, type, header names) hold at most 255 bytes, and the properties
+// must fit in one frame (128 KiB as negotiated). Checked up front because rabbitmq-c may already have sent the
+// publish method when encoding the properties fails, which would break the channel for the whole batch.
 static QString unencodable(const QByteArray& routingKey, const QByteArray& messageId, const QJsonObject& headers)
 {
     constexpr qsizetype ShortStringMax = 255;
+    constexpr qsizetype HeadersMax = 64 * 1024;
+    if (const qsizetype size = QJsonDocument(headers).toJson(QJsonDocument::Compact).size(); size > HeadersMax)
+        return QStringLiteral("the headers are %1 bytes of JSON; at most %2 fit in an AMQP frame here")
+            .arg(size)
+            .arg(HeadersMax);
     if (routingKey.size() > ShortStringMax)
         return QStringLiteral("the event type is %1 bytes long; AMQP routing keys hold at most 255")
             .arg(routingKey.size());
@@ -84,12 +91,6 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
         const int status
             = amqp_basic_publish(connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(exchange),
                 AmqpConnection::bytes(routingKey), 1, 0, &properties, AmqpConnection::bytes(message.payload));
-        if (status == AMQP_STATUS_BAD_AMQP_DATA || status == AMQP_STATUS_TABLE_TOO_BIG) {
-            // Encoding failed before anything was written: the connection is fine, the message is not.
-            results.append({ message.id, false,
-                QStringLiteral("cannot be encoded for AMQP: %1").arg(QString::fromUtf8(amqp_error_string2(status))) });
-            continue;
-        }
         connection.checkStatus(status, QStringLiteral("publishing"));
         unconfirmed.emplace(++m_lastDeliveryTag, message.id);
         idByMessageId.insert(message.dedupeKey, message.id);

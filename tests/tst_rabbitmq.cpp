@@ -144,6 +144,11 @@ private slots:
             "OUTBOX_TEST_AMQP_URI is not set: run the tests through .ci/test, which starts "
             "RabbitMQ, or point it at a broker, e.g. amqp://guest:guest@127.0.0.1:5672/");
         m_broker = AmqpEndpoint::parse(m_uri);
+        try {
+            AmqpConnection probe(m_broker, 10'000);
+        } catch (const OutboxError& error) {
+            QFAIL(qPrintable(QStringLiteral("no broker at OUTBOX_TEST_AMQP_URI: %1").arg(error.message())));
+        }
         m_db = std::make_unique<TestDatabase>(QStringLiteral("rabbitmq"));
     }
     void cleanupTestCase() { m_db.reset(); }
