@@ -131,7 +131,6 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
             RabbitMqConsumer consumer(endpoint, options);
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
-            retryMs = FirstRetryMs;
             QDeadlineTimer nextFlush(MetricsFlushMs);
             while (!done()) {
                 if (nextFlush.hasExpired()) {
@@ -145,6 +144,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                     const InboxProcessor::Outcome outcome = inbox.process(
                         delivery->messageId, [&](DbSession&) { counter.apply(delivery->eventType, delivery->body); });
                     consumer.ack(delivery->deliveryTag);
+                    retryMs = FirstRetryMs; // a delivery went through: both connections work
                     ++(outcome == InboxProcessor::Outcome::Applied ? totals.applied : totals.duplicates);
                 } catch (const OutboxError& error) {
                     // Only the consumer's own verdict on the message (no SQLSTATE): a constraint the database
