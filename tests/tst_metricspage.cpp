@@ -5,6 +5,7 @@
 #include "metricspage.h"
 #include "metricswindow.h"
 #include "metricthresholds.h"
+#include "processtesting.h"
 #include "testdatabase.h"
 #include "timeformatter.h"
 
@@ -256,30 +257,15 @@ class TestMetricsPage final : public QObject {
         poll->start();
     }
 
-    struct CliRun {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    CliRun runMetricsCli(const QDateTime& from, const QDateTime& to, int bucketSeconds, const QTimeZone& zone)
+    ProcessTesting::Run runMetricsCli(
+        const QDateTime& from, const QDateTime& to, int bucketSeconds, const QTimeZone& zone)
     {
-        QProcess process;
-        process.start(QStringLiteral(OUTBOXCTL_PATH),
+        return ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
             { QStringLiteral("--dsn"), m_db->dsn(), QStringLiteral("metrics"), QStringLiteral("--from"),
                 from.toString(Qt::ISODateWithMs), QStringLiteral("--to"), to.toString(Qt::ISODateWithMs),
                 QStringLiteral("--bucket"), cliBucket(bucketSeconds), QStringLiteral("--tz"),
-                QString::fromUtf8(zone.id()), QStringLiteral("--format"), QStringLiteral("csv") });
-        CliRun run;
-        if (!process.waitForFinished(60'000)) {
-            process.kill();
-            process.waitForFinished();
-            return run;
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        return run;
+                QString::fromUtf8(zone.id()), QStringLiteral("--format"), QStringLiteral("csv") },
+            QProcessEnvironment::systemEnvironment(), 60'000);
     }
 
     static QByteArray readAll(const QString& path)
@@ -709,7 +695,7 @@ private slots:
         const QByteArray gui = readAll(path);
         QCOMPARE(gui.count("\r\n"), page->points().size() + 1);
 
-        const CliRun cli = runMetricsCli(page->from(), page->to(), page->bucketSeconds(), page->zone());
+        const ProcessTesting::Run cli = runMetricsCli(page->from(), page->to(), page->bucketSeconds(), page->zone());
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QCOMPARE(gui, cli.out);
     }
@@ -762,7 +748,7 @@ private slots:
         QVERIFY(csv.startsWith("bucket_start,requests,"));
         QCOMPARE(csv.count("\r\n"), 1);
         QVERIFY(csv.endsWith("\r\n"));
-        const CliRun cli = runMetricsCli(minute(3), minute(3), 60, QTimeZone::utc());
+        const ProcessTesting::Run cli = runMetricsCli(minute(3), minute(3), 60, QTimeZone::utc());
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QCOMPARE(csv, cli.out);
     }

@@ -1,5 +1,6 @@
 #include "dbsession.h"
 #include "outboxrepository.h"
+#include "processtesting.h"
 #include "schemamigrator.h"
 #include "testdatabase.h"
 #include "unitofwork.h"
@@ -20,14 +21,8 @@
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1; // -1: crashed or timed out
-    QByteArray out;
-    QByteArray err;
-
-    QList<QByteArray> outLines() const { return out.split('\n').mid(0, out.count('\n')); }
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
+using CliRun = ProcessTesting::Run;
+using ProcessTesting::finish;
 
 QString describe(const CliRun& run)
 {
@@ -36,27 +31,10 @@ QString describe(const CliRun& run)
         .arg(QString::fromUtf8(run.out), QString::fromUtf8(run.err));
 }
 
-CliRun finish(QProcess& process)
-{
-    if (!process.waitForFinished(120'000)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    CliRun run;
-    if (process.exitStatus() == QProcess::NormalExit)
-        run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
-
 CliRun runCli(
     const QStringList& arguments, const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(OUTBOXCTL_PATH), arguments);
-    return finish(process);
+    return ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH), arguments, environment);
 }
 
 // Bad input and failures must leave exactly one diagnostic line and nothing on stdout.

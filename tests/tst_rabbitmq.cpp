@@ -3,6 +3,7 @@
 #include "outboxerror.h"
 #include "outboxrelay.h"
 #include "outboxrepository.h"
+#include "processtesting.h"
 #include "rabbitmqconsumer.h"
 #include "rabbitmqsink.h"
 #include "testdatabase.h"
@@ -88,19 +89,10 @@ class TestRabbitMq final : public QObject {
                            .arg(arguments.join(QLatin1Char(' ')), QString::fromLocal8Bit(ctl.readAll()))));
     }
 
-    struct CtlResult {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    CtlResult outboxctl(const QStringList& arguments)
+    ProcessTesting::Run outboxctl(const QStringList& arguments)
     {
-        QProcess process;
-        process.start(QStringLiteral(OUTBOXCTL_PATH), QStringList { QStringLiteral("--dsn"), m_db->dsn() } + arguments);
-        if (!process.waitForFinished(120'000))
-            return {};
-        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError() };
+        return ProcessTesting::run(
+            QStringLiteral(OUTBOXCTL_PATH), QStringList { QStringLiteral("--dsn"), m_db->dsn() } + arguments);
     }
 
     qint64 count(const QString& sql) { return m_db->scalar(sql).toLongLong(); }
@@ -109,10 +101,10 @@ class TestRabbitMq final : public QObject {
     // returns its summary; an empty object if it failed.
     QJsonObject consume(const QString& exchange, const QString& queue, int messages)
     {
-        const CtlResult consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"), uri(exchange),
-            QStringLiteral("--queue"), queue, QStringLiteral("--consumer"), QStringLiteral("order-counts"),
-            QStringLiteral("--max-messages"), QString::number(messages) });
-        return consumed.exitCode == 0 ? QJsonDocument::fromJson(consumed.out).object() : QJsonObject();
+        const ProcessTesting::Run consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"),
+            uri(exchange), QStringLiteral("--queue"), queue, QStringLiteral("--consumer"),
+            QStringLiteral("order-counts"), QStringLiteral("--max-messages"), QString::number(messages) });
+        return consumed.exitCode == 0 ? consumed.json() : QJsonObject();
     }
 
     static RelayOptions relayOptions()
@@ -330,10 +322,11 @@ private slots:
         QCOMPARE(m_db->scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
         QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 0LL);
         // outboxctl says so in one line, without the password, and exits 10.
-        const CtlResult cli = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
-            QStringLiteral("amqp://%1:not-the-password@%2:%3/?exchange=e")
-                .arg(wrong.user, wrong.host)
-                .arg(wrong.port) });
+        const ProcessTesting::Run cli
+            = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
+                QStringLiteral("amqp://%1:not-the-password@%2:%3/?exchange=e")
+                    .arg(wrong.user, wrong.host)
+                    .arg(wrong.port) });
         QCOMPARE(cli.exitCode, 10);
         QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
         QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());
@@ -432,7 +425,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox "
                                                        "WHERE status = 'in_flight' AND lease_expires_at < now()")),
             qint64(Rows), 30'000);
-        const CtlResult second = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"),
+        const ProcessTesting::Run second = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"),
             QStringLiteral("--sink"), uri(exchange), QStringLiteral("--backoff-base-ms"), QStringLiteral("0") });
         QCOMPARE(second.exitCode, 0);
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows));
