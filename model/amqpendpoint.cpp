@@ -81,3 +81,11 @@ QString AmqpEndpoint::display() const
         url.setQuery(QStringLiteral("exchange=") + QString::fromLatin1(QUrl::toPercentEncoding(exchange)));
     return url.toString();
 }
+
+QString AmqpEndpoint::redacted(const QString& uri)
+{
+    QUrl shown(uri);
+    if (!shown.password().isEmpty())
+        shown.setPassword(QStringLiteral("***"));
+    return shown.toString();
+}

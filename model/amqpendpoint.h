@@ -24,4 +24,7 @@ struct AmqpEndpoint {
 
     // The URI without the password, for messages and logs.
     QString display() const;
+
+    // `uri` as typed, its password (if any) replaced by ***: for messages about a URI that may not parse.
+    static QString redacted(const QString& uri);
 };

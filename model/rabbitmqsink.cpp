@@ -14,13 +14,14 @@
 // AMQP short strings (routing key, message id, type, header names) hold at most 255 bytes, and the properties
 // must fit in one frame (128 KiB as negotiated). Checked up front because rabbitmq-c may already have sent the
 // publish method when encoding the properties fails, which would break the channel for the whole batch.
-static QString unencodable(const QByteArray& routingKey, const QByteArray& messageId, const QJsonObject& headers)
+static QString unencodable(const QByteArray& routingKey, const QByteArray& messageId, const QByteArray& headersJson,
+    const QJsonObject& headers)
 {
     constexpr qsizetype ShortStringMax = 255;
     constexpr qsizetype HeadersMax = 64 * 1024;
-    if (const qsizetype size = QJsonDocument(headers).toJson(QJsonDocument::Compact).size(); size > HeadersMax)
+    if (headersJson.size() > HeadersMax)
         return QStringLiteral("the headers are %1 bytes of JSON; at most %2 fit in an AMQP frame here")
-            .arg(size)
+            .arg(headersJson.size())
             .arg(HeadersMax);
     if (routingKey.size() > ShortStringMax)
         return QStringLiteral("the event type is %1 bytes long; AMQP routing keys hold at most 255")
@@ -74,7 +75,8 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
         const QByteArray messageId = message.dedupeKey.toUtf8();
         const QJsonObject headerObject = QJsonDocument::fromJson(message.headers).object();
         // A message AMQP cannot carry fails by itself, before anything is sent; it must not pass for an outage.
-        if (const QString problem = unencodable(routingKey, messageId, headerObject); !problem.isEmpty()) {
+        if (const QString problem = unencodable(routingKey, messageId, message.headers, headerObject);
+            !problem.isEmpty()) {
             results.append({ message.id, false, problem });
             continue;
         }

@@ -5,8 +5,6 @@
 #include "outboxerror.h"
 #include "rabbitmqsink.h"
 
-#include <QUrl>
-
 namespace {
 
 class NullSink final : public MessageSink {
@@ -29,12 +27,7 @@ OutboxError badSpec(const QString& spec, const QString& why)
 
 QString SinkSpec::describe(const QString& spec)
 {
-    if (!spec.startsWith(QLatin1String("amqp://")))
-        return spec;
-    QUrl shown(spec);
-    if (!shown.password().isEmpty())
-        shown.setPassword(QStringLiteral("***"));
-    return shown.toString();
+    return spec.startsWith(QLatin1String("amqp://")) ? AmqpEndpoint::redacted(spec) : spec;
 }
 
 MessageSinkFactory SinkSpec::parse(const QString& spec)

@@ -96,6 +96,13 @@ private slots:
             QVERIFY2(error.message().contains(QLatin1String("bogus")), qPrintable(error.message()));
             QVERIFY(!error.message().contains(QLatin1String("hunter2")));
         }
+        try {
+            SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h:99999/?exchange=e"));
+            QFAIL("accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QLatin1String("malformed URI")), qPrintable(error.message()));
+            QVERIFY2(!error.message().contains(QLatin1String("hunter2")), qPrintable(error.message()));
+        }
         QVERIFY(SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h/?exchange=e")) != nullptr);
         QCOMPARE(SinkSpec::describe(QStringLiteral("amqp://u:hunter2@h/?exchange=e")),
             QStringLiteral("amqp://u:***@h/?exchange=e"));

@@ -10,7 +10,6 @@
 #include "metricsrecorder.h"
 #include "rabbitmqconsumer.h"
 #include "signalwatcher.h"
-#include "sinkspec.h"
 
 #include <QDeadlineTimer>
 #include <QJsonDocument>
@@ -97,7 +96,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     try {
         endpoint = AmqpEndpoint::parse(from);
     } catch (const OutboxError& error) {
-        throw parser.usageError(QStringLiteral("--from %1: %2").arg(SinkSpec::describe(from), error.message()));
+        throw parser.usageError(QStringLiteral("--from %1: %2").arg(AmqpEndpoint::redacted(from), error.message()));
     }
     RabbitMqConsumer::Options options;
     options.queue = parser.requiredText(QStringLiteral("queue"));
