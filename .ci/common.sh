@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by .ci/test and .ci/demo: install what is missing, then configure and build into build/.
 # Sourced, not run.
 
@@ -26,8 +27,16 @@ install_packages() {
     fi
 }
 
+# The build directory is not part of what ccache compares, so a second build tree (the library-only build of
+# .ci/test) reuses the first one's objects.
+export CCACHE_NOHASHDIR=true
+
+# Configures and builds everything into BUILD_DIR, or with arguments, into the directory $1 with the CMake
+# options that follow.
 build() {
-    echo "== building into $BUILD_DIR"
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build "$BUILD_DIR" -j2
+    local dir=${1:-$BUILD_DIR}
+    [ $# -gt 0 ] && shift
+    echo "== building into $dir $*"
+    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j2
 }

@@ -1,7 +1,8 @@
-#include "demosystem.h"
-#include "mainwindow.h"
-#include "outboxerror.h"
-#include "signalwatcher.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/signalwatcher.h"
+#include "db/outboxerror.h"
+#include "demo/demosystem.h"
+#include "mainwindow/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

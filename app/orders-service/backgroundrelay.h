@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "outboxrelay.h"
+#include "relay/outboxrelay.h"
 
 #include <thread>
 

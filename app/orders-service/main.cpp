@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "backgroundrelay.h"
 #include "boundedtcpserver.h"
-#include "dbsession.h"
-#include "exitcode.h"
+#include "common/exitcode.h"
+#include "common/signalwatcher.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "db/schemamigrator.h"
 #include "ordershttpapi.h"
-#include "outboxerror.h"
-#include "schemamigrator.h"
 #include "serviceoptions.h"
-#include "signalwatcher.h"
 
 #include <QCoreApplication>
 #include <QHttpServer>

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ordershttpapi.h"
 
-#include "dbsession.h"
-#include "ordersrepository.h"
-#include "outboxerror.h"
-#include "outboxoverview.h"
-#include "outboxrepository.h"
-#include "prometheusformat.h"
+#include "common/prometheusformat.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "operations/outboxoverview.h"
+#include "orders/ordersrepository.h"
+#include "outbox/outboxreadrepository.h"
 
 #include <QHttpServer>
 #include <QJsonDocument>
@@ -198,7 +199,7 @@ QHttpServerResponse OrdersHttpApi::metrics()
         QStringLiteral("outcome"), outcomes);
     // Without the database the backlog is unknown: the gauges are left out rather than reported as zero.
     try {
-        const BacklogSample backlog = OutboxRepository(session()).sampleBacklog(OutboxOverview::CountCap);
+        const BacklogSample backlog = OutboxReadRepository(session()).sampleBacklog(OutboxOverview::CountCap);
         format.addGauge(QStringLiteral("outbox_backlog_messages"),
             QStringLiteral("Unpublished outbox rows (pending, in flight, failed), counted up to %1.")
                 .arg(OutboxOverview::CountCap),

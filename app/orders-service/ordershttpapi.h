@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "connectionsettings.h"
-#include "createorderhandler.h"
-#include "metricsrecorder.h"
+#include "db/connectionsettings.h"
+#include "metrics/metricsrecorder.h"
+#include "orders/createorderhandler.h"
 
 #include <array>
 #include <memory>

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "serviceoptions.h"
 
-#include "outboxerror.h"
-#include "sinkspec.h"
+#include "common/sinkspec.h"
+#include "db/outboxerror.h"
 
 #include <QCommandLineParser>
 

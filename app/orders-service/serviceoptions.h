@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "messagesink.h"
+#include "relay/messagesink.h"
 
 #include <QHostAddress>
 #include <QString>

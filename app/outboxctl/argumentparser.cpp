@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "argumentparser.h"
 
+#include "common/duration.h"
 #include "console.h"
-#include "duration.h"
 
 ArgumentParser::ArgumentParser(const QString& command, const QString& synopsis, const QString& description)
     : m_command(command)

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "outboxerror.h"
+#include "db/outboxerror.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
 #include "consumecommand.h"
 #include "createordercommand.h"
-#include "exitcode.h"
+#include "db/outboxerror.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
 #include "metricscommand.h"
 #include "migratecommand.h"
-#include "outboxerror.h"
 #include "purgecommand.h"
 #include "relaycommand.h"
 #include "requeuecommand.h"

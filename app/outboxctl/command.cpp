@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "command.h"
 
 #include "argumentparser.h"
-#include "connectionsettings.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "schemamigrator.h"
+#include "db/connectionsettings.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
 
 int Command::run(const QStringList& arguments, const QString& globalDsn)
 {

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "consumecommand.h"
 
-#include "amqpendpoint.h"
 #include "argumentparser.h"
+#include "broker/amqpendpoint.h"
+#include "broker/rabbitmqconsumer.h"
+#include "common/exitcode.h"
+#include "common/signalwatcher.h"
 #include "console.h"
-#include "customerordercounter.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "inboxprocessor.h"
-#include "metricsrecorder.h"
-#include "rabbitmqconsumer.h"
-#include "signalwatcher.h"
+#include "db/dbsession.h"
+#include "inbox/inboxprocessor.h"
+#include "metrics/metricsrecorder.h"
+#include "orders/customerordercounter.h"
 
 #include <QDeadlineTimer>
 #include <QJsonDocument>

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "createordercommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "createorderhandler.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "metricsrecorder.h"
-#include "outboxerror.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "metrics/metricsrecorder.h"
+#include "orders/createorderhandler.h"
 
 #include <QJsonDocument>
 

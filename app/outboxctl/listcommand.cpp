@@ -1,20 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "listcommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "exporttables.h"
-#include "idempotencyrepository.h"
-#include "outboxrepository.h"
+#include "db/dbsession.h"
+#include "export/exporttables.h"
+#include "idempotency/idempotencyrepository.h"
+#include "outbox/outboxreadrepository.h"
 
 #include <functional>
 #include <limits>
-
-static const QStringList OutboxStatuses { QStringLiteral("pending"), QStringLiteral("in_flight"),
-    QStringLiteral("published"), QStringLiteral("failed"), QStringLiteral("dead") };
-static const QStringList KeyStatuses { QStringLiteral("in_progress"), QStringLiteral("completed"),
-    QStringLiteral("failed") };
 
 QString ListCommand::summary() const
 {
@@ -31,7 +27,8 @@ void ListCommand::addOptions(ArgumentParser& parser) const
     parser.addPositional(QStringLiteral("what"), QStringLiteral("outbox or keys."), QStringLiteral("outbox|keys"));
     parser.addValue(QStringLiteral("status"), QStringLiteral("S"),
         QStringLiteral("Only rows in this state. outbox: %1; keys: %2.")
-            .arg(OutboxStatuses.join(QStringLiteral(", ")), KeyStatuses.join(QStringLiteral(", "))));
+            .arg(OutboxStatusNames.names().join(QStringLiteral(", ")),
+                KeyStatusNames.names().join(QStringLiteral(", "))));
     parser.addValue(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("Rows per page (1 to 10000)."),
         QStringLiteral("50"));
     parser.addValue(QStringLiteral("after"), QStringLiteral("CURSOR"),
@@ -52,19 +49,21 @@ Page makePage(RecordTable table, std::optional<qint64> lastId, qsizetype rows, i
     return Page { std::move(table), rows == limit ? lastId : std::nullopt };
 }
 
-// One status, or every status when `status` is empty.
-template<typename Filter> Filter statusFilter(const QString& status)
+// One status, or every status when `status` is empty (it was validated against `names`).
+template<typename Filter, typename Names> Filter statusFilter(const Names& names, const QString& status)
 {
     Filter filter;
-    if (!status.isEmpty())
-        filter.statuses = QStringList { status };
+    if (const auto parsed = names.parse(status))
+        filter.statuses = { *parsed };
     return filter;
 }
 
 Page outboxPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
 {
     const QList<OutboxRowSummary> rows
-        = OutboxRepository(session).page(statusFilter<OutboxFilter>(status), limit, beforeId).rows;
+        = OutboxReadRepository(session)
+              .page(statusFilter<OutboxFilter>(OutboxStatusNames, status), limit, beforeId)
+              .rows;
     return makePage(
         ExportTables::outbox(rows), rows.isEmpty() ? std::nullopt : std::optional(rows.last().id), rows.size(), limit);
 }
@@ -72,7 +71,7 @@ Page outboxPage(DbSession& session, const QString& status, int limit, qint64 bef
 Page keysPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
 {
     const QList<IdempotencyRecord> rows
-        = IdempotencyRepository(session).page(statusFilter<KeyFilter>(status), limit, beforeId);
+        = IdempotencyRepository(session).page(statusFilter<KeyFilter>(KeyStatusNames, status), limit, beforeId);
     return makePage(
         ExportTables::keys(rows), rows.isEmpty() ? std::nullopt : std::optional(rows.last().id), rows.size(), limit);
 }
@@ -86,7 +85,7 @@ int ListCommand::execute(const ArgumentParser& parser, const ConnectionSettings&
         throw parser.usageError(QStringLiteral("say what to list: outbox or keys"));
     const bool outbox = what.first() == QLatin1String("outbox");
     const QString status = parser.isSet(QStringLiteral("status"))
-        ? parser.choice(QStringLiteral("status"), outbox ? OutboxStatuses : KeyStatuses)
+        ? parser.choice(QStringLiteral("status"), outbox ? OutboxStatusNames.names() : KeyStatusNames.names())
         : QString();
     const int limit = int(parser.integer(QStringLiteral("limit"), 1, 10'000));
     const qint64 beforeId = parser.isSet(QStringLiteral("after"))

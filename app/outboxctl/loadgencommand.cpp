@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadgencommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
+#include "common/signalwatcher.h"
 #include "console.h"
-#include "exitcode.h"
 #include "loadgenerator.h"
-#include "signalwatcher.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

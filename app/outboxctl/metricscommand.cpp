@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "metricscommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "exporttables.h"
-#include "metricsrepository.h"
+#include "db/dbsession.h"
+#include "export/exporttables.h"
+#include "metrics/metricsrepository.h"
 
 #include <QTimeZone>
 

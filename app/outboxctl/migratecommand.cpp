@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "migratecommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "schemamigrator.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
 
 QString MigrateCommand::summary() const
 {

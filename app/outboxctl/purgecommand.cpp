@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "purgecommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "retentionpurger.h"
+#include "db/dbsession.h"
+#include "operations/retentionpurger.h"
 
 QString PurgeCommand::summary() const
 {

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "relaycommand.h"
 
-#include "outboxerror.h"
+#include "db/outboxerror.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
+#include "common/signalwatcher.h"
+#include "common/sinkspec.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "outboxrelay.h"
-#include "signalwatcher.h"
-#include "sinkspec.h"
+#include "db/dbsession.h"
+#include "relay/outboxrelay.h"
 
 #include <stdexcept>
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "requeuecommand.h"
 
 #include "argumentparser.h"
+#include "common/exitcode.h"
 #include "console.h"
-#include "dbsession.h"
-#include "exitcode.h"
-#include "outboxoperator.h"
+#include "db/dbsession.h"
+#include "operations/outboxoperator.h"
 
 #include <QSet>
 #include <algorithm>
@@ -84,8 +85,9 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        selection.statuses = QStringList { parser.choice(
-            QStringLiteral("status"), { QStringLiteral("failed"), QStringLiteral("dead") }) };
+        const QList<OutboxStatus> requeueable { OutboxStatus::Failed, OutboxStatus::Dead };
+        selection.statuses = { *OutboxStatusNames.parse(
+            parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueable))) };
         if (parser.isSet(QStringLiteral("older-than")))
             selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));

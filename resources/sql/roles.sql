@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Optional: the console's two group roles. Applied by `outboxctl migrate --grant-roles`; re-running it is harmless.
 -- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
 --   outbox_viewer   reads everything, changes nothing.

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How fast the console's list pages and overview are on a large outbox (the libpq environment names the
 // server). Not a test: it prints numbers for the README and the issue notes.
 //   pg_virtualenv -t build/tests/console-bench [rows]        (default 1,000,000 rows)
 
 #include "benchtiming.h"
-#include "dbsession.h"
-#include "outboxoverview.h"
-#include "outboxrepository.h"
-#include "schemamigrator.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "operations/outboxoverview.h"
+#include "outbox/outboxreadrepository.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -20,7 +21,8 @@ namespace {
 OutboxFilter withStatuses(const QStringList& statuses)
 {
     OutboxFilter filter;
-    filter.statuses = statuses;
+    for (const QString& status : statuses)
+        filter.statuses.append(*OutboxStatusNames.parse(status));
     return filter;
 }
 
@@ -54,7 +56,7 @@ int main(int argc, char** argv)
     session.execScript(QStringLiteral("VACUUM ANALYZE outbox"), QStringLiteral("analyze"));
     std::printf("%d outbox rows seeded in %.1f s\n", rows, double(seeding.elapsed()) / 1000.0);
 
-    OutboxRepository outbox(session);
+    OutboxReadRepository outbox(session);
     OutboxFilter stuck;
     stuck.stuckOnly = true;
     OutboxFilter deadWithError = withStatuses({ QStringLiteral("dead") });

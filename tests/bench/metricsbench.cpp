@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How long the metrics charts' query and the CSV export take for long windows (the libpq environment names
 // the server). Not a test: it prints numbers for the README and the issue notes.
 //   pg_virtualenv -t build/tests/metrics-bench [outbox-rows] [shards]   (defaults: 100,000 and 4)
@@ -5,10 +6,10 @@
 // number does not matter.
 
 #include "benchtiming.h"
-#include "dbsession.h"
-#include "exporttables.h"
-#include "metricsrepository.h"
-#include "schemamigrator.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "export/exporttables.h"
+#include "metrics/metricsrepository.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Throughput benchmarks for the create, replay and relay paths against a real PostgreSQL (the libpq
 // environment names it). Not a test: it prints numbers for the README and the issue notes.
 //   pg_virtualenv -o fsync=on build/tests/outbox-bench [seconds-per-phase] [clients]
 // (pg_virtualenv turns fsync off by default, which would hide the cost of every commit.)
 
-#include "createorderhandler.h"
-#include "dbsession.h"
-#include "metricsrecorder.h"
-#include "outboxrelay.h"
-#include "schemamigrator.h"
-#include "sinkspec.h"
-#include "unitofwork.h"
+#include "common/sinkspec.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "db/unitofwork.h"
+#include "metrics/metricsrecorder.h"
+#include "orders/createorderhandler.h"
+#include "relay/outboxrelay.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Core schema: the demo domain, idempotency keys, the transactional outbox, its attempt history,
 -- the operator audit log and the metric rollups. Sized for ~10 million rows per table: every list,
 -- filter and background scan below has an index whose leading columns match its predicate.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Indexes for the operations console's filters.
 
 -- "Aggregate id" filter and the order -> events link; the old (type, id) index served only the latter.

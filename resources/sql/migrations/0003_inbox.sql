@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Consumer-side deduplication. A consumer records (consumer, message id) in the same transaction as the
 -- changes a message causes; a redelivered message finds its row, and the consumer skips it.
 CREATE TABLE inbox (

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- wrk script: POST /orders. KEYS=fresh (default) sends a new Idempotency-Key per request, so every request
 -- creates an order; KEYS=replay cycles over 50 keys per thread, which a warm-up pass has created, so every
 -- request is a replay.

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/sinkspec.h"
+
+#include "broker/rabbitmqsink.h"
+#include "db/outboxerror.h"
+#include "relay/sinks/faultinjectingsink.h"
+#include "relay/sinks/jsonlinesfilesink.h"
+
+namespace {
+
+class NullSink final : public MessageSink {
+public:
+    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
+    {
+        QList<PublishResult> results;
+        for (const OutboxMessage& message : batch)
+            results.append({ message.id, true, {} });
+        return results;
+    }
+};
+
+OutboxError badSpec(const QString& spec, const QString& why)
+{
+    return OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("invalid --sink '%1': %2").arg(spec, why));
+}
+
+} // namespace
+
+QString SinkSpec::describe(const QString& spec)
+{
+    return spec.startsWith(QLatin1String("amqp://")) ? AmqpEndpoint::redacted(spec) : spec;
+}
+
+MessageSinkFactory SinkSpec::parse(const QString& spec)
+{
+    if (spec == QLatin1String("null"))
+        return [] { return std::make_unique<NullSink>(); };
+    if (spec.startsWith(QLatin1String("file:"))) {
+        const QString path = spec.mid(5);
+        if (path.isEmpty())
+            throw badSpec(spec, QStringLiteral("file: needs a path"));
+        return [path] { return std::make_unique<JsonLinesFileSink>(path); };
+    }
+    if (spec.startsWith(QLatin1String("fault:"))) {
+        const QStringList parts = spec.mid(6).split(QLatin1Char(','));
+        if (parts.size() > 3)
+            throw badSpec(spec, QStringLiteral("expected fault:RATE[,LATENCY_MS[,CRASH_AFTER]]"));
+        FaultInjectingSink::Options options;
+        bool ok = false;
+        options.failureRate = parts.at(0).toDouble(&ok);
+        if (!ok || options.failureRate < 0.0 || options.failureRate > 1.0)
+            throw badSpec(spec, QStringLiteral("the failure rate must be a number from 0 to 1"));
+        if (parts.size() > 1) {
+            options.latencyMs = parts.at(1).toInt(&ok);
+            if (!ok || options.latencyMs < 0 || options.latencyMs > 60'000)
+                throw badSpec(spec, QStringLiteral("the latency must be 0 to 60000 milliseconds"));
+        }
+        if (parts.size() > 2) {
+            options.crashAfter = parts.at(2).toLongLong(&ok);
+            if (!ok || options.crashAfter < 1)
+                throw badSpec(spec, QStringLiteral("crash-after must be a positive number of messages"));
+        }
+        auto published = std::make_shared<std::atomic<qint64>>(0);
+        return [options, published] { return std::make_unique<FaultInjectingSink>(options, published); };
+    }
+    if (spec.startsWith(QLatin1String("amqp://"))) {
+        AmqpEndpoint endpoint;
+        try {
+            endpoint = AmqpEndpoint::parse(spec);
+        } catch (const OutboxError& error) {
+            throw badSpec(describe(spec), error.message());
+        }
+        if (endpoint.exchange.isEmpty())
+            throw badSpec(endpoint.display(), QStringLiteral("name the exchange to publish to: ?exchange=NAME"));
+        return [endpoint] { return std::make_unique<RabbitMqSink>(endpoint); };
+    }
+    throw badSpec(
+        spec, QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null"));
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "demo/privatecluster.h"
+
+#include "db/outboxerror.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QVersionNumber>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace {
+
+// Server binaries get this user when run by root; Debian's postgresql package creates it.
+const QString UnprivilegedUser = QStringLiteral("postgres");
+constexpr int Port = 5432; // only names the socket file; there is no TCP listener
+
+OutboxError failure(const QString& what)
+{
+    return OutboxError(OutboxError::Kind::Other, QStringLiteral("private PostgreSQL: %1").arg(what));
+}
+
+void giveTo(const QString& path, const QString& user)
+{
+    const passwd* account = ::getpwnam(user.toLocal8Bit().constData());
+    if (!account)
+        throw failure(QStringLiteral("user '%1' does not exist (install postgresql)").arg(user));
+    if (::chown(QFile::encodeName(path).constData(), account->pw_uid, account->pw_gid) != 0)
+        throw failure(QStringLiteral("cannot hand %1 to user '%2'").arg(path, user));
+}
+
+} // namespace
+
+QString PrivateCluster::binDirectory()
+{
+    const QString configured = qEnvironmentVariable("PG_BINDIR");
+    if (!configured.isEmpty())
+        return configured;
+    QVersionNumber newest;
+    QString directory;
+    const QDir versions(QStringLiteral("/usr/lib/postgresql"));
+    for (const QString& version : versions.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QVersionNumber number = QVersionNumber::fromString(version);
+        if (QFile::exists(versions.filePath(version + QStringLiteral("/bin/initdb"))) && number > newest) {
+            newest = number;
+            directory = versions.filePath(version + QStringLiteral("/bin"));
+        }
+    }
+    if (directory.isEmpty())
+        throw failure(QStringLiteral("no PostgreSQL server binaries in /usr/lib/postgresql (install postgresql)"));
+    return directory;
+}
+
+PrivateCluster::PrivateCluster(const QString& keepDir)
+    : m_keep(!keepDir.isEmpty())
+    , m_user(::geteuid() == 0 ? UnprivilegedUser : QString())
+{
+    if (m_keep) {
+        m_directory = QDir(keepDir).absolutePath();
+        if (!QDir().mkpath(m_directory))
+            throw failure(QStringLiteral("cannot create %1").arg(m_directory));
+    } else {
+        QTemporaryDir temporary(QDir::tempPath() + QStringLiteral("/outbox-demo-XXXXXX"));
+        if (!temporary.isValid())
+            throw failure(QStringLiteral("cannot create a temporary directory: %1").arg(temporary.errorString()));
+        temporary.setAutoRemove(false); // stop() removes it, after the server is down
+        m_directory = temporary.path();
+    }
+    if (!m_user.isEmpty())
+        giveTo(m_directory, m_user);
+}
+
+PrivateCluster::~PrivateCluster()
+{
+    try {
+        stop();
+    } catch (const OutboxError& error) {
+        qWarning("%s", error.what());
+    }
+}
+
+void PrivateCluster::run(const QString& program, const QStringList& arguments) const
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels); // errors may come on either channel
+    const QString binary = QDir(binDirectory()).filePath(program);
+    if (m_user.isEmpty())
+        process.start(binary, arguments);
+    else
+        process.start(QStringLiteral("runuser"),
+            QStringList { QStringLiteral("-u"), m_user, QStringLiteral("--"), binary } + arguments);
+    if (!process.waitForFinished(120'000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
+        throw failure(QStringLiteral("%1 failed: %2").arg(program, output.isEmpty() ? process.errorString() : output));
+    }
+}
+
+void PrivateCluster::start()
+{
+    if (m_running)
+        return;
+    const QString data = m_directory + QStringLiteral("/data");
+    if (!QFile::exists(data + QStringLiteral("/PG_VERSION"))) {
+        run(QStringLiteral("initdb"),
+            { QStringLiteral("--pgdata=") + data, QStringLiteral("--username=postgres"), QStringLiteral("--auth=trust"),
+                QStringLiteral("--no-sync"), QStringLiteral("--encoding=UTF8"), QStringLiteral("--locale=C.UTF-8") });
+    }
+    // No TCP at all; the socket lives in the cluster's own directory.
+    const QString options = QStringLiteral("-c listen_addresses='' -c unix_socket_directories='%1' -p %2 "
+                                           "-c fsync=off -c max_connections=100")
+                                .arg(m_directory)
+                                .arg(Port);
+    run(QStringLiteral("pg_ctl"),
+        { QStringLiteral("--pgdata=") + data, QStringLiteral("--wait"),
+            QStringLiteral("--log=") + m_directory + QStringLiteral("/server.log"),
+            QStringLiteral("--options=") + options, QStringLiteral("start") });
+    m_running = true;
+}
+
+void PrivateCluster::stop()
+{
+    if (m_running) {
+        m_running = false;
+        run(QStringLiteral("pg_ctl"),
+            { QStringLiteral("--pgdata=") + m_directory + QStringLiteral("/data"), QStringLiteral("--wait"),
+                QStringLiteral("--mode=fast"), QStringLiteral("stop") });
+    }
+    if (!m_keep && !m_directory.isEmpty() && QDir(m_directory).exists())
+        QDir(m_directory).removeRecursively();
+}
+
+QString PrivateCluster::dsn() const
+{
+    return QStringLiteral("host='%1' port=%2 user=postgres dbname=postgres").arg(m_directory).arg(Port);
+}
+
+ConnectionSettings PrivateCluster::settings() const
+{
+    return ConnectionSettings::fromDsn(dsn());
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/connectionsettings.h"
+
+#include <QString>
+
+// A private, throwaway PostgreSQL server for demos: initdb and pg_ctl from the installed server binaries,
+// data in a temporary directory, listening only on a Unix socket inside that directory (no TCP port, so
+// nothing else on the machine can reach it). PostgreSQL refuses to run as root, so when the caller is root
+// the server runs as the unprivileged `postgres` user. stop() (also called by the destructor) shuts the
+// server down and removes the directory unless it was given to keep.
+class PrivateCluster final {
+    Q_DISABLE_COPY_MOVE(PrivateCluster)
+public:
+    // Creates the data directory below `keepDir` when it is not empty (and keeps it after stop()), else in a
+    // new temporary directory that stop() removes. Throws OutboxError (kind Other) naming what failed.
+    explicit PrivateCluster(const QString& keepDir = {});
+    ~PrivateCluster();
+
+    void start();
+    void stop();
+
+    bool isRunning() const { return m_running; }
+    const QString& directory() const { return m_directory; }
+    // Connects as the cluster's superuser through its socket.
+    ConnectionSettings settings() const;
+    QString dsn() const;
+
+    // The server's binaries: PG_BINDIR if set, else the newest /usr/lib/postgresql/*/bin.
+    static QString binDirectory();
+
+private:
+    void run(const QString& program, const QStringList& arguments) const;
+
+    QString m_directory;
+    bool m_keep = false;
+    bool m_running = false;
+    QString m_user; // the operating-system user the server runs as
+};

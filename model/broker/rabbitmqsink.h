@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "broker/amqpendpoint.h"
+#include "relay/messagesink.h"
+
+#include <memory>
+
+class AmqpConnection;
+
+// Publishes outbox messages to a RabbitMQ exchange with publisher confirms. Each message is persistent and
+// mandatory, routed by its event type (also its AMQP type), with the dedupe key as message id, the outbox
+// headers as AMQP headers, JSON as content type and the row's creation time as timestamp. A batch is published in one
+// go and its confirms are awaited together.
+//
+// A message is reported ok only when the broker acked it without returning it; a nack or a return (no queue
+// bound for the routing key) is a failed attempt carrying the broker's reason. When the broker cannot be
+// reached, or the connection breaks before every confirm arrived, publish() throws OutboxError(Broker): no
+// message is at fault, and the relay hands the batch back and reconnects with backoff. The connection is
+// opened on the first publish and after every such failure.
+class RabbitMqSink final : public MessageSink {
+    Q_DISABLE_COPY_MOVE(RabbitMqSink)
+public:
+    explicit RabbitMqSink(AmqpEndpoint endpoint);
+    ~RabbitMqSink() final override;
+
+    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override;
+
+private:
+    void connect();
+    QList<PublishResult> publishOn(AmqpConnection& connection, const QList<OutboxMessage>& batch);
+
+    AmqpEndpoint m_endpoint;
+    std::unique_ptr<AmqpConnection> m_connection;
+    quint64 m_lastDeliveryTag = 0; // confirm-mode delivery tags count publishes on the channel from 1
+};

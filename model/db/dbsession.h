@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/connectionsettings.h"
+
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariantList>
+#include <memory>
+#include <unordered_map>
+
+// One open PostgreSQL connection, owned by the thread that created it (Qt 6.4: a QSqlDatabase must not
+// cross threads, so every worker opens its own session from the same ConnectionSettings).
+// Statements are prepared once per session and reused, which saves a round trip per execution.
+class DbSession final {
+    Q_DISABLE_COPY_MOVE(DbSession)
+public:
+    DbSession(const ConnectionSettings& settings, const QString& purpose);
+    ~DbSession();
+
+    const ConnectionSettings& settings() const { return m_settings; }
+    QSqlDatabase& database() { return m_db; }
+
+    // Executes `sql` (positional '?' placeholders) with `binds` as a cached prepared statement.
+    // The returned query stays valid until the same SQL text is executed again on this session.
+    // Throws OutboxError whose message starts with `context`.
+    QSqlQuery& exec(const QString& sql, const QVariantList& binds, const QString& context);
+
+    // Runs a multi-statement script without bind values (migrations only).
+    void execScript(const QString& sql, const QString& context);
+
+    // A trivial round trip: throws OutboxError if the connection is gone.
+    void ping();
+
+    // Current database user, as the server sees it.
+    QString currentUser();
+
+    // The database's clock (the transaction's start, inside a transaction): leases, TTLs and "stuck" are judged
+    // by it, never by this machine's clock.
+    QDateTime serverNow();
+
+    // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
+    bool isBroken() const;
+
+private:
+    [[noreturn]] void fail(const QSqlError& error, const QString& context) const;
+
+    ConnectionSettings m_settings;
+    QString m_connectionName;
+    QSqlDatabase m_db;
+    std::unordered_map<QString, std::unique_ptr<QSqlQuery>> m_statements;
+};

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QString>
+
+class DbSession;
+
+// Applies the SQL migrations embedded under :/sql/migrations in version order and records each in
+// schema_migrations. Concurrent migrators serialise on an advisory lock, so applying twice is a no-op.
+class SchemaMigrator final {
+public:
+    struct Migration {
+        int version;
+        QString name;
+        QString sql;
+    };
+
+    explicit SchemaMigrator(DbSession& session);
+
+    // Highest version this binary knows.
+    static int latestVersion();
+
+    // Version recorded in the database; 0 when the schema has never been migrated.
+    int currentVersion();
+
+    // Applies what is missing in one transaction (all or nothing); returns the resulting version.
+    // Throws OutboxError(Schema) if the database is newer than this binary.
+    int migrate();
+
+    // Throws OutboxError(Schema) with a message saying what to do unless the schema is exactly current.
+    void requireCurrent();
+
+    // Applies resources/sql/roles.sql (the optional outbox_viewer / outbox_operator roles and grants).
+    void grantRoles();
+
+private:
+    static QList<Migration> embeddedMigrations();
+    DbSession& m_session;
+};

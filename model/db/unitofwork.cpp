@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/unitofwork.h"
+
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+
+#include <QSqlError>
+
+UnitOfWork::UnitOfWork(DbSession& session)
+    : m_session(session)
+{
+    if (!m_session.database().transaction())
+        throw OutboxError::fromSqlError(m_session.database().lastError(), QStringLiteral("starting a transaction"));
+    m_open = true;
+}
+
+UnitOfWork::~UnitOfWork()
+{
+    if (m_open)
+        rollback();
+}
+
+void UnitOfWork::commit()
+{
+    Q_ASSERT(m_open);
+    m_open = false;
+    if (!m_session.database().commit()) {
+        const QSqlError error = m_session.database().lastError();
+        m_session.database().rollback();
+        throw OutboxError::fromSqlError(error, QStringLiteral("committing"));
+    }
+}
+
+void UnitOfWork::rollback()
+{
+    if (!m_open)
+        return;
+    m_open = false;
+    // A failed rollback means the connection is gone, and the server has discarded the transaction anyway.
+    m_session.database().rollback();
+}

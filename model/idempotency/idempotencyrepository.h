@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/sqlfragment.h"
+#include "idempotency/keyfilter.h"
+#include "idempotency/keystatus.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <optional>
+
+class DbSession;
+class OutboxError;
+
+struct IdempotencyClaim {
+    QString scope;
+    QString key;
+    QString fingerprint; // 64 lowercase hex digits
+    qint64 leaseMs = 30'000; // how long an in-progress claim blocks duplicates before a retry may take over
+    qint64 ttlMs = 24LL * 3600 * 1000; // how long the completed response is replayed
+};
+
+struct ClaimResult {
+    enum class Kind {
+        Claimed, // the caller owns the key now and must complete() or fail() it in the same transaction
+        Replay, // same request completed (or finally failed) before: the stored response is in `response*`
+        Mismatch, // the key was used with a different request
+        InProgress, // another request with this key is executing; retry after `retryAfterMs`
+    };
+    Kind kind = Kind::InProgress;
+    qint64 recordId = 0;
+    bool takenOver = false; // Claimed by taking over an expired, released or abandoned record
+    int responseStatus = 0;
+    QByteArray responseBody;
+    std::optional<qint64> orderId;
+    qint64 retryAfterMs = 0;
+};
+
+struct IdempotencyRecord {
+    qint64 id = 0;
+    QString scope;
+    QString key;
+    QString fingerprint;
+    KeyStatus status = KeyStatus::InProgress;
+    std::optional<bool> failureRetryable;
+    int responseStatus = 0;
+    QByteArray responseBody; // filled by find() only: list queries leave heavy columns out
+    QDateTime lockedUntil;
+    QDateTime expiresAt;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    int replayCount = 0;
+    QDateTime lastReplayedAt;
+    std::optional<qint64> orderId;
+};
+
+// The idempotency key store. Every statement that changes a record carries its state guard in the WHERE
+// clause; a record is only ever inserted through INSERT ... ON CONFLICT, never check-then-insert.
+class IdempotencyRepository final {
+public:
+    explicit IdempotencyRepository(DbSession& session);
+
+    // Claims the key, replays the stored response, or says why not. Must run inside a UnitOfWork: the claim
+    // holds a transaction-scoped advisory lock on (scope, key), so a concurrent duplicate is answered
+    // InProgress at once instead of queueing behind the first request. A replay switches the transaction to
+    // asynchronous commit, so counting it costs no WAL flush.
+    ClaimResult claim(const IdempotencyClaim& claim);
+
+    // in_progress -> completed. Throws OutboxError if the record is no longer in progress.
+    void complete(qint64 recordId, int responseStatus, const QByteArray& responseBody, std::optional<qint64> orderId);
+
+    // The same UPDATE as one part of a ChainedStatement, its response taken from SQL expressions (without
+    // placeholders) over `source`, e.g. the order inserted by an earlier part. It returns the record's id, or no
+    // row when the record is no longer in progress; the caller must check (see claimLost()).
+    struct DerivedResponse {
+        SqlFragment source;
+        QString statusSql;
+        QString bodySql; // jsonb
+        QString orderIdSql; // bigint or NULL
+    };
+    static SqlFragment completionPart(qint64 recordId, const DerivedResponse& response);
+    // The error for a completion that found its record no longer in progress.
+    static OutboxError claimLost(qint64 recordId);
+
+    // in_progress -> failed. A retryable failure releases the key; a final one is replayed like a success.
+    void fail(qint64 recordId, bool retryable, int responseStatus, const QByteArray& responseBody);
+
+    // After a rolled-back attempt: records a released (retryable) failure for operators to see, unless the
+    // key has meanwhile been completed or claimed by someone else.
+    void recordRetryableFailure(const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody);
+
+    // With the response body, unlike page().
+    std::optional<IdempotencyRecord> find(const QString& scope, const QString& key);
+    std::optional<IdempotencyRecord> findById(qint64 id);
+    std::optional<IdempotencyRecord> findByOrder(qint64 orderId);
+
+    // Records matching `filter`, newest first, keyset-paged on id: pass the last id of the previous page as
+    // `beforeId` (0 for the first page).
+    QList<IdempotencyRecord> page(const KeyFilter& filter, int limit, qint64 beforeId);
+    QList<IdempotencyRecord> recordsByIds(const QList<qint64>& ids);
+
+    // Deletes up to `batchSize` expired records; returns how many.
+    int purgeExpired(int batchSize);
+
+private:
+    std::optional<IdempotencyRecord> findWhere(const QString& condition, const QVariantList& binds);
+    ClaimResult resolveUnclaimed(const IdempotencyClaim& claim);
+    DbSession& m_session;
+};

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "idempotency/idempotentrequest.h"
+
+#include "db/changenotifier.h"
+#include "db/outboxerror.h"
+#include "db/unitofwork.h"
+#include "metrics/metricsrecorder.h"
+
+using Execution = IdempotentRequest::Execution;
+using Outcome = IdempotentRequest::Outcome;
+
+Execution Execution::completed(int status, QByteArray body, std::optional<qint64> orderId)
+{
+    return Execution { status, std::move(body), orderId, false, false };
+}
+
+Execution Execution::alreadyCompleted(int status, QByteArray body, std::optional<qint64> orderId)
+{
+    return Execution { status, std::move(body), orderId, false, true };
+}
+
+Execution Execution::failedFinally(int status, QByteArray body)
+{
+    return Execution { status, std::move(body), std::nullopt, true, false };
+}
+
+IdempotentRequest::IdempotentRequest(DbSession& session, MetricsRecorder& metrics)
+    : m_session(session)
+    , m_metrics(metrics)
+{ }
+
+Outcome IdempotentRequest::run(
+    const IdempotencyClaim& claim, const Operation& operation, int retryableStatus, const QByteArray& retryableResponse)
+{
+    try {
+        if (std::optional<Outcome> outcome = attempt(claim, operation))
+            return *outcome;
+    } catch (const OutboxError& error) {
+        // Connection, permission and schema problems are the caller's to report; only a transient conflict
+        // is answered as a retryable failure.
+        if (error.kind() != OutboxError::Kind::Transient)
+            throw;
+    }
+    // The transaction rolled back, so the key is free again; leave a visible trace of the released attempt.
+    try {
+        UnitOfWork uow(m_session);
+        IdempotencyRepository(m_session).recordRetryableFailure(claim, retryableStatus, retryableResponse);
+        uow.commit();
+    } catch (const OutboxError&) {
+        // Only the trace is lost; the key is released either way.
+    }
+    m_metrics.record([](MetricCounters& c) {
+        ++c.requests;
+        ++c.executions;
+    });
+    Outcome outcome;
+    outcome.kind = Outcome::Kind::RetryableFailure;
+    outcome.response = Execution { retryableStatus, retryableResponse, std::nullopt, false, false };
+    return outcome;
+}
+
+std::optional<Outcome> IdempotentRequest::attempt(const IdempotencyClaim& claim, const Operation& operation)
+{
+    IdempotencyRepository keys(m_session);
+    UnitOfWork uow(m_session);
+    const ClaimResult claimed = keys.claim(claim);
+    Outcome outcome;
+    switch (claimed.kind) {
+    case ClaimResult::Kind::Replay:
+        uow.commit();
+        m_metrics.record([](MetricCounters& c) {
+            ++c.requests;
+            ++c.replays;
+        });
+        outcome.kind = Outcome::Kind::Replayed;
+        outcome.response = Execution::completed(claimed.responseStatus, claimed.responseBody, claimed.orderId);
+        return outcome;
+    case ClaimResult::Kind::Mismatch:
+        m_metrics.record([](MetricCounters& c) {
+            ++c.requests;
+            ++c.mismatches;
+        });
+        outcome.kind = Outcome::Kind::Mismatch;
+        return outcome;
+    case ClaimResult::Kind::InProgress:
+        m_metrics.record([](MetricCounters& c) {
+            ++c.requests;
+            ++c.inProgressRejections;
+        });
+        outcome.kind = Outcome::Kind::InProgress;
+        outcome.retryAfterMs = claimed.retryAfterMs;
+        return outcome;
+    case ClaimResult::Kind::Claimed:
+        break;
+    }
+
+    const Execution executed = operation(claimed.recordId);
+    if (executed.finalFailure)
+        keys.fail(claimed.recordId, false, executed.status, executed.body);
+    else if (!executed.keyCompleted)
+        keys.complete(claimed.recordId, executed.status, executed.body, executed.orderId);
+    if (m_beforeCommit && !executed.finalFailure)
+        m_beforeCommit();
+    uow.commit();
+    if (!executed.finalFailure)
+        ChangeNotifier::notify(m_session);
+    m_metrics.record([](MetricCounters& c) {
+        ++c.requests;
+        ++c.executions;
+    });
+    outcome.kind = Outcome::Kind::Executed;
+    outcome.response = executed;
+    return outcome;
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/auditrepository.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlQuery>
+
+AuditRepository::AuditRepository(DbSession& session)
+    : m_session(session)
+{ }
+
+void AuditRepository::record(
+    const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes)
+{
+    if (changes.isEmpty())
+        return;
+    QList<qint64> ids;
+    QJsonObject before;
+    QJsonObject after;
+    for (const StatusChange& change : changes) {
+        ids.append(change.id);
+        before.insert(QString::number(change.id), OutboxStatusNames.name(change.before));
+        after.insert(QString::number(change.id), OutboxStatusNames.name(change.after));
+    }
+    m_session.exec(
+        QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after) "
+                       "VALUES (?::text, ?::text, ?::text, ?::bigint[], ?::jsonb, ?::jsonb)"),
+        { action, reason, entity, SqlValues::bigintArray(ids),
+            QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact)),
+            QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)) },
+        QStringLiteral("writing the audit log"));
+}
+
+QList<AuditEntry> AuditRepository::forEntity(const QString& entity, qint64 entityId, int limit)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, "
+                       "state_after::text FROM audit_log WHERE entity = ?::text AND entity_ids @> ARRAY[?::bigint] "
+                       "ORDER BY id DESC LIMIT ?::int"),
+        { entity, entityId, limit }, QStringLiteral("reading the audit log"));
+    QList<AuditEntry> entries;
+    while (q.next()) {
+        entries.append(AuditEntry { q.value(0).toLongLong(), SqlValues::instant(q.value(1)), q.value(2).toString(),
+            q.value(3).toString(), q.value(4).toString(), q.value(5).toString(),
+            SqlValues::parseBigintArray(q.value(6).toString()), q.value(7).toString().toUtf8(),
+            q.value(8).toString().toUtf8() });
+    }
+    return entries;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "outbox/statuschange.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+class DbSession;
+
+struct AuditEntry {
+    qint64 id = 0;
+    QDateTime at;
+    QString actor;
+    QString action;
+    QString reason;
+    QString entity;
+    QList<qint64> entityIds;
+    QByteArray stateBefore; // JSON {"<id>": "<status>"}
+    QByteArray stateAfter;
+};
+
+// The operator audit log: who changed which rows, why, and from which state to which.
+class AuditRepository final {
+public:
+    explicit AuditRepository(DbSession& session);
+
+    // Records one operator action over `changes` (the rows that actually changed). The actor is the
+    // database user of the session. Does nothing for an empty change set.
+    void record(
+        const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes);
+
+    // Entries that touched `entityId`, newest first.
+    QList<AuditEntry> forEntity(const QString& entity, qint64 entityId, int limit);
+
+private:
+    DbSession& m_session;
+};

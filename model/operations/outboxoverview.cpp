@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/outboxoverview.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+#include "metrics/metricsrepository.h"
+#include "outbox/stuckrowclassifier.h"
+
+#include <QSqlQuery>
+
+namespace {
+
+// count(*) over at most cap + 1 index entries: the cost is bounded by the cap, not by the table.
+QString cappedCount(const QString& condition)
+{
+    return QStringLiteral("(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) c)").arg(condition);
+}
+
+CappedCount capped(qint64 counted)
+{
+    return CappedCount { qMin<qint64>(counted, OutboxOverview::CountCap), counted > OutboxOverview::CountCap };
+}
+
+} // namespace
+
+OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
+{
+    const QString stuckInFlight
+        = QStringLiteral("status = 'in_flight' AND ") + StuckRowClassifier::condition(OutboxStatus::InFlight);
+    const QString stuckDue
+        = QStringLiteral("status IN ('pending', 'failed') AND ") + StuckRowClassifier::condition(OutboxStatus::Pending);
+    const int limit = CountCap + 1;
+    QSqlQuery& q = session.exec(QStringLiteral("SELECT ")
+            + QStringList { cappedCount(QStringLiteral("status = 'pending'")),
+                cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
+                cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue) }
+                  .join(QStringLiteral(", "))
+            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox "
+                             "   WHERE status IN ('pending', 'in_flight', 'failed')), epoch_ms(now())"),
+        { limit, limit, limit, limit, limit, stuckThresholdMs, limit }, QStringLiteral("reading the overview"));
+    q.next();
+    OutboxOverview overview;
+    overview.pending = capped(q.value(0).toLongLong());
+    overview.inFlight = capped(q.value(1).toLongLong());
+    overview.failed = capped(q.value(2).toLongLong());
+    overview.dead = capped(q.value(3).toLongLong());
+    const qint64 stuck = q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(3).toLongLong();
+    overview.stuck = capped(stuck);
+    if (!q.value(6).isNull())
+        overview.oldestUnpublishedAgeMs = q.value(6).toLongLong();
+    overview.serverNow = SqlValues::instant(q.value(7));
+
+    const QList<MetricPoint> lastHour = MetricsRepository(session).series(
+        overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
+    MetricPoint total;
+    for (const MetricPoint& point : lastHour)
+        total.counters.add(point.counters);
+    overview.publishedPerMinute = double(total.counters.published) / 60.0;
+    overview.duplicateHitRate = total.duplicateHitRate();
+    return overview;
+}

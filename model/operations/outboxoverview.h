@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <optional>
+
+class DbSession;
+
+// A count read through an index up to a cap: exact below the cap, "cap+" at it.
+struct CappedCount {
+    qint64 value = 0;
+    bool capped = false;
+};
+
+// What the on-call operator sees first. Every figure reads an index or the metric rollups, never a scan
+// of the whole outbox.
+struct OutboxOverview {
+    static constexpr int CountCap = 10'000;
+
+    CappedCount pending;
+    CappedCount inFlight;
+    CappedCount failed;
+    CappedCount dead;
+    CappedCount stuck; // see StuckRowClassifier
+    std::optional<qint64> oldestUnpublishedAgeMs; // nullopt when nothing waits
+    double publishedPerMinute = 0; // over the last hour, from the rollups
+    std::optional<double> duplicateHitRate; // over the last hour; nullopt without requests
+    QDateTime serverNow;
+
+    static OutboxOverview load(DbSession& session, qint64 stuckThresholdMs);
+};

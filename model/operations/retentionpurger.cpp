@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/retentionpurger.h"
+
+#include "idempotency/idempotencyrepository.h"
+#include "inbox/inboxrepository.h"
+#include "outbox/outboxrepository.h"
+
+#include <functional>
+
+RetentionPurger::RetentionPurger(DbSession& session, int batchSize)
+    : m_session(session)
+    , m_batchSize(batchSize)
+{ }
+
+static qint64 purgeInBatches(int batchSize, const std::function<int()>& deleteBatch)
+{
+    qint64 total = 0;
+    for (;;) {
+        const int deleted = deleteBatch();
+        total += deleted;
+        if (deleted < batchSize)
+            return total;
+    }
+}
+
+qint64 RetentionPurger::purgeExpiredKeys()
+{
+    IdempotencyRepository keys(m_session);
+    return purgeInBatches(m_batchSize, [&] { return keys.purgeExpired(m_batchSize); });
+}
+
+qint64 RetentionPurger::purgePublishedOutbox(qint64 olderThanMs)
+{
+    OutboxRepository outbox(m_session);
+    return purgeInBatches(m_batchSize, [&] { return outbox.purgePublished(olderThanMs, m_batchSize); });
+}
+
+qint64 RetentionPurger::purgeInbox(qint64 olderThanMs)
+{
+    InboxRepository inbox(m_session);
+    return purgeInBatches(m_batchSize, [&] { return inbox.purgeOlderThan(olderThanMs, m_batchSize); });
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QtGlobal>
+
+class DbSession;
+
+// Retention in bounded batches: each batch is one short DELETE ... LIMIT transaction that skips locked
+// rows, so a purge over millions of rows never holds long locks or builds a giant transaction.
+class RetentionPurger final {
+public:
+    static constexpr int DefaultBatchSize = 1000;
+
+    explicit RetentionPurger(DbSession& session, int batchSize = DefaultBatchSize);
+
+    // Idempotency keys past their TTL (in-progress ones only once their lease has expired too).
+    qint64 purgeExpiredKeys();
+
+    // Published outbox rows (with their attempt history) published more than `olderThanMs` ago.
+    qint64 purgePublishedOutbox(qint64 olderThanMs);
+
+    // Inbox rows (of every consumer) received more than `olderThanMs` ago.
+    qint64 purgeInbox(qint64 olderThanMs);
+
+private:
+    DbSession& m_session;
+    int m_batchSize;
+};

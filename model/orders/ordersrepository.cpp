@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "orders/ordersrepository.h"
+
+#include "db/chainedstatement.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "idempotency/idempotencyrepository.h"
+#include "outbox/outboxrepository.h"
+
+#include <QSqlQuery>
+
+// The one definition of an order's JSON (the create response, the GET response and the order.created payload),
+// over a row aliased `o`.
+static const QString OrderDocument
+    = QStringLiteral("jsonb_build_object('id', o.id, 'customer', o.customer, 'amount', o.amount::text, "
+                     "'currency', o.currency, "
+                     "'created_at', to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))");
+
+OrdersRepository::OrdersRepository(DbSession& session)
+    : m_session(session)
+{ }
+
+OrdersRepository::CreatedOrder OrdersRepository::insertWithEvent(const QString& customer, const QString& amount,
+    const QString& currency, const QByteArray& eventHeaders, qint64 keyRecordId)
+{
+    // Each table's part comes from the repository that owns it; the chain is still one statement.
+    const SqlFragment body { QStringLiteral("body") };
+    ChainedStatement create;
+    create.add(QStringLiteral("o"),
+        { QStringLiteral("INSERT INTO orders (customer, amount, currency) VALUES (?::text, ?::numeric, ?::text) "
+                         "RETURNING id, customer, amount, currency, created_at"),
+            { customer, amount, currency } });
+    create.add(
+        QStringLiteral("body"), { QStringLiteral("SELECT o.id, ") + OrderDocument + QStringLiteral(" AS doc FROM o") });
+    create.add(QStringLiteral("event"),
+        OutboxRepository::enqueuePart(
+            { body, QStringLiteral("order"), QStringLiteral("body.id::text"), QStringLiteral("order.created"),
+                QStringLiteral("body.doc"), eventHeaders, QStringLiteral("'order.created:' || body.id") }));
+    create.add(QStringLiteral("completed"),
+        IdempotencyRepository::completionPart(
+            keyRecordId, { body, QStringLiteral("201"), QStringLiteral("body.doc"), QStringLiteral("body.id") }));
+    const SqlFragment statement = create.build(
+        { QStringLiteral("SELECT body.id, body.doc::text, (SELECT count(*) FROM completed) FROM body") });
+    QSqlQuery& q = m_session.exec(statement.sql, statement.binds, QStringLiteral("creating the order"));
+    q.next();
+    if (q.value(2).toLongLong() != 1)
+        throw IdempotencyRepository::claimLost(keyRecordId);
+    return CreatedOrder { q.value(0).toLongLong(), q.value(1).toString().toUtf8() };
+}
+
+std::optional<QByteArray> OrdersRepository::find(qint64 id)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT ") + OrderDocument + QStringLiteral("::text FROM orders o WHERE o.id = ?::bigint"),
+        { id }, QStringLiteral("reading order %1").arg(id));
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toString().toUtf8();
+}

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QtGlobal>
+
+// The unpublished backlog at one moment, as the relay samples it once a minute.
+struct BacklogSample {
+    qint64 unpublished = 0; // pending + in_flight + failed, counted up to the cap
+    bool capped = false;
+    qint64 oldestUnpublishedAgeMs = 0;
+};

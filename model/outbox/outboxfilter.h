@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "outbox/outboxstatus.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+// What the operator is looking at in the outbox. Every field narrows the set; an empty field does not.
+struct OutboxFilter {
+    static constexpr qint64 DefaultStuckThresholdMs = 5 * 60 * 1000;
+
+    QList<OutboxStatus> statuses; // any of these
+    QString eventType; // exact
+    QString aggregateId; // exact
+    QString errorContains; // case-insensitive substring of last_error
+    QDateTime createdFrom; // inclusive
+    QDateTime createdTo; // exclusive
+    qint64 unchangedForMs = 0; // last state change at least this long ago (e.g. dead for an hour); 0 = any
+    bool stuckOnly = false; // see StuckRowClassifier
+    qint64 stuckThresholdMs = DefaultStuckThresholdMs;
+
+    bool operator==(const OutboxFilter&) const = default;
+};

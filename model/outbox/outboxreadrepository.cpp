@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/outboxreadrepository.h"
+
+#include "db/dbsession.h"
+#include "db/keysetquery.h"
+#include "db/sqlvalues.h"
+#include "outbox/stuckrowclassifier.h"
+
+#include <QSqlQuery>
+
+namespace {
+
+const QString SummaryColumns
+    = QStringLiteral("id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
+                     "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
+                     "epoch_ms(created_at), epoch_ms(published_at)");
+
+OutboxRowSummary summaryFromRow(const QSqlQuery& q)
+{
+    return OutboxRowSummary { q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+        q.value(3).toString(), OutboxStatusNames.fromColumn(q.value(4)), q.value(5).toInt(),
+        SqlValues::instant(q.value(6)), q.value(7).toString(), q.value(8).toString(), SqlValues::instant(q.value(9)),
+        SqlValues::instant(q.value(10)), SqlValues::instant(q.value(11)) };
+}
+
+// The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
+std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QString& columns)
+{
+    KeysetQuery query(QStringLiteral("outbox"), columns);
+    if (!filter.eventType.isEmpty())
+        query.require(QStringLiteral("event_type = ?::text"), { filter.eventType });
+    if (!filter.aggregateId.isEmpty())
+        query.require(QStringLiteral("aggregate_id = ?::text"), { filter.aggregateId });
+    if (!filter.errorContains.isEmpty()) {
+        query.require(QStringLiteral("last_error ILIKE '%' || ?::text || '%' ESCAPE '\\'"),
+            { SqlValues::likeLiteral(filter.errorContains) });
+    }
+    if (filter.createdFrom.isValid())
+        query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
+    if (filter.createdTo.isValid())
+        query.require(QStringLiteral("created_at < ?::timestamptz"), { SqlValues::timestamp(filter.createdTo) });
+    if (filter.unchangedForMs > 0) {
+        query.require(
+            QStringLiteral("updated_at < now() - ?::bigint * interval '1 millisecond'"), { filter.unchangedForMs });
+    }
+    // One branch per distinct status.
+    const QList<OutboxStatus> statuses = SqlValues::distinct(
+        filter.statuses.isEmpty() && filter.stuckOnly ? OutboxStatusNames.values() : filter.statuses);
+    bool anyBranch = false;
+    for (const OutboxStatus status : statuses) {
+        if (!filter.stuckOnly) {
+            query.addBranch(QStringLiteral("status = ?::text"), { OutboxStatusNames.name(status) });
+            anyBranch = true;
+            continue;
+        }
+        const QString stuck = StuckRowClassifier::condition(status);
+        if (stuck.isEmpty())
+            continue;
+        QVariantList binds { OutboxStatusNames.name(status) };
+        if (StuckRowClassifier::needsThreshold(status))
+            binds.append(filter.stuckThresholdMs);
+        query.addBranch(QStringLiteral("status = ?::text AND ") + stuck, binds);
+        anyBranch = true;
+    }
+    if (!statuses.isEmpty() && !anyBranch)
+        return std::nullopt;
+    return query;
+}
+
+} // namespace
+
+OutboxReadRepository::OutboxReadRepository(DbSession& session)
+    : m_session(session)
+{ }
+
+OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qint64 beforeId)
+{
+    OutboxPage page;
+    page.serverNow = m_session.serverNow();
+    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns);
+    if (!query)
+        return page;
+    const SqlFragment built = query->build(true, beforeId, limit);
+    page.rows = SqlValues::collect(
+        m_session.exec(built.sql, built.binds, QStringLiteral("listing outbox rows")), summaryFromRow);
+    return page;
+}
+
+QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
+{
+    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"));
+    if (!query)
+        return {};
+    const SqlFragment built = query->build(false, afterId, limit);
+    return SqlValues::collect(m_session.exec(built.sql, built.binds, QStringLiteral("selecting outbox rows")),
+        [](const QSqlQuery& q) { return q.value(0).toLongLong(); });
+}
+
+QList<OutboxRowSummary> OutboxReadRepository::rowsByIds(const QList<qint64>& ids)
+{
+    return SqlValues::collect(m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+                                      + QStringLiteral(" FROM outbox WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+                                  { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows")),
+        summaryFromRow);
+}
+
+std::optional<OutboxRowDetail> OutboxReadRepository::detail(qint64 id)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(", dedupe_key, payload::text, headers::text, coalesce(last_error, ''), lease_token, "
+                             "epoch_ms(updated_at) FROM outbox WHERE id = ?::bigint"),
+        { id }, QStringLiteral("reading outbox row %1").arg(id));
+    if (!q.next())
+        return std::nullopt;
+    return OutboxRowDetail { summaryFromRow(q), q.value(12).toString(), q.value(13).toString().toUtf8(),
+        q.value(14).toString().toUtf8(), q.value(15).toString(), q.value(16).toLongLong(),
+        SqlValues::instant(q.value(17)) };
+}
+
+QList<OutboxAttempt> OutboxReadRepository::attempts(qint64 outboxId, int limit)
+{
+    QSqlQuery& q
+        = m_session.exec(QStringLiteral("SELECT attempt, worker, error, epoch_ms(created_at) FROM outbox_attempts "
+                                        "WHERE outbox_id = ?::bigint ORDER BY id DESC LIMIT ?::int"),
+            { outboxId, limit }, QStringLiteral("reading the attempt history"));
+    return SqlValues::collect(q, [](const QSqlQuery& row) {
+        return OutboxAttempt { row.value(0).toInt(), row.value(1).toString(), row.value(2).toString(),
+            SqlValues::instant(row.value(3)) };
+    });
+}
+
+QList<OutboxRowSummary> OutboxReadRepository::forAggregate(
+    const QString& aggregateType, const QString& aggregateId, int limit)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(" FROM outbox WHERE aggregate_id = ?::text AND aggregate_type = ?::text "
+                             "ORDER BY id DESC LIMIT ?::int"),
+        { aggregateId, aggregateType, limit }, QStringLiteral("reading the aggregate's events"));
+    return SqlValues::collect(q, summaryFromRow);
+}
+
+BacklogSample OutboxReadRepository::sampleBacklog(int countCap)
+{
+    // Both sub-queries read only the partial index of unpublished rows; the count stops at the cap.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox "
+                       "          WHERE status IN ('pending', 'in_flight', 'failed') LIMIT ?::int) s), "
+                       "       coalesce((SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox "
+                       "          WHERE status IN ('pending', 'in_flight', 'failed')), 0)"),
+        { countCap + 1 }, QStringLiteral("sampling the outbox backlog"));
+    q.next();
+    const qint64 counted = q.value(0).toLongLong();
+    return BacklogSample { qMin<qint64>(counted, countCap), counted > countCap, q.value(1).toLongLong() };
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "outbox/backlogsample.h"
+#include "outbox/outboxfilter.h"
+#include "outbox/outboxrows.h"
+
+#include <QList>
+#include <optional>
+
+class DbSession;
+
+// What the console, outboxctl and the relay's sampler read from the outbox. Never changes a row.
+class OutboxReadRepository final {
+public:
+    explicit OutboxReadRepository(DbSession& session);
+
+    // Rows matching `filter`, newest first, keyset-paged on id: pass the last id of the previous page as
+    // `beforeId` (0 for the first page). Each status of the filter is read from its own (status, id) index
+    // range and merged, so a page costs the same at 10 million rows as at ten.
+    OutboxPage page(const OutboxFilter& filter, int limit, qint64 beforeId);
+
+    // The same rows, ids only, ascending after `afterId`: the frozen set for a bulk action.
+    QList<qint64> matchingIds(const OutboxFilter& filter, int limit, qint64 afterId);
+
+    // Current state of the given rows (for refreshing what a list shows), newest first.
+    QList<OutboxRowSummary> rowsByIds(const QList<qint64>& ids);
+
+    std::optional<OutboxRowDetail> detail(qint64 id);
+    QList<OutboxAttempt> attempts(qint64 outboxId, int limit);
+    QList<OutboxRowSummary> forAggregate(const QString& aggregateType, const QString& aggregateId, int limit);
+
+    BacklogSample sampleBacklog(int countCap);
+
+private:
+    DbSession& m_session;
+};

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/outboxrepository.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+
+#include <QSqlQuery>
+#include <algorithm>
+
+OutboxRepository::OutboxRepository(DbSession& session)
+    : m_session(session)
+{ }
+
+SqlFragment OutboxRepository::enqueuePart(const DerivedMessage& message)
+{
+    const SqlFragment insert { QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                              "headers, dedupe_key) SELECT ?::text, ")
+            + message.aggregateIdSql + QStringLiteral(", ?::text, ") + message.payloadSql
+            + QStringLiteral(", ?::jsonb, ") + message.dedupeKeySql + QStringLiteral(" FROM "),
+        { message.aggregateType, message.eventType, QString::fromUtf8(message.headers) } };
+    return insert + message.source + SqlFragment { QStringLiteral(" RETURNING id") };
+}
+
+qint64 OutboxRepository::enqueue(const NewOutboxMessage& message)
+{
+    const SqlFragment values { QStringLiteral(
+                                   "(SELECT ?::text, ?::jsonb, ?::text) AS m(aggregate_id, payload, dedupe_key)"),
+        { message.aggregateId, QString::fromUtf8(message.payload), message.dedupeKey } };
+    const SqlFragment insert = enqueuePart({ values, message.aggregateType, QStringLiteral("m.aggregate_id"),
+        message.eventType, QStringLiteral("m.payload"), message.headers, QStringLiteral("m.dedupe_key") });
+    QSqlQuery& q = m_session.exec(insert.sql, insert.binds, QStringLiteral("adding the outbox message"));
+    q.next();
+    return q.value(0).toLongLong();
+}
+
+QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
+{
+    if (ids.isEmpty())
+        return {};
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral(
+            "WITH target AS ("
+            "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
+            "  FOR UPDATE) "
+            "UPDATE outbox o SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now() "
+            "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
+            "RETURNING o.id, t.status"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("requeueing outbox rows"));
+    QList<StatusChange> changes;
+    while (q.next())
+        changes.append({ q.value(0).toLongLong(), OutboxStatusNames.fromColumn(q.value(1)), OutboxStatus::Pending });
+    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return changes;
+}
+
+QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
+{
+    if (ids.isEmpty())
+        return {};
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("UPDATE outbox SET status = 'pending', next_attempt_at = now(), lease_owner = NULL, "
+                       "  lease_expires_at = NULL, updated_at = now() "
+                       "WHERE id = ANY(?::bigint[]) AND status = 'in_flight' AND lease_expires_at < now() "
+                       "RETURNING id"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("releasing outbox leases"));
+    QList<StatusChange> changes;
+    while (q.next())
+        changes.append({ q.value(0).toLongLong(), OutboxStatus::InFlight, OutboxStatus::Pending });
+    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return changes;
+}
+
+int OutboxRepository::purgePublished(qint64 olderThanMs, int batchSize)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("DELETE FROM outbox WHERE id IN ("
+                       "  SELECT id FROM outbox "
+                       "  WHERE status = 'published' AND published_at < now() - ?::bigint * interval '1 millisecond' "
+                       "  ORDER BY published_at LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
+        { olderThanMs, batchSize }, QStringLiteral("purging published outbox rows"));
+    return q.numRowsAffected();
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/sqlfragment.h"
+#include "outbox/outboxmessage.h"
+#include "outbox/statuschange.h"
+
+#include <QList>
+#include <QString>
+
+class DbSession;
+
+// Writes to the outbox table outside the relay's lease protocol: the service adding a message in its own
+// transaction, the operator transitions and the retention purge. Every transition carries its state guard in
+// the WHERE clause. (The relay's claims and completions are OutboxLeaseRepository; console reads are
+// OutboxReadRepository.)
+class OutboxRepository final {
+public:
+    explicit OutboxRepository(DbSession& session);
+
+    // Adds `message` as pending; call it inside the UnitOfWork that writes the change the message describes.
+    qint64 enqueue(const NewOutboxMessage& message);
+
+    // An outbox message some of whose values are SQL expressions (without placeholders) over the row of
+    // `source`, typically an earlier part of the same statement: the order just inserted, so the message can
+    // carry its id.
+    struct DerivedMessage {
+        SqlFragment source; // what to read, e.g. "body" (an earlier part); its binds follow the message's
+        QString aggregateType;
+        QString aggregateIdSql; // SQL expressions over `source`
+        QString eventType;
+        QString payloadSql;
+        QByteArray headers = QByteArrayLiteral("{}"); // bound as a value
+        QString dedupeKeySql;
+    };
+    // The INSERT of `message`, to be one part of a ChainedStatement; it returns the new row's id. enqueue()
+    // runs the same INSERT on its own.
+    static SqlFragment enqueuePart(const DerivedMessage& message);
+
+    // failed/dead -> pending with a fresh attempt budget. Rows in any other state are left alone.
+    QList<StatusChange> requeue(const QList<qint64>& ids);
+
+    // in_flight with an expired lease -> pending, due now (the operator's "release lease").
+    QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
+
+    // Deletes up to `batchSize` published rows older than `olderThanMs`; returns how many.
+    int purgePublished(qint64 olderThanMs, int batchSize);
+
+private:
+    DbSession& m_session;
+};

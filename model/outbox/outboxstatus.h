@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/enumnames.h"
+
+// The states of an outbox row (outbox.status); README "Outbox statuses" says who may change which.
+enum class OutboxStatus {
+    Pending, // waiting for its first publish
+    InFlight, // claimed by a relay worker under a lease
+    Published,
+    Failed, // the last attempt failed; retried after a backoff
+    Dead, // gave up after the maximum attempts; only an operator brings it back
+};
+
+// The names as the CHECK constraint on outbox.status spells them (a unit test compares the two).
+inline constexpr EnumNames<OutboxStatus, 5> OutboxStatusNames({ {
+    { OutboxStatus::Pending, "pending" },
+    { OutboxStatus::InFlight, "in_flight" },
+    { OutboxStatus::Published, "published" },
+    { OutboxStatus::Failed, "failed" },
+    { OutboxStatus::Dead, "dead" },
+} });
+
+// Failed and dead rows are the ones an operator may requeue.
+constexpr bool isRequeueable(OutboxStatus status)
+{
+    return status == OutboxStatus::Failed || status == OutboxStatus::Dead;
+}

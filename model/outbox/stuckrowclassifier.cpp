@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/stuckrowclassifier.h"
+
+#include "outbox/outboxrows.h"
+
+StuckRowClassifier::StuckRowClassifier(qint64 thresholdMs)
+    : m_thresholdMs(thresholdMs)
+{ }
+
+StuckRowClassifier::Kind StuckRowClassifier::classify(const OutboxRowSummary& row, const QDateTime& now) const
+{
+    switch (row.status) {
+    case OutboxStatus::Dead:
+        return Kind::Dead;
+    case OutboxStatus::InFlight:
+        return row.leaseExpiresAt.isValid() && row.leaseExpiresAt < now ? Kind::LeaseExpired : Kind::NotStuck;
+    case OutboxStatus::Pending:
+    case OutboxStatus::Failed:
+        return row.nextAttemptAt.isValid() && row.nextAttemptAt.msecsTo(now) > m_thresholdMs ? Kind::Overdue
+                                                                                             : Kind::NotStuck;
+    case OutboxStatus::Published:
+        break;
+    }
+    return Kind::NotStuck;
+}
+
+QString StuckRowClassifier::condition(OutboxStatus status)
+{
+    switch (status) {
+    case OutboxStatus::Dead:
+        return QStringLiteral("true");
+    case OutboxStatus::InFlight:
+        return QStringLiteral("lease_expires_at < now()");
+    case OutboxStatus::Pending:
+    case OutboxStatus::Failed:
+        return QStringLiteral("next_attempt_at < now() - ?::bigint * interval '1 millisecond'");
+    case OutboxStatus::Published:
+        break;
+    }
+    return {};
+}
+
+bool StuckRowClassifier::needsThreshold(OutboxStatus status)
+{
+    return status == OutboxStatus::Pending || status == OutboxStatus::Failed;
+}
+
+QString StuckRowClassifier::describe(Kind kind)
+{
+    switch (kind) {
+    case Kind::NotStuck:
+        return {};
+    case Kind::LeaseExpired:
+        return QStringLiteral("in flight, but the worker's lease has expired");
+    case Kind::Overdue:
+        return QStringLiteral("due, but no relay has picked it up");
+    case Kind::Dead:
+        return QStringLiteral("dead: gave up after the maximum attempts");
+    }
+    return {};
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "outbox/outboxmessage.h"
+#include "relay/leaseprotocol.h"
+
+#include <QList>
+#include <QString>
+
+class DbSession;
+
+// The relay's lease protocol on the outbox table. Claims and completions are batch statements (one round trip
+// per batch); every completion carries the fencing token of its claim, so a worker whose lease was taken over
+// cannot overwrite the new owner's result.
+class OutboxLeaseRepository final {
+public:
+    explicit OutboxLeaseRepository(DbSession& session);
+
+    // pending/failed and due -> in_flight, leased to `worker` for `leaseMs`, SKIP LOCKED. Ordered by id.
+    QList<OutboxMessage> claimDue(const QString& worker, int batchSize, qint64 leaseMs);
+
+    // in_flight (this lease) -> published. Returns the rows that actually changed.
+    QList<PublishedRow> markPublished(const QList<LeaseFence>& fences);
+
+    // in_flight (this lease) -> failed with backoff, or dead once attempts reach maxAttempts; each failure is
+    // appended to outbox_attempts. Returns the rows that actually changed.
+    QList<FailedRow> markFailed(const QString& worker, const QList<PublishFailure>& failures, int maxAttempts);
+
+    // in_flight (this lease) -> pending or failed as before the claim, the claim's attempt not counted: the
+    // broker could not be reached, so the messages were not at fault. Returns how many rows changed.
+    int handBack(const QList<LeaseFence>& fences);
+
+    // in_flight whose lease expired -> failed (due now), or dead once attempts reach maxAttempts.
+    QList<FailedRow> rescueExpiredLeases(const QString& worker, int maxAttempts, int limit);
+
+private:
+    DbSession& m_session;
+};

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "relay/relayworker.h"
+
+#include "db/changenotifier.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "db/unitofwork.h"
+#include "metrics/metricsrecorder.h"
+#include "relay/outboxleaserepository.h"
+
+#include <QHash>
+
+static constexpr int RescueBatchLimit = 1000;
+
+RelayWorker::RelayWorker(
+    DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name)
+    : m_session(session)
+    , m_sink(sink)
+    , m_metrics(metrics)
+    , m_options(options)
+    , m_name(std::move(name))
+    , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
+    , m_random(QRandomGenerator::global()->generate())
+{ }
+
+static QString describeException(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    } catch (...) {
+        return QStringLiteral("unknown exception thrown by the sink");
+    }
+}
+
+static bool isBrokerUnavailable(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const OutboxError& e) {
+        return e.kind() == OutboxError::Kind::Broker;
+    } catch (...) {
+        return false;
+    }
+}
+
+QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMessage>& batch)
+{
+    try {
+        return m_sink.publish(batch);
+    } catch (...) {
+        const std::exception_ptr error = std::current_exception();
+        if (isBrokerUnavailable(error))
+            std::rethrow_exception(error); // not the messages' fault: processBatch() hands them back
+        if (batch.size() == 1)
+            return { PublishResult { batch.first().id, false, describeException(error) } };
+    }
+    // The batch as a whole failed: publish one by one, so only the message that really fails is charged.
+    QList<PublishResult> results;
+    for (const OutboxMessage& message : batch)
+        results.append(publishIsolatingFailures({ message }));
+    return results;
+}
+
+RelayBatchResult RelayWorker::processBatch()
+{
+    // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
+    const QList<OutboxMessage> batch
+        = OutboxLeaseRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
+    RelayBatchResult result;
+    result.claimed = int(batch.size());
+    if (batch.isEmpty())
+        return result;
+
+    QHash<qint64, PublishResult> outcomes;
+    try {
+        for (const PublishResult& outcome : publishIsolatingFailures(batch))
+            outcomes.insert(outcome.id, outcome);
+    } catch (const OutboxError& error) {
+        if (error.kind() != OutboxError::Kind::Broker)
+            throw;
+        // Unconfirmed messages may still have reached the broker: published again later, they are duplicates
+        // that consumers drop by message id, never losses.
+        QList<LeaseFence> fences;
+        for (const OutboxMessage& message : batch)
+            fences.append({ message.id, message.leaseToken });
+        OutboxLeaseRepository(m_session).handBack(fences);
+        ChangeNotifier::notify(m_session);
+        throw;
+    }
+
+    QList<LeaseFence> fences;
+    QList<PublishFailure> failures;
+    for (const OutboxMessage& message : batch) {
+        const auto it = outcomes.constFind(message.id);
+        if (it != outcomes.cend() && it->ok) {
+            fences.append({ message.id, message.leaseToken });
+            continue;
+        }
+        const QString error
+            = it == outcomes.cend() ? QStringLiteral("the sink returned no result for this message") : it->error;
+        failures.append({ message.id, message.leaseToken, error, m_backoff.delayMs(message.attempt, m_random) });
+    }
+
+    UnitOfWork uow(m_session);
+    OutboxLeaseRepository outbox(m_session);
+    const QList<PublishedRow> published = outbox.markPublished(fences);
+    const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
+    uow.commit();
+    ChangeNotifier::notify(m_session);
+
+    result.published = int(published.size());
+    result.failed = int(failed.size());
+    for (const FailedRow& row : failed)
+        result.dead += row.dead ? 1 : 0;
+    result.fenced = result.claimed - result.published - result.failed;
+    m_metrics.record([&](MetricCounters& c) {
+        for (const PublishedRow& row : published)
+            c.addPublishLatency(row.latencyMs);
+        c.failedAttempts += result.failed;
+        c.deadLetters += result.dead;
+    });
+    return result;
+}
+
+RelayBatchResult RelayWorker::rescueExpiredLeases()
+{
+    const QList<FailedRow> rescued
+        = OutboxLeaseRepository(m_session).rescueExpiredLeases(m_name, m_options.maxAttempts, RescueBatchLimit);
+    RelayBatchResult result;
+    result.failed = int(rescued.size());
+    for (const FailedRow& row : rescued)
+        result.dead += row.dead ? 1 : 0;
+    if (!rescued.isEmpty()) {
+        ChangeNotifier::notify(m_session);
+        m_metrics.record([&](MetricCounters& c) {
+            c.leaseRescues += result.failed;
+            c.deadLetters += result.dead;
+        });
+    }
+    return result;
+}

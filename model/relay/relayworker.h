@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "relay/backoffpolicy.h"
+#include "relay/messagesink.h"
+#include "relay/relayoptions.h"
+
+#include <QRandomGenerator>
+
+class DbSession;
+class MetricsRecorder;
+
+struct RelayBatchResult {
+    int claimed = 0;
+    int published = 0;
+    int failed = 0; // of which `dead` reached max attempts
+    int dead = 0;
+    int fenced = 0; // completions rejected because the lease had been taken over meanwhile
+};
+
+// One relay worker: claim a batch, publish it through the sink, record the outcome. Runs on one thread
+// with its own session and sink; OutboxRelay runs several of these, in one or many processes.
+class RelayWorker final {
+    Q_DISABLE_COPY_MOVE(RelayWorker)
+public:
+    RelayWorker(
+        DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name);
+
+    RelayBatchResult processBatch();
+
+    // Returns how many expired leases were rescued (and of those, how many went dead).
+    RelayBatchResult rescueExpiredLeases();
+
+private:
+    QList<PublishResult> publishIsolatingFailures(const QList<OutboxMessage>& batch);
+
+    DbSession& m_session;
+    MessageSink& m_sink;
+    MetricsRecorder& m_metrics;
+    const RelayOptions& m_options;
+    QString m_name;
+    BackoffPolicy m_backoff;
+    QRandomGenerator m_random;
+};

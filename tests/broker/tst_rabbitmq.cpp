@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "broker/amqpconnection.h"
+#include "broker/rabbitmqconsumer.h"
+#include "broker/rabbitmqsink.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "db/unitofwork.h"
+#include "outbox/outboxrepository.h"
+#include "relay/outboxrelay.h"
+#include "support/databasetestcase.h"
+#include "support/processtesting.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTest>
+#include <amqp_framing.h>
+#include <csignal>
+#include <thread>
+
+// The relay and the reference consumer against the real RabbitMQ that the test command starts; the broker is
+// named by OUTBOX_TEST_AMQP_URI. Some functions stop the broker's AMQP listener or raise its memory alarm, so
+// CTest runs this executable alone (RESOURCE_LOCK rabbitmq).
+class TestRabbitMq final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestRabbitMq()
+        : DatabaseTestCase(QStringLiteral("rabbitmq"))
+    { }
+
+private:
+    // A fresh exchange and queue per test function, so leftovers of an earlier run never count.
+    QString name(const char* what) const
+    {
+        return QStringLiteral("tst-%1-%2-%3").arg(QCoreApplication::applicationPid()).arg(m_round).arg(what);
+    }
+    AmqpEndpoint endpoint(const QString& exchange) const
+    {
+        AmqpEndpoint endpoint = m_broker;
+        endpoint.exchange = exchange;
+        return endpoint;
+    }
+    QString uri(const QString& exchange, const QString& extra = {}) const
+    {
+        return QStringLiteral("%1?exchange=%2%3").arg(m_uri, exchange, extra);
+    }
+
+    // A durable queue bound to a topic exchange with "#": every message published to the exchange lands in it.
+    void bindQueue(const QString& exchange, const QString& queue)
+    {
+        AmqpConnection connection(endpoint(exchange), 10'000);
+        connection.declareExchange();
+        connection.declareQueue(queue);
+        connection.bindQueue(queue, exchange, QStringLiteral("#"));
+    }
+
+    qint64 messagesIn(const QString& queue)
+    {
+        AmqpConnection connection(m_broker, 10'000);
+        const QByteArray name = queue.toUtf8();
+        const amqp_queue_declare_ok_t* ok = amqp_queue_declare(
+            connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(name), 1, 0, 0, 0, amqp_empty_table);
+        connection.checkReply(QStringLiteral("counting messages"));
+        return ok->message_count;
+    }
+
+    // Takes (and acknowledges) `count` messages; fewer if the queue runs dry for a while.
+    QList<AmqpDelivery> take(const QString& queue, int count)
+    {
+        RabbitMqConsumer::Options options;
+        options.queue = queue;
+        options.prefetch = 500;
+        RabbitMqConsumer consumer(m_broker, options);
+        QList<AmqpDelivery> deliveries;
+        while (deliveries.size() < count) {
+            std::optional<AmqpDelivery> delivery = consumer.next(10'000);
+            if (!delivery)
+                break;
+            consumer.ack(delivery->deliveryTag);
+            deliveries.append(std::move(*delivery));
+        }
+        return deliveries;
+    }
+
+    static void rabbitmqctl(const QStringList& arguments)
+    {
+        QProcess ctl;
+        ctl.setProcessChannelMode(QProcess::MergedChannels);
+        ctl.start(QStringLiteral("rabbitmqctl"), arguments);
+        QVERIFY2(ctl.waitForFinished(120'000), qPrintable(arguments.join(QLatin1Char(' '))));
+        QVERIFY2(ctl.exitStatus() == QProcess::NormalExit && ctl.exitCode() == 0,
+            qPrintable(QStringLiteral("rabbitmqctl %1: %2")
+                           .arg(arguments.join(QLatin1Char(' ')), QString::fromLocal8Bit(ctl.readAll()))));
+    }
+
+    ProcessTesting::Run outboxctl(const QStringList& arguments)
+    {
+        return ProcessTesting::run(
+            QStringLiteral(OUTBOXCTL_PATH), QStringList { QStringLiteral("--dsn"), db().dsn() } + arguments);
+    }
+
+    qint64 count(const QString& sql) { return db().scalar(sql).toLongLong(); }
+
+    // Runs the reference consumer (`outboxctl consume`, consumer "order-counts") for `messages` deliveries and
+    // returns its summary; an empty object if it failed.
+    QJsonObject consume(const QString& exchange, const QString& queue, int messages)
+    {
+        const ProcessTesting::Run consumed = outboxctl({ QStringLiteral("consume"), QStringLiteral("--from"),
+            uri(exchange), QStringLiteral("--queue"), queue, QStringLiteral("--consumer"),
+            QStringLiteral("order-counts"), QStringLiteral("--max-messages"), QString::number(messages) });
+        return consumed.exitCode == 0 ? consumed.json() : QJsonObject();
+    }
+
+    static RelayOptions relayOptions()
+    {
+        RelayOptions options;
+        options.workers = 2;
+        options.batchSize = 500;
+        options.backoffBaseMs = 0;
+        options.once = true;
+        options.log = [](const QString&) {};
+        return options;
+    }
+
+    // `rows` order.created events for customers c-0 .. c-6 whose dedupe keys are ev-1 .. ev-N.
+    void seedOrders(int rows)
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "SELECT 'order', g::text, 'order.created', "
+                                 "  jsonb_build_object('id', g, 'customer', 'c-' || (g % 7)), 'ev-' || g "
+                                 "FROM generate_series(1, ?::int) AS g"),
+            { rows });
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_uri = qEnvironmentVariable("OUTBOX_TEST_AMQP_URI");
+        QVERIFY2(!m_uri.isEmpty(),
+            "OUTBOX_TEST_AMQP_URI is not set: run the tests through .ci/test, which starts "
+            "RabbitMQ, or point it at a broker, e.g. amqp://guest:guest@127.0.0.1:5672/");
+        m_broker = AmqpEndpoint::parse(m_uri);
+        try {
+            AmqpConnection probe(m_broker, 10'000);
+        } catch (const OutboxError& error) {
+            QFAIL(qPrintable(QStringLiteral("no broker at OUTBOX_TEST_AMQP_URI: %1").arg(error.message())));
+        }
+        setUpDatabase();
+    }
+    void init()
+    {
+        ++m_round;
+        db().reset();
+    }
+
+    void everyRowArrivesWithIdRoutingKeyHeadersAndBody()
+    {
+        constexpr int Rows = 10'000;
+        const QString exchange = name("events");
+        const QString queue = name("all");
+        bindQueue(exchange, queue);
+        db().exec(QStringLiteral(
+                      "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, dedupe_key) "
+                      "SELECT 'order', g::text, (ARRAY['order.created', 'order.paid', 'order.shipped'])[g % 3 + 1], "
+                      "  jsonb_build_object('n', g, 'note', 'a \"quoted\", unicode ü text'), "
+                      "  jsonb_build_object('tenant', 't-' || (g % 5), 'seq', g, 'urgent', g % 2 = 0, "
+                      "    'ratio', g + 0.5, 'trace', jsonb_build_array(g, 'x'), 'big', 9007199254740993 + g), "
+                      "  'ev-' || g "
+                      "FROM generate_series(1, ?::int) AS g"),
+            { Rows });
+
+        OutboxRelay relay(
+            db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            relayOptions());
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, qint64(Rows));
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows));
+
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(Rows), 30'000);
+        const QList<AmqpDelivery> deliveries = take(queue, Rows);
+        QCOMPARE(deliveries.size(), Rows);
+        QSet<QString> seen;
+        static const QStringList types { QStringLiteral("order.created"), QStringLiteral("order.paid"),
+            QStringLiteral("order.shipped") };
+        for (const AmqpDelivery& delivery : deliveries) {
+            QVERIFY2(delivery.messageId.startsWith(QLatin1String("ev-")), qPrintable(delivery.messageId));
+            const int g = delivery.messageId.mid(3).toInt();
+            QVERIFY(!seen.contains(delivery.messageId));
+            seen.insert(delivery.messageId);
+            QCOMPARE(delivery.routingKey, types.at(g % 3));
+            QCOMPARE(delivery.eventType, types.at(g % 3));
+            QCOMPARE(QJsonDocument::fromJson(delivery.body).object(),
+                (QJsonObject { { QStringLiteral("n"), g },
+                    { QStringLiteral("note"), QStringLiteral("a \"quoted\", unicode ü text") } }));
+            QCOMPARE(delivery.headers,
+                (QJsonObject { { QStringLiteral("tenant"), QStringLiteral("t-%1").arg(g % 5) },
+                    { QStringLiteral("seq"), g }, { QStringLiteral("urgent"), g % 2 == 0 },
+                    { QStringLiteral("ratio"), g + 0.5 }, { QStringLiteral("big"), qint64(9007199254740993) + g },
+                    { QStringLiteral("trace"), QStringLiteral("[%1,\"x\"]").arg(g) } }));
+        }
+        QCOMPARE(seen.size(), Rows);
+    }
+
+    // The broker's AMQP listener goes away while the relay runs and comes back: rows written meanwhile stay
+    // unpublished (nothing is marked published without a confirm), the relay hands its claims back without
+    // charging an attempt, reconnects on its own, and publishes everything once the broker is back.
+    void brokerOutageLosesNothing()
+    {
+        constexpr int Before = 500;
+        constexpr int During = 1500;
+        const QString exchange = name("events");
+        const QString queue = name("all");
+        bindQueue(exchange, queue);
+        seedOrders(Before);
+
+        RelayOptions options = relayOptions();
+        options.once = false;
+        options.batchSize = 50;
+        options.idlePollMs = 50;
+        OutboxRelay relay(
+            db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            options);
+        std::thread running([&relay] { relay.run(); });
+        const auto stopRelay = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        const QString published = QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'");
+        QTRY_COMPARE_WITH_TIMEOUT(count(published), qint64(Before), 30'000);
+
+        rabbitmqctl({ QStringLiteral("stop_app") });
+        auto restart = qScopeGuard([] { rabbitmqctl({ QStringLiteral("start_app") }); });
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "SELECT 'order', g::text, 'order.created', jsonb_build_object('id', g), 'ev-' || g "
+                                 "FROM generate_series(?::int, ?::int) AS g"),
+            { Before + 1, Before + During });
+        // The relay claims the new rows, cannot reach the broker and hands them back (touching updated_at).
+        QTRY_VERIFY_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending' "
+                                                      "  AND attempts = 0 AND updated_at > created_at"))
+                > 0,
+            30'000);
+        QCOMPARE(count(published), qint64(Before));
+        restart.dismiss();
+        rabbitmqctl({ QStringLiteral("start_app") });
+
+        QTRY_COMPARE_WITH_TIMEOUT(count(published), qint64(Before + During), 120'000);
+        // One successful publish per row and no failure on record: the outage cost no row an attempt.
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE attempts <> 1")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")), 0LL);
+
+        // Durable queue, persistent messages: what was confirmed before the outage is still there, and every
+        // row is in the queue exactly once.
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(Before + During), 30'000);
+        const QList<AmqpDelivery> deliveries = take(queue, Before + During);
+        QSet<QString> ids;
+        for (const AmqpDelivery& delivery : deliveries)
+            ids.insert(delivery.messageId);
+        QCOMPARE(ids.size(), Before + During);
+    }
+
+    void unroutableMessageFailsWithTheBrokersReasonThenGoesDead()
+    {
+        const QString exchange = name("nowhere"); // declared by the sink, nothing bound
+        OutboxRepository(*db().openSession())
+            .enqueue({ QStringLiteral("order"), QStringLiteral("1"), QStringLiteral("order.created"), "{\"id\":1}",
+                "{}", QStringLiteral("ev-1") });
+        RelayOptions options = relayOptions();
+        options.maxAttempts = 3;
+        OutboxRelay relay(
+            db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, 0LL);
+        QCOMPARE(totals.dead, 1LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("dead"));
+        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 3LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")), 3LL);
+        const QString error = db().scalar(QStringLiteral("SELECT last_error FROM outbox")).toString();
+        QVERIFY2(error.contains(QLatin1String("312 NO_ROUTE")), qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("routing key 'order.created'")), qPrintable(error));
+    }
+
+    // A message AMQP cannot carry (a routing key over 255 bytes) fails by itself and goes dead; it is not
+    // mistaken for an outage, and its neighbours in the batch are published.
+    void unencodableMessageFailsAloneAndGoesDead()
+    {
+        const QString exchange = name("events");
+        const QString queue = name("all");
+        bindQueue(exchange, queue);
+        seedOrders(3);
+        db().exec(QStringLiteral("UPDATE outbox SET event_type = repeat('x', 300) WHERE dedupe_key = 'ev-2'"));
+        RelayOptions options = relayOptions();
+        options.maxAttempts = 2;
+        OutboxRelay relay(
+            db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, 2LL);
+        QCOMPARE(totals.dead, 1LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE dedupe_key = 'ev-2'")).toString(),
+            QStringLiteral("dead"));
+        const QString error
+            = db().scalar(QStringLiteral("SELECT last_error FROM outbox WHERE dedupe_key = 'ev-2'")).toString();
+        QVERIFY2(error.contains(QLatin1String("at most 255")), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), 2LL, 30'000);
+    }
+
+    void brokerThatCannotBeReachedStopsAOneShotRelayWithItsReason()
+    {
+        OutboxRepository(*db().openSession())
+            .enqueue({ QStringLiteral("order"), QStringLiteral("1"), QStringLiteral("order.created"), "{}", "{}",
+                QStringLiteral("ev-1") });
+        AmqpEndpoint wrong = endpoint(name("events"));
+        wrong.password = QStringLiteral("not-the-password");
+        OutboxRelay relay(
+            db().settings(), [wrong] { return std::make_unique<RabbitMqSink>(wrong); }, relayOptions());
+        try {
+            relay.run();
+            QFAIL("the relay ran without a broker");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::Broker);
+            QVERIFY2(error.message().contains(QLatin1String("ACCESS_REFUSED")), qPrintable(error.message()));
+        }
+        // The claim was handed back: the row is as it was, not charged an attempt.
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
+        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 0LL);
+        // outboxctl says so in one line, without the password, and exits 10.
+        const ProcessTesting::Run cli
+            = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
+                QStringLiteral("amqp://%1:not-the-password@%2:%3/?exchange=e")
+                    .arg(wrong.user, wrong.host)
+                    .arg(wrong.port) });
+        QCOMPARE(cli.exitCode, 10);
+        QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
+        QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
+    }
+
+    // Every message delivered twice: the reference consumer applies each once and counts the rest as duplicates.
+    void consumerAppliesRedeliveredMessagesOnce()
+    {
+        constexpr int Messages = 300;
+        const QString exchange = name("events");
+        const QString queue = name("orders");
+        bindQueue(exchange, queue);
+        QList<OutboxMessage> batch;
+        QHash<QString, qint64> expected;
+        for (int i = 1; i <= Messages; ++i) {
+            const QString customer = QStringLiteral("c-%1").arg(i % 7);
+            batch.append({ i, 1, QStringLiteral("order"), QString::number(i), QStringLiteral("order.created"),
+                QStringLiteral("ev-%1").arg(i),
+                QJsonDocument(QJsonObject { { QStringLiteral("customer"), customer } }).toJson(QJsonDocument::Compact),
+                "{}", 1, QDateTime::currentDateTimeUtc() });
+            ++expected[customer];
+        }
+        RabbitMqSink sink(endpoint(exchange));
+        for (int round = 0; round < 2; ++round) {
+            const QList<PublishResult> results = sink.publish(batch);
+            QCOMPARE(results.size(), Messages);
+            for (const PublishResult& result : results)
+                QVERIFY2(result.ok, qPrintable(result.error));
+        }
+
+        const QJsonObject summary = consume(exchange, queue, 2 * Messages);
+        QCOMPARE(summary.value(QStringLiteral("applied")).toInt(), Messages);
+        QCOMPARE(summary.value(QStringLiteral("duplicates")).toInt(), Messages);
+        QCOMPARE(summary.value(QStringLiteral("rejected")).toInt(), 0);
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+            QCOMPARE(db().scalar(QStringLiteral("SELECT orders FROM customer_order_counts "
+                                                "WHERE consumer = 'order-counts' AND customer = ?::text"),
+                             { it.key() })
+                         .toLongLong(),
+                it.value());
+        }
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM inbox WHERE consumer = 'order-counts'")), qint64(Messages));
+        QCOMPARE(count(QStringLiteral("SELECT sum(consumed) FROM metric_rollups")), qint64(Messages));
+        QCOMPARE(count(QStringLiteral("SELECT sum(consumer_duplicates) FROM metric_rollups")), qint64(Messages));
+        QCOMPARE(messagesIn(queue), 0LL); // all acknowledged
+    }
+
+    // The relay dies after the broker confirmed but before the rows were marked published. After the lease
+    // expires another relay publishes them again (at-least-once), and the consumer's inbox drops the copies.
+    void relayKilledBeforeRecordingConfirmsRepublishesAndTheInboxDropsTheCopies()
+    {
+        constexpr int Rows = 5;
+        const QString exchange = name("events");
+        const QString queue = name("orders");
+        bindQueue(exchange, queue);
+        seedOrders(Rows);
+
+        // The memory alarm blocks publishers, so the relay holds its claimed rows while it waits for confirms.
+        rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0") });
+        auto lowerAlarm = qScopeGuard([] {
+            rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4") });
+        });
+        QProcess relay;
+        relay.setProcessChannelMode(QProcess::ForwardedChannels);
+        relay.start(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("relay"), QStringLiteral("--sink"),
+                uri(exchange, QStringLiteral("&confirm_timeout_ms=120000")), QStringLiteral("--lease-seconds"),
+                QStringLiteral("2") });
+        QVERIFY(relay.waitForStarted());
+        const auto killRelay = qScopeGuard([&relay] {
+            relay.kill();
+            relay.waitForFinished();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(
+            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")), qint64(Rows), 30'000);
+
+        // Lock the claimed rows: once the broker confirms, the relay's "published" update waits for us.
+        auto locker = db().openSession(QStringLiteral("locker"));
+        UnitOfWork lock(*locker);
+        locker->exec(
+            QStringLiteral("SELECT id FROM outbox WHERE status = 'in_flight' FOR UPDATE"), {}, QStringLiteral("test"));
+        lowerAlarm.dismiss();
+        rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4") });
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(Rows), 30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM pg_stat_activity "
+                                                       "WHERE datname = current_database() "
+                                                       "  AND application_name = 'outbox-relay' "
+                                                       "  AND wait_event_type = 'Lock'")),
+            1LL, 30'000);
+        ::kill(pid_t(relay.processId()), SIGKILL);
+        QVERIFY(relay.waitForFinished());
+        lock.rollback();
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")), qint64(Rows));
+
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox "
+                                                       "WHERE status = 'in_flight' AND lease_expires_at < now()")),
+            qint64(Rows), 30'000);
+        const ProcessTesting::Run second = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"),
+            QStringLiteral("--sink"), uri(exchange), QStringLiteral("--backoff-base-ms"), QStringLiteral("0") });
+        QCOMPARE(second.exitCode, 0);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows));
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%lease%expired%'")),
+            qint64(Rows));
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(2 * Rows), 30'000);
+
+        const QJsonObject summary = consume(exchange, queue, 2 * Rows);
+        QCOMPARE(summary.value(QStringLiteral("applied")).toInt(), Rows);
+        QCOMPARE(summary.value(QStringLiteral("duplicates")).toInt(), Rows);
+        QCOMPARE(count(QStringLiteral("SELECT sum(orders) FROM customer_order_counts")), qint64(Rows));
+    }
+
+private:
+    QString m_uri;
+    AmqpEndpoint m_broker;
+    int m_round = 0;
+};
+
+QTEST_GUILESS_MAIN(TestRabbitMq)
+#include "tst_rabbitmq.moc"

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/outboxerror.h"
+#include "db/unitofwork.h"
+#include "idempotency/idempotencyrepository.h"
+#include "idempotency/requestfingerprint.h"
+#include "metrics/metricsrecorder.h"
+#include "orders/createorderhandler.h"
+#include "support/databasetestcase.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+Q_DECLARE_METATYPE(CreateOrderResult::Outcome)
+
+namespace {
+
+CreateOrderRequest orderRequest(const QString& key, const QString& customer = QStringLiteral("alice"),
+    const QString& amount = QStringLiteral("10.00"))
+{
+    CreateOrderRequest request;
+    request.key = key;
+    request.customer = customer;
+    request.amount = amount;
+    request.currency = QStringLiteral("EUR");
+    return request;
+}
+
+QString fingerprintOf(const CreateOrderRequest& r)
+{
+    return RequestFingerprint::compute(CreateOrderHandler::Operation,
+        QJsonObject { { QStringLiteral("customer"), r.customer }, { QStringLiteral("amount"), r.amount },
+            { QStringLiteral("currency"), r.currency } });
+}
+
+// What exists for the key before the request under test arrives.
+enum class Prior {
+    Nothing,
+    CompletedSame,
+    CompletedOther,
+    CompletedSameExpired,
+    InProgressLive,
+    InProgressLeaseExpired,
+    FailedRetryable,
+    FailedFinalSame,
+    FailedFinalOther,
+};
+
+} // namespace
+
+Q_DECLARE_METATYPE(Prior)
+Q_DECLARE_METATYPE(CreateOrderRequest)
+
+class TestIdempotency final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestIdempotency()
+        : DatabaseTestCase(QStringLiteral("idempotency"))
+    { }
+
+private:
+    // Writes the prior record directly, as another process (or a crashed one) would have left it.
+    void seed(Prior prior, const CreateOrderRequest& request)
+    {
+        const CreateOrderRequest other = orderRequest(request.key, QStringLiteral("mallory"), QStringLiteral("99.00"));
+        const auto insert = [&](const CreateOrderRequest& r, const QString& status, const QString& lockedUntil,
+                                const QString& expiresAt, const QVariant& retryable, int responseStatus,
+                                const QString& body) {
+            db().exec(QStringLiteral("INSERT INTO idempotency_keys (scope, idem_key, fingerprint, status, "
+                                     "failure_retryable, response_status, response_body, locked_until, expires_at) "
+                                     "VALUES ('orders', ?::text, ?::text, ?::text, ?::boolean, ?::int, ?::jsonb, "
+                                     "now() + ?::interval, now() + ?::interval)"),
+                { r.key, fingerprintOf(r), status, retryable, responseStatus ? QVariant(responseStatus) : QVariant(),
+                    body.isEmpty() ? QVariant() : QVariant(body),
+                    lockedUntil.isEmpty() ? QVariant() : QVariant(lockedUntil), expiresAt });
+        };
+        const QString stored = QStringLiteral("{\"id\": 4242, \"note\": \"stored\"}");
+        const QString rejected = QStringLiteral("{\"error\": \"amount_over_limit\"}");
+        switch (prior) {
+        case Prior::Nothing:
+            return;
+        case Prior::CompletedSame:
+            return insert(request, QStringLiteral("completed"), {}, QStringLiteral("1 day"), QVariant(), 201, stored);
+        case Prior::CompletedOther:
+            return insert(other, QStringLiteral("completed"), {}, QStringLiteral("1 day"), QVariant(), 201, stored);
+        case Prior::CompletedSameExpired:
+            return insert(
+                request, QStringLiteral("completed"), {}, QStringLiteral("-1 second"), QVariant(), 201, stored);
+        case Prior::InProgressLive:
+            return insert(request, QStringLiteral("in_progress"), QStringLiteral("20 seconds"), QStringLiteral("1 day"),
+                QVariant(), 0, {});
+        case Prior::InProgressLeaseExpired:
+            return insert(request, QStringLiteral("in_progress"), QStringLiteral("-1 second"), QStringLiteral("1 day"),
+                QVariant(), 0, {});
+        case Prior::FailedRetryable:
+            return insert(other, QStringLiteral("failed"), {}, QStringLiteral("1 day"), true, 503, rejected);
+        case Prior::FailedFinalSame:
+            return insert(request, QStringLiteral("failed"), {}, QStringLiteral("1 day"), false, 422, rejected);
+        case Prior::FailedFinalOther:
+            return insert(other, QStringLiteral("failed"), {}, QStringLiteral("1 day"), false, 422, rejected);
+        }
+    }
+
+    qint64 count(const QString& table)
+    {
+        return db().scalar(QStringLiteral("SELECT count(*) FROM %1").arg(table)).toLongLong();
+    }
+
+    CreateOrderResult handle(const CreateOrderRequest& request)
+    {
+        CreateOrderHandler handler(session(), m_metrics);
+        return handler.handle(request);
+    }
+
+private slots:
+    void contract_data()
+    {
+        QTest::addColumn<Prior>("prior");
+        QTest::addColumn<CreateOrderRequest>("request");
+        QTest::addColumn<CreateOrderResult::Outcome>("outcome");
+        QTest::addColumn<int>("httpStatus");
+        QTest::addColumn<qint64>("ordersCreated");
+
+        using O = CreateOrderResult::Outcome;
+        const CreateOrderRequest plain = orderRequest(QStringLiteral("key-1"));
+        QTest::newRow("new key executes") << Prior::Nothing << plain << O::Created << 201 << 1LL;
+        QTest::newRow("same request completed: replay") << Prior::CompletedSame << plain << O::Replayed << 201 << 0LL;
+        QTest::newRow("different request: 422") << Prior::CompletedOther << plain << O::Mismatch << 422 << 0LL;
+        QTest::newRow("expired key is new") << Prior::CompletedSameExpired << plain << O::Created << 201 << 1LL;
+        QTest::newRow("in progress: 409") << Prior::InProgressLive << plain << O::InProgress << 409 << 0LL;
+        QTest::newRow("abandoned lease: take over")
+            << Prior::InProgressLeaseExpired << plain << O::Created << 201 << 1LL;
+        QTest::newRow("retryable failure released") << Prior::FailedRetryable << plain << O::Created << 201 << 1LL;
+        QTest::newRow("final failure replayed") << Prior::FailedFinalSame << plain << O::Replayed << 422 << 0LL;
+        QTest::newRow("final failure, other request") << Prior::FailedFinalOther << plain << O::Mismatch << 422 << 0LL;
+        QTest::newRow("missing key") << Prior::Nothing << orderRequest(QString()) << O::BadRequest << 400 << 0LL;
+        QTest::newRow("key of 255 characters")
+            << Prior::Nothing << orderRequest(QString(255, QLatin1Char('k'))) << O::Created << 201 << 1LL;
+        QTest::newRow("key of 256 characters")
+            << Prior::Nothing << orderRequest(QString(256, QLatin1Char('k'))) << O::BadRequest << 400 << 0LL;
+        QTest::newRow("non-numeric amount")
+            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("ten"))
+            << O::BadRequest << 400 << 0LL;
+        QTest::newRow("three fraction digits")
+            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1.005"))
+            << O::BadRequest << 400 << 0LL;
+        QTest::newRow("zero amount") << Prior::Nothing
+                                     << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("0"))
+                                     << O::BadRequest << 400 << 0LL;
+        QTest::newRow("over the limit: final failure")
+            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1000000.01"))
+            << O::Rejected << 422 << 0LL;
+    }
+
+    void contract()
+    {
+        QFETCH(Prior, prior);
+        QFETCH(CreateOrderRequest, request);
+        QFETCH(CreateOrderResult::Outcome, outcome);
+        QFETCH(int, httpStatus);
+        QFETCH(qint64, ordersCreated);
+
+        seed(prior, request);
+        const qint64 outboxBefore = count(QStringLiteral("outbox"));
+        const CreateOrderResult result = handle(request);
+        QCOMPARE(CreateOrderResult::outcomeName(result.outcome), CreateOrderResult::outcomeName(outcome));
+        QCOMPARE(result.httpStatus, httpStatus);
+        QCOMPARE(count(QStringLiteral("orders")), ordersCreated);
+        // An order and its event exist together or not at all.
+        QCOMPARE(count(QStringLiteral("outbox")) - outboxBefore, ordersCreated);
+
+        if (outcome == CreateOrderResult::Outcome::Created) {
+            QVERIFY(result.orderId);
+            QCOMPARE(result.body.value(QStringLiteral("id")).toInteger(), *result.orderId);
+            QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM idempotency_keys WHERE idem_key = ?::text"),
+                             { request.key })
+                         .toString(),
+                QStringLiteral("completed"));
+        }
+        if (prior == Prior::CompletedSame || prior == Prior::FailedFinalSame) {
+            QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
+            QVERIFY(!db().scalar(QStringLiteral("SELECT last_replayed_at FROM idempotency_keys")).isNull());
+        }
+        if (outcome == CreateOrderResult::Outcome::InProgress) {
+            QVERIFY(result.retryAfterSeconds >= 1 && result.retryAfterSeconds <= 20);
+            QCOMPARE(result.body.value(QStringLiteral("retry_after_seconds")).toInteger(), result.retryAfterSeconds);
+        }
+        if (outcome == CreateOrderResult::Outcome::BadRequest) {
+            // The answer names the field at fault, so an HTTP client can point at it.
+            const QString field = result.body.value(QStringLiteral("field")).toString();
+            const QString expected = QString::fromLatin1(QTest::currentDataTag()).contains(QStringLiteral("key"))
+                ? QStringLiteral("idempotency_key")
+                : QStringLiteral("amount");
+            QCOMPARE(field, expected);
+        }
+        if (outcome == CreateOrderResult::Outcome::Mismatch)
+            QCOMPARE(result.body.value(QStringLiteral("message")).toString(),
+                QStringLiteral("key already used with a different request"));
+    }
+
+    void replayReturnsTheFirstResponseUnchanged()
+    {
+        const CreateOrderResult first = handle(orderRequest(QStringLiteral("replay-me")));
+        QCOMPARE(first.outcome, CreateOrderResult::Outcome::Created);
+        for (int i = 1; i <= 3; ++i) {
+            const CreateOrderResult again = handle(orderRequest(QStringLiteral("replay-me")));
+            QCOMPARE(again.outcome, CreateOrderResult::Outcome::Replayed);
+            QCOMPARE(again.httpStatus, 201);
+            QCOMPARE(again.body, first.body);
+            QCOMPARE(again.orderId, first.orderId);
+            QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), i);
+        }
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+    }
+
+    void rejectionIsStoredAndReplayed()
+    {
+        const CreateOrderRequest big
+            = orderRequest(QStringLiteral("big"), QStringLiteral("a"), QStringLiteral("2000000"));
+        const CreateOrderResult first = handle(big);
+        QCOMPARE(first.outcome, CreateOrderResult::Outcome::Rejected);
+        const CreateOrderResult again = handle(big);
+        QCOMPARE(again.outcome, CreateOrderResult::Outcome::Replayed);
+        QCOMPARE(again.httpStatus, 422);
+        QCOMPARE(again.body, first.body);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT failure_retryable FROM idempotency_keys")).toBool(), false);
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
+    }
+
+    void normalisedAmountsAreTheSameRequest()
+    {
+        QCOMPARE(handle(orderRequest(QStringLiteral("n"), QStringLiteral("bob"), QStringLiteral("10.5"))).outcome,
+            CreateOrderResult::Outcome::Created);
+        QCOMPARE(handle(orderRequest(QStringLiteral("n"), QStringLiteral(" bob "), QStringLiteral("10.50"))).outcome,
+            CreateOrderResult::Outcome::Replayed);
+        QCOMPARE(handle(orderRequest(QStringLiteral("n"), QStringLiteral("bob"), QStringLiteral("10.51"))).outcome,
+            CreateOrderResult::Outcome::Mismatch);
+    }
+
+    void createdOrderHasItsEventInTheOutbox()
+    {
+        CreateOrderRequest request
+            = orderRequest(QStringLiteral("evt"), QStringLiteral("carol"), QStringLiteral("12.3"));
+        request.currency = QStringLiteral("usd");
+        const CreateOrderResult result = handle(request);
+        QCOMPARE(result.outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(result.body.value(QStringLiteral("amount")).toString(), QStringLiteral("12.30"));
+        QCOMPARE(result.body.value(QStringLiteral("currency")).toString(), QStringLiteral("USD"));
+        QSqlQuery& q = session().exec(
+            QStringLiteral("SELECT event_type, aggregate_type, aggregate_id, dedupe_key, status, payload::text, "
+                           "headers->>'idempotency_key' FROM outbox"),
+            {}, QStringLiteral("outbox row"));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("order.created"));
+        QCOMPARE(q.value(1).toString(), QStringLiteral("order"));
+        QCOMPARE(q.value(2).toString(), QString::number(*result.orderId));
+        QCOMPARE(q.value(3).toString(), QStringLiteral("order.created:%1").arg(*result.orderId));
+        QCOMPARE(q.value(4).toString(), QStringLiteral("pending"));
+        QCOMPARE(QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object(), result.body);
+        QCOMPARE(q.value(6).toString(), QStringLiteral("evt"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT order_id FROM idempotency_keys")).toLongLong(), *result.orderId);
+    }
+
+    void failureAfterTheOrderInsertLeavesNothing()
+    {
+        CreateOrderHandler handler(session(), m_metrics);
+        handler.setBeforeCommitHook([] { throw std::runtime_error("injected failure after the order insert"); });
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, handler.handle(orderRequest(QStringLiteral("atomic"))));
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
+        QCOMPARE(count(QStringLiteral("outbox")), 0LL);
+        QCOMPARE(count(QStringLiteral("idempotency_keys")), 0LL);
+        // The key was never committed, so the client's retry executes normally.
+        QCOMPARE(handle(orderRequest(QStringLiteral("atomic"))).outcome, CreateOrderResult::Outcome::Created);
+    }
+
+    void transientFailureReleasesTheKey()
+    {
+        CreateOrderHandler handler(session(), m_metrics);
+        handler.setBeforeCommitHook(
+            [] { throw OutboxError(OutboxError::Kind::Transient, QStringLiteral("could not serialize access")); });
+        const CreateOrderResult failed = handler.handle(orderRequest(QStringLiteral("flaky")));
+        QCOMPARE(failed.outcome, CreateOrderResult::Outcome::Failed);
+        QCOMPARE(failed.httpStatus, 503);
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status || '/' || failure_retryable FROM idempotency_keys")).toString(),
+            QStringLiteral("failed/true"));
+        const CreateOrderResult retried = handle(orderRequest(QStringLiteral("flaky")));
+        QCOMPARE(retried.outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status FROM idempotency_keys")).toString(), QStringLiteral("completed"));
+    }
+
+    // A duplicate arriving while the first request's transaction is still open is told 409 at once
+    // instead of queueing behind it, and the first request still completes.
+    void duplicateDuringExecutionGets409WithoutWaiting()
+    {
+        auto other = db().openSession(QStringLiteral("duplicate"));
+        CreateOrderResult duplicate;
+        CreateOrderHandler first(session(), m_metrics);
+        first.setBeforeCommitHook([&] {
+            CreateOrderHandler second(*other, m_metrics);
+            duplicate = second.handle(orderRequest(QStringLiteral("busy")));
+        });
+        QCOMPARE(first.handle(orderRequest(QStringLiteral("busy"))).outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(duplicate.outcome, CreateOrderResult::Outcome::InProgress);
+        QCOMPARE(duplicate.httpStatus, 409);
+        QVERIFY(duplicate.retryAfterSeconds >= 1);
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+    }
+
+    // For operations that call out to other systems, the claim is committed on its own (a lease, not a
+    // transaction, keeps duplicates out) and completed later under the in_progress state guard.
+    void twoPhaseClaimForLongOperations()
+    {
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-1"),
+            QString(64, QLatin1Char('a')), 60'000, 3'600'000 };
+        IdempotencyRepository keys(session());
+        qint64 recordId = 0;
+        {
+            UnitOfWork uow(session());
+            const ClaimResult claimed = keys.claim(claim);
+            QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
+            recordId = claimed.recordId;
+            uow.commit();
+        }
+        auto other = db().openSession(QStringLiteral("other"));
+        IdempotencyRepository otherKeys(*other);
+        {
+            UnitOfWork uow(*other);
+            const ClaimResult duplicate = otherKeys.claim(claim);
+            QCOMPARE(duplicate.kind, ClaimResult::Kind::InProgress);
+            QVERIFY2(duplicate.retryAfterMs > 50'000 && duplicate.retryAfterMs <= 60'000,
+                qPrintable(QString::number(duplicate.retryAfterMs)));
+        }
+        {
+            UnitOfWork uow(session());
+            keys.complete(recordId, 200, QByteArrayLiteral("{\"charged\": true}"), std::nullopt);
+            uow.commit();
+        }
+        {
+            UnitOfWork uow(session());
+            QVERIFY_THROWS_EXCEPTION(OutboxError, keys.complete(recordId, 500, QByteArrayLiteral("{}"), std::nullopt));
+        }
+        UnitOfWork uow(*other);
+        const ClaimResult replay = otherKeys.claim(claim);
+        QCOMPARE(replay.kind, ClaimResult::Kind::Replay);
+        QCOMPARE(replay.responseStatus, 200);
+        QCOMPARE(QJsonDocument::fromJson(replay.responseBody).object().value(QStringLiteral("charged")).toBool(), true);
+        uow.commit();
+        const auto record = keys.find(claim.scope, claim.key);
+        QVERIFY(record);
+        QCOMPARE(record->status, KeyStatus::Completed);
+        QCOMPARE(record->replayCount, 1);
+        QVERIFY(!record->lockedUntil.isValid());
+    }
+
+    void releasedFailureLetsTheRetryRun()
+    {
+        const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-2"),
+            QString(64, QLatin1Char('b')), 60'000, 3'600'000 };
+        IdempotencyRepository keys(session());
+        {
+            UnitOfWork uow(session());
+            const ClaimResult claimed = keys.claim(claim);
+            QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
+            keys.fail(claimed.recordId, true, 503, QByteArrayLiteral("{\"error\": \"upstream timeout\"}"));
+            uow.commit();
+        }
+        UnitOfWork uow(session());
+        const ClaimResult retry = keys.claim(claim);
+        QCOMPARE(retry.kind, ClaimResult::Kind::Claimed);
+        QVERIFY(retry.takenOver);
+    }
+
+    void scopesSeparateKeys()
+    {
+        CreateOrderRequest a = orderRequest(QStringLiteral("shared"));
+        CreateOrderRequest b = orderRequest(QStringLiteral("shared"), QStringLiteral("zed"), QStringLiteral("5"));
+        a.scope = QStringLiteral("tenant-a");
+        b.scope = QStringLiteral("tenant-b");
+        QCOMPARE(handle(a).outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(handle(b).outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(count(QStringLiteral("orders")), 2LL);
+    }
+
+private:
+    MetricsRecorder m_metrics;
+};
+
+QTEST_GUILESS_MAIN(TestIdempotency)
+#include "tst_idempotency.moc"

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/outboxerror.h"
+#include "db/schemamigrator.h"
+#include "operations/auditrepository.h"
+#include "operations/outboxoperator.h"
+#include "operations/outboxoverview.h"
+#include "operations/sessioninfo.h"
+#include "support/databasetestcase.h"
+#include "support/querytesting.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace QueryTesting;
+
+// What an operator does and sees: releasing expired leases (audited, operator role only), the overview's
+// counts and the session's role.
+class TestOperations final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestOperations()
+        : DatabaseTestCase(QStringLiteral("operations"))
+    { }
+
+private:
+    QString uniqueLogin(const QString& purpose, const QString& groupRole)
+    {
+        return QStringLiteral("tst_ops_%1_%2_%3").arg(purpose, groupRole).arg(QCoreApplication::applicationPid());
+    }
+
+private slots:
+    void operatorReleasesExpiredLeasesWithAudit()
+    {
+        const QString expiredLease = QStringLiteral("lease_expires_at = now() - interval '1 minute'");
+        const qint64 expired = addRow(db(), QStringLiteral("in_flight"), expiredLease);
+        const qint64 live = addRow(db(), QStringLiteral("in_flight"));
+        const qint64 pending = addRow(db(), QStringLiteral("pending"));
+        const qint64 failed = addRow(db(), QStringLiteral("failed"));
+        const qint64 dead = addRow(db(), QStringLiteral("dead"));
+        const qint64 published = addRow(db(), QStringLiteral("published"), QStringLiteral("published_at = now()"));
+        const qint64 longExpired = addRow(db(), QStringLiteral("in_flight"),
+            QStringLiteral("lease_expires_at = now() - interval '1 hour', attempts = 2"));
+        const QList<qint64> all { expired, live, pending, failed, dead, published, longExpired };
+        OutboxOperator op(session());
+
+        const OperatorActionReport report = op.releaseLeases(all, QStringLiteral(" relay host lost "));
+        QCOMPARE(report.changed, (QList<qint64> { expired, longExpired }));
+        QCOMPARE(report.skipped, (QList<qint64> { live, pending, failed, dead, published }));
+        QVERIFY(!report.cancelled);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE id = ANY(?::bigint[]) "
+                                            "AND status = 'pending' AND lease_owner IS NULL "
+                                            "AND lease_expires_at IS NULL AND next_attempt_at <= now()"),
+                         { QStringLiteral("{%1,%2}").arg(expired).arg(longExpired) })
+                     .toLongLong(),
+            2LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || ' ' || lease_owner || ' ' || (lease_expires_at > now()) "
+                                            "FROM outbox WHERE id = ?::bigint"),
+                         { live })
+                     .toString(),
+            QStringLiteral("in_flight relay-1/w0 true"));
+        QCOMPARE(statusOf(db(), pending), QStringLiteral("pending"));
+        QCOMPARE(statusOf(db(), failed), QStringLiteral("failed"));
+        QCOMPARE(statusOf(db(), dead), QStringLiteral("dead"));
+        QCOMPARE(statusOf(db(), published), QStringLiteral("published"));
+
+        AuditRepository audit(session());
+        const QList<AuditEntry> entries = audit.forEntity(QStringLiteral("outbox"), expired, 10);
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first().action, QStringLiteral("release lease"));
+        QCOMPARE(entries.first().reason, QStringLiteral("relay host lost"));
+        QCOMPARE(entries.first().actor, session().currentUser());
+        QCOMPARE(entries.first().entityIds, (QList<qint64> { expired, longExpired }));
+        const auto states = [&](const QString& status) {
+            return QJsonObject { { QString::number(expired), status }, { QString::number(longExpired), status } };
+        };
+        QCOMPARE(QJsonDocument::fromJson(entries.first().stateBefore).object(), states(QStringLiteral("in_flight")));
+        QCOMPARE(QJsonDocument::fromJson(entries.first().stateAfter).object(), states(QStringLiteral("pending")));
+        QVERIFY(audit.forEntity(QStringLiteral("outbox"), live, 10).isEmpty());
+
+        // Releasing again changes nothing and so audits nothing.
+        const OperatorActionReport again = op.releaseLeases(all, QStringLiteral("double click"));
+        QVERIFY(again.changed.isEmpty());
+        QCOMPARE(again.skipped, all);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 1LL);
+
+        try {
+            op.releaseLeases(all, QStringLiteral("  "));
+            QFAIL("released leases without a reason");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+        }
+    }
+
+    void releasingLeasesNeedsTheOperatorRole_data()
+    {
+        QTest::addColumn<QString>("groupRole");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void releasingLeasesNeedsTheOperatorRole()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, allowed);
+        const qint64 id = addRow(
+            db(), QStringLiteral("in_flight"), QStringLiteral("lease_expires_at = now() - interval '1 minute'"));
+        const QString login = uniqueLogin(QStringLiteral("release"), groupRole);
+        DbSession asRole(db().createLoginRole(login, groupRole), QStringLiteral("role"));
+        try {
+            const OperatorActionReport report
+                = OutboxOperator(asRole).releaseLeases({ id }, QStringLiteral("as ") + groupRole);
+            QVERIFY2(allowed, "the viewer role could release a lease");
+            QCOMPARE(report.changed, (QList<qint64> { id }));
+            QCOMPARE(db().scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
+        } catch (const OutboxError& error) {
+            QVERIFY2(!allowed, error.what());
+            QCOMPARE(error.kind(), OutboxError::Kind::Permission);
+            QVERIFY2(error.message().contains(login) && error.message().contains(QStringLiteral("outbox_operator")),
+                error.what());
+            QCOMPARE(statusOf(db(), id), QStringLiteral("in_flight"));
+            QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0LL);
+        }
+    }
+
+    void overviewCountsExactlyBelowTheCap()
+    {
+        addRows(db(), 2, QStringLiteral("pending"));
+        addRow(db(), QStringLiteral("pending"), QStringLiteral("created_at = now() - interval '90 seconds'"));
+        addRow(db(), QStringLiteral("in_flight"));
+        addRow(db(), QStringLiteral("in_flight"), QStringLiteral("lease_expires_at = now() - interval '1 minute'"));
+        addRows(db(), 4, QStringLiteral("failed"));
+        // Older than the oldest waiting row, but neither waits: they must not count towards its age.
+        addRows(db(), 5, QStringLiteral("dead"), QStringLiteral("created_at = now() - interval '2 days'"));
+        addRows(db(), 6, QStringLiteral("published"),
+            QStringLiteral("created_at = now() - interval '1 day', published_at = now() - interval '1 day'"));
+        db().exec(QStringLiteral(
+            "INSERT INTO metric_rollups (bucket, shard, requests, replays, published) VALUES "
+            "  (date_trunc('minute', now()), 0, 40, 10, 120), "
+            "  (date_trunc('minute', now()) - interval '2 hours', 0, 1000, 1000, 6000)")); // outside the hour
+
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        const auto exact = [](const CappedCount& count) { return count.capped ? -1 : count.value; };
+        QCOMPARE(exact(overview.pending), 3LL);
+        QCOMPARE(exact(overview.inFlight), 2LL);
+        QCOMPARE(exact(overview.failed), 4LL);
+        QCOMPARE(exact(overview.dead), 5LL);
+        QCOMPARE(exact(overview.stuck), 6LL); // the expired lease and the dead rows
+        QVERIFY(overview.oldestUnpublishedAgeMs);
+        QVERIFY2(*overview.oldestUnpublishedAgeMs >= 90'000 && *overview.oldestUnpublishedAgeMs < 120'000,
+            qPrintable(QString::number(*overview.oldestUnpublishedAgeMs)));
+        QCOMPARE(overview.publishedPerMinute, 2.0);
+        QVERIFY(overview.duplicateHitRate);
+        QCOMPARE(*overview.duplicateHitRate, 0.25);
+        QVERIFY(overview.serverNow.isValid());
+    }
+
+    void overviewWithoutBacklogOrTraffic()
+    {
+        addRows(db(), 2, QStringLiteral("published"), QStringLiteral("published_at = now()"));
+        addRow(db(), QStringLiteral("dead"), QStringLiteral("created_at = now() - interval '1 day'"));
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QCOMPARE(overview.pending.value + overview.inFlight.value + overview.failed.value, 0LL);
+        QCOMPARE(overview.dead.value, 1LL);
+        QCOMPARE(overview.stuck.value, 1LL);
+        QVERIFY(!overview.oldestUnpublishedAgeMs);
+        QCOMPARE(overview.publishedPerMinute, 0.0);
+        QVERIFY(!overview.duplicateHitRate); // no requests: a rate of 0 would be a lie
+    }
+
+    void overviewCountsStopAtTheCap_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<bool>("capped");
+        QTest::newRow("one below") << OutboxOverview::CountCap - 1 << qint64(OutboxOverview::CountCap - 1) << false;
+        QTest::newRow("at the cap") << OutboxOverview::CountCap << qint64(OutboxOverview::CountCap) << false;
+        QTest::newRow("one above") << OutboxOverview::CountCap + 1 << qint64(OutboxOverview::CountCap) << true;
+        QTest::newRow("well above") << 12'000 << qint64(OutboxOverview::CountCap) << true;
+    }
+
+    void overviewCountsStopAtTheCap()
+    {
+        QFETCH(int, rows);
+        QFETCH(qint64, value);
+        QFETCH(bool, capped);
+        // Overdue, so the same rows drive the stuck count to the cap too.
+        addRows(db(), rows, QStringLiteral("pending"), QStringLiteral("next_attempt_at = now() - interval '1 hour'"));
+        addRows(db(), 3, QStringLiteral("failed"));
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QCOMPARE(overview.pending.value, value);
+        QCOMPARE(overview.pending.capped, capped);
+        QCOMPARE(overview.stuck.value, value);
+        QCOMPARE(overview.stuck.capped, capped);
+        QCOMPARE(overview.failed.value, 3LL);
+        QVERIFY(!overview.failed.capped);
+    }
+
+    void sessionInfoReflectsTheRole_data()
+    {
+        QTest::addColumn<QString>("groupRole"); // empty: the fixture's own (superuser) session
+        QTest::addColumn<bool>("mayChange");
+        QTest::newRow("fixture superuser") << QString() << true;
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void sessionInfoReflectsTheRole()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, mayChange);
+        std::unique_ptr<DbSession> roleSession;
+        if (!groupRole.isEmpty()) {
+            roleSession = std::make_unique<DbSession>(
+                db().createLoginRole(uniqueLogin(QStringLiteral("session"), groupRole), groupRole),
+                QStringLiteral("role"));
+        }
+        DbSession& checked = roleSession ? *roleSession : session();
+
+        const SessionInfo info = SessionInfo::read(checked);
+        QCOMPARE(info.user, checked.currentUser());
+        QCOMPARE(info.database, db().name());
+        QCOMPARE(info.schemaVersion, SchemaMigrator::latestVersion());
+        QVERIFY(!info.server.isEmpty());
+        QVERIFY(!info.serverVersion.isEmpty());
+        QCOMPARE(info.mayChangeOutbox, mayChange);
+        QCOMPARE(info.roleDescription(), mayChange ? QStringLiteral("operator") : QStringLiteral("read-only"));
+        if (mayChange) {
+            QVERIFY(info.readOnlyReason().isEmpty());
+        } else {
+            QVERIFY2(info.readOnlyReason().contains(info.user)
+                    && info.readOnlyReason().contains(QStringLiteral("outbox_operator")),
+                qPrintable(info.readOnlyReason()));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOperations)
+#include "tst_operations.moc"

@@ -1,0 +1,944 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "db/unitofwork.h"
+#include "outbox/outboxrepository.h"
+#include "support/databasetestcase.h"
+#include "support/processtesting.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <csignal>
+
+namespace {
+
+using CliRun = ProcessTesting::Run;
+using ProcessTesting::finish;
+
+QString describe(const CliRun& run)
+{
+    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
+        .arg(run.exitCode)
+        .arg(QString::fromUtf8(run.out), QString::fromUtf8(run.err));
+}
+
+CliRun runCli(
+    const QStringList& arguments, const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+{
+    return ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH), arguments, environment);
+}
+
+// Bad input and failures must leave exactly one diagnostic line and nothing on stdout.
+bool isOneDiagnostic(const CliRun& run)
+{
+    return run.out.isEmpty() && run.err.startsWith("outboxctl: ") && run.err.count('\n') == 1 && run.err.endsWith('\n');
+}
+
+} // namespace
+
+// Evaluates `expression` (which usually runs outboxctl) exactly once.
+#define EXPECT_EXIT(expression, code)                                                                                  \
+    do {                                                                                                               \
+        const CliRun checked = (expression);                                                                           \
+        QVERIFY2(checked.exitCode == (code), qPrintable(describe(checked)));                                           \
+    } while (false)
+
+class TestOutboxctl final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestOutboxctl()
+        : DatabaseTestCase(QStringLiteral("outboxctl"))
+    { }
+
+private slots:
+    void helpListsCommandsAndExitCodes()
+    {
+        const CliRun run = runCli({ QStringLiteral("--help") });
+        EXPECT_EXIT(run, 0);
+        for (const char* command : { "migrate", "create-order", "relay", "list", "requeue", "metrics", "purge" })
+            QVERIFY2(run.out.contains(QByteArray("\n  ") + command + ' '), command);
+        QVERIFY(run.out.contains("Exit codes:"));
+        for (int code = 0; code <= 9; ++code)
+            QVERIFY(run.out.contains(QByteArray("\n  ") + QByteArray::number(code) + "  "));
+    }
+
+    void subcommandHelp_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("option");
+        QTest::newRow("migrate") << QStringLiteral("migrate") << QStringLiteral("--grant-roles");
+        QTest::newRow("create-order") << QStringLiteral("create-order") << QStringLiteral("--key");
+        QTest::newRow("relay") << QStringLiteral("relay") << QStringLiteral("--max-attempts");
+        QTest::newRow("list") << QStringLiteral("list") << QStringLiteral("--after");
+        QTest::newRow("requeue") << QStringLiteral("requeue") << QStringLiteral("--dry-run");
+        QTest::newRow("metrics") << QStringLiteral("metrics") << QStringLiteral("--tz");
+        QTest::newRow("purge") << QStringLiteral("purge") << QStringLiteral("--older-than");
+    }
+
+    void subcommandHelp()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, option);
+        // --help needs no database, so an unusable DSN must not matter.
+        const CliRun run
+            = runCli({ command, QStringLiteral("--help"), QStringLiteral("--dsn"), QStringLiteral("port=1") });
+        EXPECT_EXIT(run, 0);
+        QVERIFY(run.out.startsWith(QStringLiteral("Usage: outboxctl %1").arg(command).toUtf8()));
+        QVERIFY(run.out.contains(option.toUtf8()));
+        QVERIFY(run.out.contains("--dsn"));
+    }
+
+    void badInputIsOneLineAndAnExitCode_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("dsn"); // empty: the test database
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+
+        auto row = [](const char* name, const QStringList& arguments, int exitCode, const QString& message,
+                       const QString& dsn = {}) { QTest::newRow(name) << arguments << dsn << exitCode << message; };
+        row("no command", {}, 2, QStringLiteral("no command given"));
+        row("unknown command", { QStringLiteral("frobnicate") }, 2, QStringLiteral("unknown command 'frobnicate'"));
+        row("unknown global flag", { QStringLiteral("--frob"), QStringLiteral("list") }, 2, QStringLiteral("'frob'"));
+        row("unknown flag", { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--frob") }, 2,
+            QStringLiteral("Unknown option 'frob'"));
+        row("missing option value", { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--limit") }, 2,
+            QStringLiteral("--limit"));
+        row("list what missing", { QStringLiteral("list") }, 2, QStringLiteral("outbox or keys"));
+        row("list what unknown", { QStringLiteral("list"), QStringLiteral("orders") }, 2,
+            QStringLiteral("outbox or keys"));
+        row("list limit not a number",
+            { QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--limit=ten") }, 2,
+            QStringLiteral("--limit: invalid value 'ten'"));
+        row("list limit zero", { QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--limit=0") }, 2,
+            QStringLiteral("from 1 to 10000"));
+        row("list limit too large", { QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--limit=10001") },
+            2, QStringLiteral("from 1 to 10000"));
+        row("list status of the other table",
+            { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--status"),
+                QStringLiteral("completed") },
+            2, QStringLiteral("--status: invalid value 'completed'"));
+        row("list key status", { QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--status=dead") }, 2,
+            QStringLiteral("--status: invalid value 'dead'"));
+        row("list cursor negative", { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--after=-3") },
+            2, QStringLiteral("--after: invalid value '-3'"));
+        row("list format", { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--format=xml") }, 2,
+            QStringLiteral("--format: invalid value 'xml'"));
+        row("relay workers", { QStringLiteral("relay"), QStringLiteral("--workers=65") }, 2,
+            QStringLiteral("--workers: invalid value '65': expected an integer from 1 to 64"));
+        row("relay batch", { QStringLiteral("relay"), QStringLiteral("--batch=0") }, 2, QStringLiteral("--batch"));
+        row("relay lease", { QStringLiteral("relay"), QStringLiteral("--lease-seconds=soon") }, 2,
+            QStringLiteral("--lease-seconds"));
+        row("relay attempts", { QStringLiteral("relay"), QStringLiteral("--max-attempts=1001") }, 2,
+            QStringLiteral("--max-attempts"));
+        row("relay backoff",
+            { QStringLiteral("relay"), QStringLiteral("--backoff-base-ms=500"), QStringLiteral("--backoff-max-ms=10") },
+            2, QStringLiteral("--backoff-max-ms"));
+        row("relay sink", { QStringLiteral("relay"), QStringLiteral("--sink=kafka:local") }, 2,
+            QStringLiteral("invalid --sink 'kafka:local'"));
+        row("relay fault rate", { QStringLiteral("relay"), QStringLiteral("--sink=fault:2") }, 2,
+            QStringLiteral("failure rate"));
+        row("relay unwritable file",
+            { QStringLiteral("relay"), QStringLiteral("--sink=file:/nonexistent/dir/out.jsonl") }, 2,
+            QStringLiteral("cannot open sink file"));
+        row("requeue without reason", { QStringLiteral("requeue"), QStringLiteral("--status=dead") }, 2,
+            QStringLiteral("--reason is required"));
+        row("requeue blank reason",
+            { QStringLiteral("requeue"), QStringLiteral("--id=1"), QStringLiteral("--reason=  ") }, 2,
+            QStringLiteral("--reason is required"));
+        row("requeue id and status",
+            { QStringLiteral("requeue"), QStringLiteral("--id=1"), QStringLiteral("--status=dead"),
+                QStringLiteral("--reason=x") },
+            2, QStringLiteral("either --id or --status"));
+        row("requeue neither", { QStringLiteral("requeue"), QStringLiteral("--reason=x") }, 2,
+            QStringLiteral("either --id or --status"));
+        row("requeue bad id", { QStringLiteral("requeue"), QStringLiteral("--id=4,x"), QStringLiteral("--reason=x") },
+            2, QStringLiteral("--id: invalid id 'x'"));
+        row("requeue bad status",
+            { QStringLiteral("requeue"), QStringLiteral("--status=pending"), QStringLiteral("--reason=x") }, 2,
+            QStringLiteral("--status: invalid value 'pending'"));
+        row("requeue bad duration",
+            { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--older-than=3 weeks"),
+                QStringLiteral("--reason=x") },
+            2, QStringLiteral("invalid duration '3 weeks': expected e.g. 30s, 5m, 2h, 7d"));
+        row("requeue filter with ids",
+            { QStringLiteral("requeue"), QStringLiteral("--id=1"), QStringLiteral("--older-than=1h"),
+                QStringLiteral("--reason=x") },
+            2, QStringLiteral("only apply to --status"));
+        row("metrics unknown zone",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now"),
+                QStringLiteral("--tz=Mars/Olympus") },
+            2, QStringLiteral("unknown time zone 'Mars/Olympus'"));
+        row("metrics fixed offset zone",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now"),
+                QStringLiteral("--tz=UTC+01:00") },
+            2, QStringLiteral("unknown time zone 'UTC+01:00': use an IANA name"));
+        row("metrics bad time",
+            { QStringLiteral("metrics"), QStringLiteral("--from=yesterday"), QStringLiteral("--to=now") }, 2,
+            QStringLiteral("--from: invalid time 'yesterday'"));
+        row("metrics bad relative time",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-1y"), QStringLiteral("--to=now") }, 2,
+            QStringLiteral("invalid duration '1y'"));
+        row("metrics missing from", { QStringLiteral("metrics"), QStringLiteral("--to=now") }, 2,
+            QStringLiteral("--from is required"));
+        row("metrics window ending before it starts",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now"), QStringLiteral("--to=now-1h") }, 2,
+            QStringLiteral("--from must not be after --to"));
+        row("metrics bucket not offered",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now"),
+                QStringLiteral("--bucket=90s") },
+            2, QStringLiteral("--bucket: invalid value '90s': expected one of 1m, 5m, 1h"));
+        row("metrics format",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now"),
+                QStringLiteral("--format=table") },
+            2, QStringLiteral("--format: invalid value 'table'"));
+        row("metrics too many buckets",
+            { QStringLiteral("metrics"), QStringLiteral("--from=now-30d"), QStringLiteral("--to=now") }, 2,
+            QStringLiteral("more than"));
+        row("purge nothing", { QStringLiteral("purge") }, 2, QStringLiteral("--keys, --outbox, --inbox or several"));
+        row("purge outbox without age", { QStringLiteral("purge"), QStringLiteral("--outbox") }, 2,
+            QStringLiteral("--outbox and --inbox need --older-than"));
+        row("purge bad duration",
+            { QStringLiteral("purge"), QStringLiteral("--outbox"), QStringLiteral("--older-than=5x") }, 2,
+            QStringLiteral("invalid duration '5x'"));
+        row("purge batch", { QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--batch=0") }, 2,
+            QStringLiteral("--batch"));
+        row("purge inbox without age", { QStringLiteral("purge"), QStringLiteral("--inbox") }, 2,
+            QStringLiteral("--outbox and --inbox need --older-than"));
+        row("purge keys with age",
+            { QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--older-than=1d") }, 2,
+            QStringLiteral("only they take it"));
+        row("relay amqp without exchange",
+            { QStringLiteral("relay"), QStringLiteral("--sink=amqp://u:hunter2@127.0.0.1/") }, 2,
+            QStringLiteral("?exchange=NAME"));
+        row("consume without broker",
+            { QStringLiteral("consume"), QStringLiteral("--queue=q"), QStringLiteral("--consumer=c") }, 2,
+            QStringLiteral("--from is required"));
+        row("consume bad uri",
+            { QStringLiteral("consume"), QStringLiteral("--from=amqp://u:hunter2@h/?exchange=e&colour=red"),
+                QStringLiteral("--queue=q"), QStringLiteral("--consumer=c") },
+            2, QStringLiteral("unknown parameter 'colour'"));
+        row("consume without queue",
+            { QStringLiteral("consume"), QStringLiteral("--from=amqp://h/"), QStringLiteral("--consumer=c") }, 2,
+            QStringLiteral("--queue is required"));
+        row("consume prefetch",
+            { QStringLiteral("consume"), QStringLiteral("--from=amqp://h/"), QStringLiteral("--queue=q"),
+                QStringLiteral("--consumer=c"), QStringLiteral("--prefetch=0") },
+            2, QStringLiteral("--prefetch"));
+        row("invalid dsn", { QStringLiteral("list"), QStringLiteral("outbox") }, 2, QStringLiteral("invalid DSN"),
+            QStringLiteral("hots=localhost"));
+        row("unterminated dsn", { QStringLiteral("migrate") }, 2, QStringLiteral("invalid DSN"),
+            QStringLiteral("dbname='oops"));
+        row("unreachable server", { QStringLiteral("list"), QStringLiteral("outbox") }, 5,
+            QStringLiteral("cannot connect to PostgreSQL"), QStringLiteral("host=127.0.0.1 port=1 connect_timeout=5"));
+        row("unreachable server for migrate", { QStringLiteral("migrate") }, 5,
+            QStringLiteral("cannot connect to PostgreSQL"), QStringLiteral("host=127.0.0.1 port=1 connect_timeout=5"));
+        row("authentication failed", { QStringLiteral("list"), QStringLiteral("keys") }, 5,
+            QStringLiteral("cannot connect to PostgreSQL"),
+            QStringLiteral("user=no_such_user_xyz password=wrong-password"));
+    }
+
+    void badInputIsOneLineAndAnExitCode()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, dsn);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString connection = dsn.isEmpty() ? db().dsn() : QStringLiteral("dbname=%1 %2").arg(db().name(), dsn);
+        const CliRun run = runCli(QStringList { QStringLiteral("--dsn"), connection } + arguments);
+        EXPECT_EXIT(run, exitCode);
+        QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains(message.toUtf8()), qPrintable(describe(run)));
+        QVERIFY2(!run.err.contains("hunter2"), "a password was repeated in a message");
+    }
+
+    void dsnIsAcceptedBeforeAndAfterTheCommandAndFromTheEnvironment()
+    {
+        createOrder(QStringLiteral("k"), QStringLiteral("alice"), QStringLiteral("1"));
+        const QStringList list { QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--format=csv") };
+        const CliRun before = runCli(QStringList { QStringLiteral("--dsn"), db().dsn() } + list);
+        const CliRun after = runCli(list + QStringList { QStringLiteral("--dsn"), db().dsn() });
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PGDATABASE"), db().name());
+        const CliRun fromEnvironment = runCli(list, environment);
+        // A --dsn after the command overrides one before it.
+        const CliRun overridden
+            = runCli(QStringList { QStringLiteral("--dsn"), QStringLiteral("host=127.0.0.1 port=1") } + list
+                + QStringList { QStringLiteral("--dsn"), db().dsn() });
+        for (const CliRun& run : { before, after, fromEnvironment, overridden }) {
+            EXPECT_EXIT(run, 0);
+            QCOMPARE(run.out.count("\r\n"), 2);
+            QCOMPARE(run.out, before.out);
+        }
+    }
+
+    void missingSchemaIsExitSixUntilMigrated()
+    {
+        TestDatabase empty(QStringLiteral("outboxctl_empty"));
+        empty.openSession()->execScript(
+            QStringLiteral("SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public"),
+            QStringLiteral("wiping the schema"));
+        const QStringList dsn { QStringLiteral("--dsn"), empty.dsn() };
+
+        for (const QStringList& command : { QStringList { QStringLiteral("list"), QStringLiteral("outbox") },
+                 QStringList { QStringLiteral("create-order"), QStringLiteral("--key=k"),
+                     QStringLiteral("--customer=c"), QStringLiteral("--amount=1") },
+                 QStringList { QStringLiteral("relay"), QStringLiteral("--once") },
+                 QStringList {
+                     QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x") },
+                 QStringList { QStringLiteral("metrics"), QStringLiteral("--from=now-1h"), QStringLiteral("--to=now") },
+                 QStringList { QStringLiteral("purge"), QStringLiteral("--keys") } }) {
+            const CliRun run = runCli(dsn + command);
+            EXPECT_EXIT(run, 6);
+            QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+            QVERIFY(run.err.contains("run 'outboxctl migrate'"));
+        }
+
+        const CliRun migrate = runCli(dsn + QStringList { QStringLiteral("migrate") });
+        EXPECT_EXIT(migrate, 0);
+        QCOMPARE(migrate.out, QStringLiteral("schema version %1\n").arg(SchemaMigrator::latestVersion()).toUtf8());
+        QCOMPARE(empty.scalar(QStringLiteral("SELECT max(version) FROM schema_migrations")).toInt(),
+            SchemaMigrator::latestVersion());
+        EXPECT_EXIT(runCli(dsn + QStringList { QStringLiteral("list"), QStringLiteral("outbox") }), 0);
+
+        const CliRun again = runCli(dsn + QStringList { QStringLiteral("migrate"), QStringLiteral("--grant-roles") });
+        EXPECT_EXIT(again, 0);
+        QVERIFY(
+            again.out.startsWith(QStringLiteral("schema version %1\n").arg(SchemaMigrator::latestVersion()).toUtf8()));
+        QVERIFY(
+            empty.scalar(QStringLiteral("SELECT count(*) FROM pg_roles WHERE rolname = 'outbox_operator'")).toLongLong()
+            == 1);
+    }
+
+    void newerSchemaIsExitSix()
+    {
+        const int future = SchemaMigrator::latestVersion() + 1;
+        db().exec(QStringLiteral("INSERT INTO schema_migrations (version, name) VALUES (?::int, 'from_the_future')"),
+            { future });
+        const CliRun list = ctl({ QStringLiteral("list"), QStringLiteral("keys") });
+        const CliRun migrate = ctl({ QStringLiteral("migrate") });
+        db().exec(QStringLiteral("DELETE FROM schema_migrations WHERE version = ?::int"), { future });
+        for (const CliRun& run : { list, migrate }) {
+            EXPECT_EXIT(run, 6);
+            QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+            QVERIFY(run.err.contains("newer than this binary"));
+        }
+    }
+
+    void serverErrorIsExitOne()
+    {
+        // A statement cancelled by statement_timeout is neither bad input nor a connection or schema problem.
+        auto locker = db().openSession(QStringLiteral("locker"));
+        UnitOfWork lock(*locker);
+        locker->execScript(
+            QStringLiteral("LOCK TABLE outbox IN ACCESS EXCLUSIVE MODE"), QStringLiteral("blocking reads"));
+        const CliRun run
+            = runCli({ QStringLiteral("--dsn"), db().dsn() + QStringLiteral(" options='-c statement_timeout=200'"),
+                QStringLiteral("list"), QStringLiteral("outbox") });
+        EXPECT_EXIT(run, 1);
+        QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("statement timeout"), qPrintable(describe(run)));
+    }
+
+    void createOrderCreatesAndReplays()
+    {
+        const CliRun created = createOrder(QStringLiteral("order-1"), QStringLiteral("alice"), QStringLiteral("12.5"));
+        EXPECT_EXIT(created, 0);
+        QCOMPARE(created.out.count('\n'), 1);
+        const QJsonObject answer = created.json();
+        QCOMPARE(answer.value(QStringLiteral("outcome")).toString(), QStringLiteral("created"));
+        QCOMPARE(answer.value(QStringLiteral("http_status")).toInt(), 201);
+        const QJsonObject response = answer.value(QStringLiteral("response")).toObject();
+        QCOMPARE(response.value(QStringLiteral("amount")).toString(), QStringLiteral("12.50"));
+        const qint64 orderId = response.value(QStringLiteral("id")).toInteger();
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT customer FROM orders WHERE id = ?::bigint"), { orderId }).toString(),
+            QStringLiteral("alice"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE aggregate_id = ?::text"),
+                         { QString::number(orderId) })
+                     .toLongLong(),
+            1);
+
+        const CliRun replayed
+            = createOrder(QStringLiteral("order-1"), QStringLiteral("alice"), QStringLiteral("12.50"));
+        EXPECT_EXIT(replayed, 0);
+        QCOMPARE(replayed.json().value(QStringLiteral("outcome")).toString(), QStringLiteral("replayed"));
+        QCOMPARE(replayed.json().value(QStringLiteral("http_status")).toInt(), 201);
+        QCOMPARE(replayed.json().value(QStringLiteral("response")).toObject(), response);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 1);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
+    }
+
+    void createOrderOutcomes_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<int>("httpStatus");
+        QTest::addColumn<qint64>("orders");
+
+        QTest::newRow("created in another scope") << QStringList { QStringLiteral("--key=first"),
+            QStringLiteral("--customer=alice"), QStringLiteral("--amount=10"), QStringLiteral("--scope=tenant-2") }
+                                                  << 0 << QStringLiteral("created") << 201 << qint64(2);
+        QTest::newRow("mismatch") << QStringList { QStringLiteral("--key=first"), QStringLiteral("--customer=mallory"),
+            QStringLiteral("--amount=10") }
+                                  << 4 << QStringLiteral("mismatch") << 422 << qint64(1);
+        QTest::newRow("missing key") << QStringList { QStringLiteral("--customer=alice"),
+            QStringLiteral("--amount=10") }
+                                     << 2 << QStringLiteral("bad_request") << 400 << qint64(1);
+        QTest::newRow("empty key") << QStringList { QStringLiteral("--key="), QStringLiteral("--customer=alice"),
+            QStringLiteral("--amount=10") }
+                                   << 2 << QStringLiteral("bad_request") << 400 << qint64(1);
+        QTest::newRow("three fraction digits") << QStringList { QStringLiteral("--key=k2"),
+            QStringLiteral("--customer=alice"), QStringLiteral("--amount=1.234") }
+                                               << 2 << QStringLiteral("bad_request") << 400 << qint64(1);
+        QTest::newRow("zero amount") << QStringList { QStringLiteral("--key=k2"), QStringLiteral("--customer=alice"),
+            QStringLiteral("--amount=0") }
+                                     << 2 << QStringLiteral("bad_request") << 400 << qint64(1);
+        QTest::newRow("bad currency") << QStringList { QStringLiteral("--key=k2"), QStringLiteral("--customer=alice"),
+            QStringLiteral("--amount=1"), QStringLiteral("--currency=EURO") }
+                                      << 2 << QStringLiteral("bad_request") << 400 << qint64(1);
+        QTest::newRow("over the limit") << QStringList { QStringLiteral("--key=big"),
+            QStringLiteral("--customer=alice"), QStringLiteral("--amount=2000000") }
+                                        << 8 << QStringLiteral("rejected") << 422 << qint64(1);
+    }
+
+    void createOrderOutcomes()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, outcome);
+        QFETCH(int, httpStatus);
+        QFETCH(qint64, orders);
+        EXPECT_EXIT(createOrder(QStringLiteral("first"), QStringLiteral("alice"), QStringLiteral("10")), 0);
+
+        const CliRun run = ctl(QStringList { QStringLiteral("create-order") } + arguments);
+        EXPECT_EXIT(run, exitCode);
+        QCOMPARE(run.out.count('\n'), 1);
+        QCOMPARE(run.json().value(QStringLiteral("outcome")).toString(), outcome);
+        QCOMPARE(run.json().value(QStringLiteral("http_status")).toInt(), httpStatus);
+        QVERIFY(run.json()
+                    .value(QStringLiteral("response"))
+                    .toObject()
+                    .contains(httpStatus == 201 ? QStringLiteral("id") : QStringLiteral("error")));
+        QVERIFY(!run.json().contains(QStringLiteral("retry_after_seconds")));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), orders);
+    }
+
+    void replayedRejectionKeepsItsExitCode()
+    {
+        const CliRun rejected
+            = createOrder(QStringLiteral("big"), QStringLiteral("alice"), QStringLiteral("1000000.01"));
+        EXPECT_EXIT(rejected, 8);
+        const CliRun replayed
+            = createOrder(QStringLiteral("big"), QStringLiteral("alice"), QStringLiteral("1000000.01"));
+        EXPECT_EXIT(replayed, 8);
+        QCOMPARE(replayed.json().value(QStringLiteral("outcome")).toString(), QStringLiteral("replayed"));
+        QCOMPARE(replayed.json().value(QStringLiteral("http_status")).toInt(), 422);
+        QCOMPARE(replayed.json().value(QStringLiteral("response")), rejected.json().value(QStringLiteral("response")));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 0);
+    }
+
+    void createOrderWhileTheFirstIsInProgress()
+    {
+        EXPECT_EXIT(createOrder(QStringLiteral("slow"), QStringLiteral("alice"), QStringLiteral("5")), 0);
+        // Turn the completed key back into a claim whose worker is still busy for an hour.
+        db().exec(QStringLiteral("UPDATE idempotency_keys SET status = 'in_progress', response_status = NULL, "
+                                 "response_body = NULL, locked_until = now() + interval '1 hour'"));
+        const CliRun run = createOrder(QStringLiteral("slow"), QStringLiteral("alice"), QStringLiteral("5"));
+        EXPECT_EXIT(run, 3);
+        QCOMPARE(run.json().value(QStringLiteral("outcome")).toString(), QStringLiteral("in_progress"));
+        QCOMPARE(run.json().value(QStringLiteral("http_status")).toInt(), 409);
+        const qint64 retryAfter = run.json().value(QStringLiteral("retry_after_seconds")).toInteger();
+        QVERIFY2(retryAfter > 3500 && retryAfter <= 3600, qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 1);
+    }
+
+    void createOrderRetryableFailureReleasesTheKey()
+    {
+        // A lock held on orders plus a short lock_timeout makes the insert fail with a transient error.
+        auto locker = db().openSession(QStringLiteral("locker"));
+        const QString dsn = db().dsn() + QStringLiteral(" options='-c lock_timeout=200'");
+        const QStringList request { QStringLiteral("create-order"), QStringLiteral("--key=flaky"),
+            QStringLiteral("--customer=alice"), QStringLiteral("--amount=3") };
+        CliRun failed;
+        {
+            UnitOfWork lock(*locker);
+            locker->execScript(QStringLiteral("LOCK TABLE orders IN SHARE MODE"), QStringLiteral("blocking inserts"));
+            failed = runCli(QStringList { QStringLiteral("--dsn"), dsn } + request);
+        }
+        EXPECT_EXIT(failed, 9);
+        QCOMPARE(failed.json().value(QStringLiteral("outcome")).toString(), QStringLiteral("failed"));
+        QCOMPARE(failed.json().value(QStringLiteral("http_status")).toInt(), 503);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 0);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT failure_retryable FROM idempotency_keys")).toBool(), true);
+
+        const CliRun retried = runCli(QStringList { QStringLiteral("--dsn"), dsn } + request);
+        EXPECT_EXIT(retried, 0);
+        QCOMPARE(retried.json().value(QStringLiteral("outcome")).toString(), QStringLiteral("created"));
+    }
+
+    void relayOncePublishesEverythingToAFile()
+    {
+        const int rows = 25;
+        enqueue(rows);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("out.jsonl"));
+        const CliRun run = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--workers=3"),
+            QStringLiteral("--batch=4"), QStringLiteral("--sink"), QStringLiteral("file:") + path });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("claimed 25 published 25 failed 0 dead 0 fenced 0 rescued 0\n"));
+        QVERIFY(run.err.contains("relay started on "));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")).toLongLong(), rows);
+
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), rows + 1);
+        QVERIFY(lines.last().isEmpty());
+        QSet<qint64> ids;
+        for (qsizetype i = 0; i < rows; ++i) {
+            QJsonParseError error;
+            const QJsonObject message = QJsonDocument::fromJson(lines.at(i), &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, lines.at(i).constData());
+            ids.insert(message.value(QStringLiteral("id")).toInteger());
+        }
+        QCOMPARE(ids.size(), rows);
+    }
+
+    void relayWithAFailingSinkLeavesRowsDead()
+    {
+        enqueue(6);
+        const CliRun run = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
+            QStringLiteral("--max-attempts=1") });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("claimed 6 published 0 failed 6 dead 6 fenced 0 rescued 0\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 6);
+    }
+
+    // A relay killed between claim and completion leaves its batch in flight; once the lease has expired
+    // the next relay rescues the rows and publishes them, so nothing is lost.
+    void crashedRelayIsRescuedByTheNext()
+    {
+        enqueue(10);
+        const CliRun crashed = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--batch=10"),
+            QStringLiteral("--sink=fault:0,0,3") });
+        QCOMPARE(crashed.exitCode, 75);
+        QVERIFY(crashed.out.isEmpty());
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")).toLongLong(), 10);
+        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
+
+        const CliRun next = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") });
+        EXPECT_EXIT(next, 0);
+        QCOMPARE(next.out, QByteArray("claimed 10 published 10 failed 0 dead 0 fenced 0 rescued 10\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 2"))
+                     .toLongLong(),
+            10);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%presumed crashed'"))
+                .toLongLong(),
+            10);
+    }
+
+    void relayRetriesUntilPublishedOrDead()
+    {
+        const int rows = 40;
+        enqueue(rows);
+        // No backoff, so failed rows are due again at once and --once drains them to a final state.
+        const CliRun run = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--workers=2"),
+            QStringLiteral("--batch=5"), QStringLiteral("--sink=fault:0.5"), QStringLiteral("--max-attempts=3"),
+            QStringLiteral("--backoff-base-ms=0") });
+        EXPECT_EXIT(run, 0);
+        const QRegularExpressionMatch totals
+            = QRegularExpression(QStringLiteral("^claimed (\\d+) published (\\d+) failed (\\d+) dead (\\d+) fenced 0 "
+                                                "rescued 0\n$"))
+                  .match(QString::fromUtf8(run.out));
+        QVERIFY2(totals.hasMatch(), qPrintable(describe(run)));
+        const qint64 published = totals.captured(2).toLongLong();
+        const qint64 failed = totals.captured(3).toLongLong();
+        const qint64 dead = totals.captured(4).toLongLong();
+        QCOMPARE(totals.captured(1).toLongLong(), published + failed);
+        QCOMPARE(published + dead, qint64(rows));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")).toLongLong(),
+            published);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), dead);
+    }
+
+    void relayStopsGracefullyOnSignal_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+
+    void relayStopsGracefullyOnSignal()
+    {
+        QFETCH(int, signal);
+        enqueue(3);
+        QProcess relay;
+        QSignalSpy logged(&relay, &QProcess::readyReadStandardError);
+        relay.start(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("relay"), QStringLiteral("--dsn"), db().dsn(), QStringLiteral("--workers=2") });
+        // The start line is logged once the signal watcher is in place.
+        QByteArray log;
+        for (;;) {
+            log += relay.readAllStandardError();
+            if (log.contains("relay started on ") || !logged.wait(30'000))
+                break;
+        }
+        QVERIFY2(log.contains("relay started on "), log.constData());
+        ::kill(pid_t(relay.processId()), signal);
+        const CliRun run = finish(relay);
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.outLines().size(), 1);
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("^claimed \\d+ published \\d+ failed 0 dead 0 fenced 0 rescued 0\n$"))
+                .match(QString::fromUtf8(run.out))
+                .hasMatch(),
+            qPrintable(describe(run)));
+    }
+
+    void requeueDeadRowsWritesTheAuditLog()
+    {
+        enqueue(4);
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
+                        QStringLiteral("--max-attempts=1") }),
+            0);
+
+        const CliRun dryRun = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=dead"),
+            QStringLiteral("--reason=x"), QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QCOMPARE(dryRun.out, QByteArray("dry run: would requeue 4 rows\nids: 1,2,3,4\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 4);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+
+        const CliRun run = ctl({ QStringLiteral("requeue"), QStringLiteral("--status"), QStringLiteral("dead"),
+            QStringLiteral("--reason"), QStringLiteral("broker fixed") });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("requeued 4, skipped 0 (not failed or dead when applied)\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending' AND attempts = 0"))
+                     .toLongLong(),
+            4);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'requeue' "
+                                            "AND reason = 'broker fixed' AND cardinality(entity_ids) = 4"))
+                     .toLongLong(),
+            1);
+    }
+
+    void requeueByIdSkipsRowsInOtherStates()
+    {
+        enqueue(5);
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
+                        QStringLiteral("--max-attempts=1") }),
+            0);
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 2"));
+        const QStringList byId { QStringLiteral("requeue"), QStringLiteral("--id=1,2"), QStringLiteral("--id"),
+            QStringLiteral("4"), QStringLiteral("--id=4"), QStringLiteral("--reason=retry") };
+
+        const CliRun dryRun = ctl(byId + QStringList { QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QVERIFY2(dryRun.out.contains("ids: 1,2,4\n"), qPrintable(describe(dryRun)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 4);
+
+        const CliRun run = ctl(byId);
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("requeued 2, skipped 1 (not failed or dead when applied)\nskipped ids: 2\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox "
+                                            "WHERE status = 'pending'"))
+                     .toString(),
+            QStringLiteral("1,4"));
+    }
+
+    void requeueFiltersByErrorAndAge()
+    {
+        enqueue(3);
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', last_error = 'Timeout talking to broker', "
+                                 "updated_at = now() - interval '2 hours' WHERE id = 1"));
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', last_error = 'timeout again' WHERE id = 2"));
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', last_error = '100% refused', "
+                                 "updated_at = now() - interval '2 hours' WHERE id = 3"));
+        const QStringList base { QStringLiteral("requeue"), QStringLiteral("--status=failed"),
+            QStringLiteral("--reason=x"), QStringLiteral("--dry-run") };
+        QCOMPARE(ctl(base + QStringList { QStringLiteral("--error-like=TIMEOUT") }).out,
+            QByteArray("dry run: would requeue 2 rows\nids: 1,2\n"));
+        QCOMPARE(ctl(base + QStringList { QStringLiteral("--older-than=1h") }).out,
+            QByteArray("dry run: would requeue 2 rows\nids: 1,3\n"));
+        QCOMPARE(ctl(base + QStringList { QStringLiteral("--error-like=0%") }).out,
+            QByteArray("dry run: would requeue 1 rows\nids: 3\n"));
+        const CliRun capped = ctl(base + QStringList { QStringLiteral("--limit=2") });
+        QCOMPARE(capped.out, QByteArray("dry run: would requeue 2 rows\nids: 1,2\n"));
+        QVERIFY(capped.err.contains("--limit 2"));
+    }
+
+    void viewerMayNotRequeue()
+    {
+        enqueue(2);
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'dead'"));
+        const QString role = QStringLiteral("tst_cli_viewer_%1").arg(QCoreApplication::applicationPid());
+        db().createLoginRole(role, QStringLiteral("outbox_viewer"));
+        const QString viewerDsn = QStringLiteral("dbname=%1 user=%2 password=pw_%3")
+                                      .arg(db().name(), role)
+                                      .arg(QCoreApplication::applicationPid());
+
+        const CliRun list
+            = runCli({ QStringLiteral("--dsn"), viewerDsn, QStringLiteral("list"), QStringLiteral("outbox") });
+        EXPECT_EXIT(list, 0);
+        for (const QStringList& requeue :
+            { QStringList { QStringLiteral("--status=dead") }, QStringList { QStringLiteral("--id=1,2") } }) {
+            const CliRun run = runCli(QStringList { QStringLiteral("--dsn"), viewerDsn, QStringLiteral("requeue"),
+                                          QStringLiteral("--reason=x") }
+                + requeue);
+            EXPECT_EXIT(run, 7);
+            QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+            QVERIFY2(run.err.contains("outbox_operator"), qPrintable(describe(run)));
+        }
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 2);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+        db().openSession()->execScript(QStringLiteral("DROP ROLE %1").arg(role), QStringLiteral("dropping the role"));
+    }
+
+    void listJsonPagesAreDisjoint_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::newRow("outbox") << QStringLiteral("outbox");
+        QTest::newRow("keys") << QStringLiteral("keys");
+    }
+
+    void listJsonPagesAreDisjoint()
+    {
+        QFETCH(QString, what);
+        for (int i = 1; i <= 7; ++i)
+            EXPECT_EXIT(
+                createOrder(QStringLiteral("page-%1").arg(i), QStringLiteral("c%1").arg(i), QStringLiteral("1")), 0);
+
+        QList<qint64> seen;
+        QJsonValue cursor;
+        for (int page = 0; page < 3; ++page) {
+            QStringList arguments { QStringLiteral("list"), what, QStringLiteral("--limit=3"),
+                QStringLiteral("--format=json") };
+            if (page > 0)
+                arguments << QStringLiteral("--after") << cursor.toString();
+            const CliRun run = ctl(arguments);
+            EXPECT_EXIT(run, 0);
+            QVERIFY(run.err.isEmpty());
+            QJsonParseError error;
+            const QJsonObject document = QJsonDocument::fromJson(run.out, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            const QJsonArray items = document.value(QStringLiteral("items")).toArray();
+            QCOMPARE(items.size(), page < 2 ? 3 : 1);
+            for (const QJsonValue& item : items)
+                seen.append(item.toObject().value(QStringLiteral("id")).toInteger());
+            cursor = document.value(QStringLiteral("next_cursor"));
+            if (page < 2)
+                QCOMPARE(cursor.toString(), QString::number(seen.last()));
+            else
+                QVERIFY(cursor.isNull());
+        }
+        QCOMPARE(seen, (QList<qint64> { 7, 6, 5, 4, 3, 2, 1 }));
+    }
+
+    void listOutboxTableIsAlignedWithUtcTimes()
+    {
+        enqueue(3);
+        const CliRun run = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--limit=2") });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.err, QByteArray("next page: --after 2\n"));
+        const QList<QByteArray> lines = run.outLines();
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines.at(0).startsWith("id  event_type"));
+        const qsizetype statusColumn = lines.at(0).indexOf("status");
+        const qsizetype createdColumn = lines.at(0).indexOf("created_at");
+        for (const QByteArray& line : lines.mid(1)) {
+            QCOMPARE(line.mid(statusColumn, 8), QByteArray("pending "));
+            QVERIFY2(QRegularExpression(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z "))
+                         .match(QString::fromUtf8(line.mid(createdColumn)))
+                         .hasMatch(),
+                line.constData());
+        }
+        QVERIFY(lines.at(1).startsWith("3 "));
+        QVERIFY(lines.at(2).startsWith("2 "));
+
+        const CliRun last = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--after=2") });
+        EXPECT_EXIT(last, 0);
+        QVERIFY(last.err.isEmpty());
+        QCOMPARE(last.outLines().size(), 2);
+    }
+
+    void listKeysCsvFollowsRfc4180()
+    {
+        const QString key = QStringLiteral("a,\"b\"");
+        EXPECT_EXIT(createOrder(key, QStringLiteral("alice"), QStringLiteral("1")), 0);
+        EXPECT_EXIT(createOrder(QStringLiteral("plain"), QStringLiteral("bob"), QStringLiteral("2")), 0);
+        const CliRun run = ctl({ QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--format"),
+            QStringLiteral("csv"), QStringLiteral("--status"), QStringLiteral("completed") });
+        EXPECT_EXIT(run, 0);
+        QVERIFY(run.out.endsWith("\r\n"));
+        QCOMPARE(run.out.count('\n'), run.out.count("\r\n"));
+        const QList<QByteArray> records = run.out.split('\n');
+        QCOMPARE(records.size(), 4);
+        QCOMPARE(records.at(0),
+            QByteArray("id,scope,key,status,failure_retryable,response_status,replay_count,last_replayed_at,order_id,"
+                       "created_at,expires_at,fingerprint\r"));
+        QVERIFY(records.at(1).startsWith("2,orders,plain,completed,,201,0,,2,"));
+        QVERIFY2(records.at(2).startsWith("1,orders,\"a,\"\"b\"\"\",completed,,201,0,,1,"), records.at(2).constData());
+    }
+
+    void metricsCountReplays()
+    {
+        EXPECT_EXIT(createOrder(QStringLiteral("m"), QStringLiteral("alice"), QStringLiteral("1")), 0);
+        for (int i = 0; i < 3; ++i)
+            EXPECT_EXIT(createOrder(QStringLiteral("m"), QStringLiteral("alice"), QStringLiteral("1")), 0);
+        EXPECT_EXIT(createOrder(QStringLiteral("m"), QStringLiteral("bob"), QStringLiteral("1")), 4);
+
+        const CliRun csv = ctl({ QStringLiteral("metrics"), QStringLiteral("--from"), QStringLiteral("now-10m"),
+            QStringLiteral("--to"), QStringLiteral("now") });
+        EXPECT_EXIT(csv, 0);
+        const QList<QByteArray> records = csv.out.split('\n');
+        QCOMPARE(records.at(0),
+            QByteArray("bucket_start,requests,executions,replays,mismatches,in_progress_rejections,duplicate_hit_rate,"
+                       "published,publish_latency_p50_ms,publish_latency_p95_ms,publish_latency_p99_ms,"
+                       "publish_latency_max_ms,failed_attempts,retry_rate,dead_letters,lease_rescues,backlog,"
+                       "backlog_capped,oldest_pending_age_ms,consumed,consumer_duplicates\r"));
+        qint64 requests = 0;
+        qint64 replays = 0;
+        for (const QByteArray& record : records.mid(1, records.size() - 2)) {
+            const QList<QByteArray> fields = record.chopped(1).split(',');
+            QCOMPARE(fields.size(), 21);
+            requests += fields.at(1).toLongLong();
+            replays += fields.at(3).toLongLong();
+        }
+        QCOMPARE(requests, 5);
+        QCOMPARE(replays, 3);
+
+        const CliRun json = ctl({ QStringLiteral("metrics"), QStringLiteral("--from=now-2h"),
+            QStringLiteral("--to=now"), QStringLiteral("--bucket=1h"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(json, 0);
+        const QJsonArray series = json.json().value(QStringLiteral("series")).toArray();
+        QVERIFY(series.size() >= 2);
+        qint64 jsonReplays = 0;
+        qint64 jsonMismatches = 0;
+        for (const QJsonValue& value : series) {
+            const QJsonObject point = value.toObject();
+            QCOMPARE(point.size(), 21);
+            const qint64 bucketRequests = point.value(QStringLiteral("requests")).toInteger();
+            const qint64 bucketReplays = point.value(QStringLiteral("replays")).toInteger();
+            jsonReplays += bucketReplays;
+            jsonMismatches += point.value(QStringLiteral("mismatches")).toInteger();
+            if (bucketRequests > 0) {
+                QCOMPARE(point.value(QStringLiteral("duplicate_hit_rate")).toDouble(),
+                    std::round(10'000.0 * double(bucketReplays) / double(bucketRequests)) / 10'000.0);
+            } else {
+                QVERIFY(point.value(QStringLiteral("duplicate_hit_rate")).isNull());
+            }
+            // Nothing was published and no relay sampled the backlog: undefined, not zero.
+            QVERIFY(point.value(QStringLiteral("retry_rate")).isNull());
+            QVERIFY(point.value(QStringLiteral("publish_latency_p50_ms")).isNull());
+            QVERIFY(point.value(QStringLiteral("publish_latency_max_ms")).isNull());
+            QVERIFY(point.value(QStringLiteral("backlog")).isNull());
+        }
+        QCOMPARE(jsonReplays, 3);
+        QCOMPARE(jsonMismatches, 1);
+
+        const CliRun local = ctl({ QStringLiteral("metrics"), QStringLiteral("--from=now-5m"),
+            QStringLiteral("--to=now"), QStringLiteral("--tz=local") });
+        EXPECT_EXIT(local, 0);
+        QVERIFY(local.out.startsWith("bucket_start,requests,"));
+    }
+
+    void metricsBucketsFollowTheTimeZone_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QStringList>("bucketStarts");
+
+        QTest::newRow("utc 5m") << QStringList { QStringLiteral("--from=2026-01-01T00:00:00Z"),
+            QStringLiteral("--to=2026-01-01T00:15:00Z"), QStringLiteral("--bucket=5m") }
+                                << QStringList { QStringLiteral("2026-01-01T00:00:00+00:00"),
+                                       QStringLiteral("2026-01-01T00:05:00+00:00"),
+                                       QStringLiteral("2026-01-01T00:10:00+00:00") };
+        QTest::newRow("kolkata local times")
+            << QStringList { QStringLiteral("--from=2026-01-01T00:00"), QStringLiteral("--to=2026-01-01T03:00"),
+                   QStringLiteral("--bucket=1h"), QStringLiteral("--tz=Asia/Kolkata") }
+            << QStringList { QStringLiteral("2026-01-01T00:00:00+05:30"), QStringLiteral("2026-01-01T01:00:00+05:30"),
+                   QStringLiteral("2026-01-01T02:00:00+05:30") };
+        QTest::newRow("offset input, berlin output") << QStringList { QStringLiteral("--from=2026-11-30T05:00:00Z"),
+            QStringLiteral("--to=2026-11-30T07:00:00+01:00"), QStringLiteral("--bucket=1h"),
+            QStringLiteral("--tz=Europe/Berlin") } << QStringList { QStringLiteral("2026-11-30T06:00:00+01:00") };
+        QTest::newRow("across the DST change") << QStringList {
+            QStringLiteral("--from=2026-03-29T01:00:00+01:00"), QStringLiteral("--to=2026-03-29T04:00:00+02:00"),
+            QStringLiteral("--bucket=1h"), QStringLiteral("--tz=Europe/Berlin")
+        } << QStringList { QStringLiteral("2026-03-29T01:00:00+01:00"), QStringLiteral("2026-03-29T03:00:00+02:00") };
+    }
+
+    void metricsBucketsFollowTheTimeZone()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QStringList, bucketStarts);
+        const CliRun run = ctl(QStringList { QStringLiteral("metrics") } + arguments);
+        EXPECT_EXIT(run, 0);
+        const QList<QByteArray> records = run.out.split('\n');
+        QCOMPARE(records.size(), bucketStarts.size() + 2);
+        for (qsizetype i = 0; i < bucketStarts.size(); ++i)
+            QCOMPARE(records.at(i + 1), bucketStarts.at(i).toUtf8() + ",0,0,0,0,0,,0,,,,,0,,0,0,,,,0,0\r");
+    }
+
+    void purgeDeletesExpiredKeysAndOldPublishedRows()
+    {
+        for (int i = 1; i <= 3; ++i)
+            EXPECT_EXIT(createOrder(QStringLiteral("p%1").arg(i), QStringLiteral("c"), QStringLiteral("1")), 0);
+        db().exec(QStringLiteral("UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE id <= 2"));
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once") }), 0);
+        db().exec(QStringLiteral("UPDATE outbox SET published_at = now() - interval '8 days' WHERE id = 1"));
+
+        const CliRun keys = ctl({ QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--batch=1") });
+        EXPECT_EXIT(keys, 0);
+        QCOMPARE(keys.out, QByteArray("purged 2 expired keys\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys")).toLongLong(), 1);
+
+        const CliRun both = ctl({ QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--outbox"),
+            QStringLiteral("--older-than=7d") });
+        EXPECT_EXIT(both, 0);
+        QCOMPARE(both.out, QByteArray("purged 0 expired keys\npurged 1 published outbox rows\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox")).toString(),
+            QStringLiteral("2,3"));
+    }
+
+private:
+    CliRun ctl(const QStringList& arguments) const
+    {
+        return runCli(QStringList { QStringLiteral("--dsn"), db().dsn() } + arguments);
+    }
+
+    CliRun createOrder(const QString& key, const QString& customer, const QString& amount) const
+    {
+        return ctl({ QStringLiteral("create-order"), QStringLiteral("--key"), key, QStringLiteral("--customer"),
+            customer, QStringLiteral("--amount"), amount });
+    }
+
+    void enqueue(int count)
+    {
+        auto session = db().openSession();
+        OutboxRepository outbox(*session);
+        for (int i = 1; i <= count; ++i) {
+            outbox.enqueue(
+                NewOutboxMessage { QStringLiteral("test"), QString::number(i), QStringLiteral("test.happened"),
+                    QByteArrayLiteral("{\"n\":1}"), QByteArrayLiteral("{}"), QStringLiteral("test:%1").arg(i) });
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOutboxctl)
+#include "tst_outboxctl.moc"

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/changenotifier.h"
+#include "db/outboxerror.h"
+#include "idempotency/idempotencyrepository.h"
+#include "operations/outboxoperator.h"
+#include "operations/outboxoverview.h"
+#include "outbox/outboxreadrepository.h"
+#include "outbox/outboxrepository.h"
+#include "outbox/stuckrowclassifier.h"
+#include "support/databasetestcase.h"
+#include "support/querytesting.h"
+
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QSqlDriver>
+#include <QTest>
+#include <algorithm>
+#include <functional>
+
+using namespace QueryTesting;
+
+namespace {
+
+QList<qint64> idsOf(const QList<OutboxRowSummary>& rows)
+{
+    QList<qint64> ids;
+    for (const OutboxRowSummary& row : rows)
+        ids.append(row.id);
+    return ids;
+}
+
+} // namespace
+
+// The outbox queries behind the console's lists and detail panes: keyset pages under every filter, the freeze
+// of a selection, stuck rows as SQL and as the classifier see them, and change notifications.
+class TestOutboxQueries final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestOutboxQueries()
+        : DatabaseTestCase(QStringLiteral("outboxqueries"))
+    { }
+
+private:
+    // 2,500 rows, one minute apart from 2024-01-01T00:01Z, statuses in turn (500 each), three event types,
+    // seven aggregates. Failed and dead rows carry errors that an unescaped LIKE would confuse: "100%" vs
+    // "100 ms", "queue_a" vs "queueXa".
+    void seedMixed()
+    {
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, last_error, "
+            "  lease_owner, lease_expires_at, created_at) "
+            "SELECT 'order', 'agg-' || g % 7, (ARRAY['order.created', 'order.paid', 'order.shipped'])[1 + g % 3], "
+            "  '{}', 'mixed:' || g, st.status, "
+            "  CASE WHEN st.status IN ('failed', 'dead') THEN (ARRAY["
+            "    E'Broker rejected: 100% of quota used\\nretry later', 'queue_a unavailable', 'queueXa unavailable', "
+            "    'timeout after 100 ms'])[1 + g % 4] END, "
+            "  CASE WHEN st.status = 'in_flight' THEN 'relay-1/w0' END, "
+            "  CASE WHEN st.status = 'in_flight' THEN now() + interval '1 hour' END, "
+            "  timestamptz '2024-01-01 00:00:00+00' + g * interval '1 minute' "
+            "FROM generate_series(1, 2500) g, "
+            "  LATERAL (SELECT (ARRAY['pending', 'in_flight', 'published', 'failed', 'dead'])[1 + g % 5]) st(status)"));
+    }
+
+    // The reference the library's queries must agree with: the ids the database finds for a plain WHERE clause.
+    QList<qint64> idsWhere(const QString& where, Qt::SortOrder order)
+    {
+        const QString ids
+            = db().scalar(QStringLiteral("SELECT coalesce(string_agg(id::text, ',' ORDER BY id %1), '') "
+                                         "FROM outbox WHERE %2")
+                              .arg(order == Qt::AscendingOrder ? QStringLiteral("ASC") : QStringLiteral("DESC"), where))
+                  .toString();
+        QList<qint64> result;
+        for (const QString& id : ids.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            result.append(id.toLongLong());
+        return result;
+    }
+
+    // Kinds of rows the console must tell apart, each labelled through its aggregate id.
+    void seedOneOfEachKind()
+    {
+        addRow(db(), QStringLiteral("in_flight"),
+            QStringLiteral("aggregate_id = 'lease expired', lease_expires_at = now() - interval '1 minute'"));
+        addRow(db(), QStringLiteral("in_flight"), QStringLiteral("aggregate_id = 'lease live'"));
+        addRow(db(), QStringLiteral("pending"),
+            QStringLiteral("aggregate_id = 'pending overdue', next_attempt_at = now() - interval '10 minutes'"));
+        addRow(db(), QStringLiteral("pending"),
+            QStringLiteral("aggregate_id = 'pending overdue 2 min', next_attempt_at = now() - interval '2 minutes'"));
+        addRow(db(), QStringLiteral("pending"),
+            QStringLiteral("aggregate_id = 'pending due recently', next_attempt_at = now() - interval '10 seconds'"));
+        addRow(db(), QStringLiteral("failed"),
+            QStringLiteral("aggregate_id = 'failed overdue', next_attempt_at = now() - interval '10 minutes'"));
+        addRow(db(), QStringLiteral("failed"),
+            QStringLiteral("aggregate_id = 'failed not yet due', next_attempt_at = now() + interval '10 minutes'"));
+        addRow(db(), QStringLiteral("dead"), QStringLiteral("aggregate_id = 'dead'"));
+        // An old next_attempt_at must not make a published row look overdue.
+        addRow(db(), QStringLiteral("published"),
+            QStringLiteral("aggregate_id = 'published', published_at = now() - interval '1 hour', "
+                           "next_attempt_at = now() - interval '1 hour'"));
+    }
+
+    QStringList labelsOf(const QList<OutboxRowSummary>& rows)
+    {
+        QStringList labels;
+        for (const OutboxRowSummary& row : rows)
+            labels.append(row.aggregateId);
+        labels.sort();
+        return labels;
+    }
+
+private slots:
+    // First in the file on purpose: nothing in this process has notified yet, so the burst's first call cannot
+    // fall into an earlier call's coalescing interval.
+    void changeNotificationsAreDeliveredAndCoalesced()
+    {
+        auto listener = db().openSession(QStringLiteral("listener"));
+        auto sender = db().openSession(QStringLiteral("sender"));
+        QSqlDriver* driver = listener->database().driver();
+        QVERIFY(driver->subscribeToNotification(ChangeNotifier::Channel));
+        QSignalSpy spy(driver, &QSqlDriver::notification);
+        QVERIFY(spy.isValid());
+
+        for (int i = 0; i < 50; ++i)
+            ChangeNotifier::notify(*sender);
+        QVERIFY(spy.wait(5000));
+        QCOMPARE(spy.first().at(0).toString(), ChangeNotifier::Channel);
+        QCOMPARE(spy.first().at(1).value<QSqlDriver::NotificationSource>(), QSqlDriver::OtherSource);
+        // Late deliveries arrive within milliseconds; a quiet half second means the burst is fully in.
+        for (int round = 0; round < 10 && spy.wait(500); ++round) { }
+        QVERIFY2(spy.count() < 10, qPrintable(QStringLiteral("%1 notifications for 50 changes").arg(spy.count())));
+
+        // Coalescing only delays: once the interval has passed, a change is announced again.
+        spy.clear();
+        QTRY_VERIFY_WITH_TIMEOUT((ChangeNotifier::notify(*sender), !spy.isEmpty()), 5000);
+        QCOMPARE(spy.first().at(0).toString(), ChangeNotifier::Channel);
+        driver->unsubscribeFromNotification(ChangeNotifier::Channel);
+    }
+
+    void pagesCoverEveryMatchingRowOnce_data()
+    {
+        QTest::addColumn<OutboxFilter>("filter");
+        QTest::addColumn<QString>("where"); // the same selection in plain SQL
+        QTest::addColumn<int>("count");
+        const QStringList failedOrDead { QStringLiteral("failed"), QStringLiteral("dead") };
+        const QString failedOrDeadSql = QStringLiteral("status IN ('failed', 'dead')");
+        const QString tenToEightSql
+            = QStringLiteral("created_at >= '2024-01-01 10:00:00+00' AND created_at < '2024-01-01 20:00:00+00'");
+        const auto tenToEight = with<OutboxFilter>([](auto& f) {
+            f.createdFrom = utc(1, 1, 10);
+            f.createdTo = utc(1, 1, 20);
+        });
+        const auto combined = with<OutboxFilter>([&](auto& f) {
+            f = tenToEight;
+            f.statuses = outboxStatuses(failedOrDead);
+            f.eventType = QStringLiteral("order.paid");
+            f.errorContains = QStringLiteral("UNAVAILABLE");
+        });
+        const auto deadOfOneAggregate = with<OutboxFilter>([](auto& f) {
+            f.statuses = { OutboxStatus::Dead };
+            f.aggregateId = QStringLiteral("agg-3");
+        });
+        const QStringList threeStatuses { QStringLiteral("published"), QStringLiteral("pending"),
+            QStringLiteral("in_flight") };
+        const QStringList failedTwice { QStringLiteral("failed"), QStringLiteral("failed") };
+
+        QTest::newRow("everything") << OutboxFilter {} << QStringLiteral("true") << 2500;
+        QTest::newRow("failed and dead") << with<OutboxFilter>([&](auto& f) {
+            f.statuses = outboxStatuses(failedOrDead);
+        }) << failedOrDeadSql << 1000;
+        QTest::newRow("one status") << with<OutboxFilter>([](auto& f) { f.statuses = { OutboxStatus::Pending }; })
+                                    << QStringLiteral("status = 'pending'") << 500;
+        QTest::newRow("three statuses") << with<OutboxFilter>(
+            [&](auto& f) { f.statuses = outboxStatuses(threeStatuses); })
+                                        << QStringLiteral("status IN ('pending', 'in_flight', 'published')") << 1500;
+        QTest::newRow("event type") << with<OutboxFilter>([](auto& f) { f.eventType = QStringLiteral("order.paid"); })
+                                    << QStringLiteral("event_type = 'order.paid'") << 834;
+        QTest::newRow("aggregate id") << with<OutboxFilter>([](auto& f) { f.aggregateId = QStringLiteral("agg-3"); })
+                                      << QStringLiteral("aggregate_id = 'agg-3'") << 357;
+        QTest::newRow("error in any case")
+            << with<OutboxFilter>([](auto& f) { f.errorContains = QStringLiteral("BROKER"); })
+            << QStringLiteral("strpos(lower(last_error), 'broker') > 0") << 250;
+        QTest::newRow("error with a literal percent sign")
+            << with<OutboxFilter>([](auto& f) { f.errorContains = QStringLiteral("100%"); })
+            << QStringLiteral("strpos(last_error, '100%') > 0") << 250;
+        QTest::newRow("error with a literal underscore")
+            << with<OutboxFilter>([](auto& f) { f.errorContains = QStringLiteral("queue_a"); })
+            << QStringLiteral("strpos(last_error, 'queue_a') > 0") << 250;
+        QTest::newRow("created between, from inclusive, to exclusive") << tenToEight << tenToEightSql << 600;
+        QTest::newRow("statuses, event type, error and time")
+            << combined
+            << QStringLiteral("%1 AND event_type = 'order.paid' AND strpos(last_error, 'unavailable') > 0 AND %2")
+                   .arg(failedOrDeadSql, tenToEightSql)
+            << 40;
+        QTest::newRow("status and aggregate id")
+            << deadOfOneAggregate << QStringLiteral("status = 'dead' AND aggregate_id = 'agg-3'") << 71;
+        QTest::newRow("nothing matches") << with<OutboxFilter>([](auto& f) {
+            f.eventType = QStringLiteral("order.cancelled");
+        }) << QStringLiteral("false") << 0;
+        QTest::newRow("a status given twice")
+            << with<OutboxFilter>([&](auto& f) { f.statuses = outboxStatuses(failedTwice); })
+            << QStringLiteral("status = 'failed'") << 500;
+    }
+
+    // Each status is its own UNION ALL branch, so a multi-status filter is where merging and the cursor
+    // could drop or repeat rows between pages.
+    void pagesCoverEveryMatchingRowOnce()
+    {
+        QFETCH(OutboxFilter, filter);
+        QFETCH(QString, where);
+        QFETCH(int, count);
+        constexpr int PageSize = 100;
+        seedMixed();
+        OutboxReadRepository outbox(session());
+
+        const QList<QList<qint64>> pages
+            = walkPages(PageSize, [&](qint64 cursor) { return idsOf(outbox.page(filter, PageSize, cursor).rows); });
+        for (qsizetype i = 0; i + 1 < pages.size(); ++i)
+            QCOMPARE(pages.at(i).size(), PageSize);
+        const QList<qint64> listed = flattened(pages);
+        // Strictly descending across page boundaries means newest first, no row twice and disjoint pages.
+        QVERIFY(strictlyDescending(listed));
+        QCOMPARE(listed, idsWhere(where, Qt::DescendingOrder));
+        QCOMPARE(listed.size(), count);
+
+        const QList<QList<qint64>> idPages
+            = walkPages(300, [&](qint64 cursor) { return outbox.matchingIds(filter, 300, cursor); });
+        const QList<qint64> matching = flattened(idPages);
+        QVERIFY(strictlyAscending(matching));
+        QList<qint64> newestFirst = matching;
+        std::reverse(newestFirst.begin(), newestFirst.end());
+        QCOMPARE(newestFirst, listed);
+    }
+
+    // The filters take statuses as enums now, so an unknown one cannot be asked for; what remains is a status the
+    // program does not know coming from the database (a newer schema): it is refused with its name, never shown
+    // as something else.
+    void unknownStatusFromTheDatabaseIsRefused()
+    {
+        session().execScript(QStringLiteral("ALTER TABLE outbox DROP CONSTRAINT outbox_status_check"),
+            QStringLiteral("dropping the check"));
+        addRow(db(), QStringLiteral("pending"), QStringLiteral("status = 'archived'"));
+        OutboxReadRepository outbox(session());
+        try {
+            outbox.page(OutboxFilter {}, 10, 0);
+            QFAIL("an unknown status was accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QStringLiteral("'archived'")), error.what());
+        }
+        db().exec(QStringLiteral("DELETE FROM outbox"));
+        session().execScript(
+            QStringLiteral("ALTER TABLE outbox ADD CONSTRAINT outbox_status_check "
+                           "CHECK (status IN ('pending', 'in_flight', 'published', 'failed', 'dead'))"),
+            QStringLiteral("restoring the check"));
+    }
+
+    void freezeHonoursTheCap_data()
+    {
+        QTest::addColumn<OutboxFilter>("filter");
+        QTest::addColumn<int>("cap");
+        QTest::addColumn<QString>("where");
+        const auto failedOrDead = with<OutboxFilter>([](auto& f) {
+            f.statuses = { OutboxStatus::Failed, OutboxStatus::Dead };
+        });
+        const QString failedOrDeadSql = QStringLiteral("status IN ('failed', 'dead')");
+        QTest::newRow("cap within the first batch") << failedOrDead << 10 << failedOrDeadSql;
+        QTest::newRow("cap equals the set") << failedOrDead << 1000 << failedOrDeadSql;
+        QTest::newRow("cap above the set") << failedOrDead << 5000 << failedOrDeadSql;
+        QTest::newRow("cap across batches") << OutboxFilter {} << 1500 << QStringLiteral("true");
+        QTest::newRow("cap of zero") << OutboxFilter {} << 0 << QStringLiteral("true");
+        // The seed's pending and failed rows are due now and its leases live: only the dead rows are stuck.
+        QTest::newRow("stuck only") << with<OutboxFilter>([&](auto& f) { f.stuckOnly = true; }) << 10'000
+                                    << QStringLiteral("status = 'dead'");
+    }
+
+    void freezeHonoursTheCap()
+    {
+        QFETCH(OutboxFilter, filter);
+        QFETCH(int, cap);
+        QFETCH(QString, where);
+        seedMixed();
+        const QList<qint64> expected = idsWhere(where, Qt::AscendingOrder).mid(0, cap);
+        QCOMPARE(OutboxOperator(session()).freeze(filter, cap), expected);
+    }
+
+    void stuckRowsAgreeWithTheClassifier_data()
+    {
+        QTest::addColumn<qint64>("thresholdMs");
+        QTest::addColumn<QStringList>("stuck"); // sorted labels
+        QTest::newRow("default 5 min") << OutboxFilter::DefaultStuckThresholdMs
+                                       << QStringList { QStringLiteral("dead"), QStringLiteral("failed overdue"),
+                                              QStringLiteral("lease expired"), QStringLiteral("pending overdue") };
+        QTest::newRow("1 min") << 60'000LL
+                               << QStringList { QStringLiteral("dead"), QStringLiteral("failed overdue"),
+                                      QStringLiteral("lease expired"), QStringLiteral("pending overdue"),
+                                      QStringLiteral("pending overdue 2 min") };
+        QTest::newRow("15 min") << 900'000LL << QStringList { QStringLiteral("dead"), QStringLiteral("lease expired") };
+    }
+
+    // What a list highlights (the classifier) and what "stuck only" returns (SQL) must be the same rows.
+    void stuckRowsAgreeWithTheClassifier()
+    {
+        QFETCH(qint64, thresholdMs);
+        QFETCH(QStringList, stuck);
+        seedOneOfEachKind();
+        OutboxReadRepository outbox(session());
+        const StuckRowClassifier classifier(thresholdMs);
+
+        const OutboxPage all = outbox.page(OutboxFilter {}, 100, 0);
+        QCOMPARE(all.rows.size(), 9);
+        QVERIFY(all.serverNow.isValid());
+        for (const OutboxRowSummary& row : all.rows) {
+            StuckRowClassifier::Kind expected = StuckRowClassifier::Kind::NotStuck;
+            if (stuck.contains(row.aggregateId)) {
+                expected = row.status == OutboxStatus::Dead ? StuckRowClassifier::Kind::Dead
+                    : row.status == OutboxStatus::InFlight  ? StuckRowClassifier::Kind::LeaseExpired
+                                                            : StuckRowClassifier::Kind::Overdue;
+            }
+            QVERIFY2(classifier.classify(row, all.serverNow) == expected, qPrintable(row.aggregateId));
+        }
+
+        const auto stuckOnly = with<OutboxFilter>([&](auto& f) {
+            f.stuckOnly = true;
+            f.stuckThresholdMs = thresholdMs;
+        });
+        const OutboxPage stuckPage = outbox.page(stuckOnly, 100, 0);
+        QVERIFY(strictlyDescending(idsOf(stuckPage.rows)));
+        QCOMPARE(labelsOf(stuckPage.rows), stuck);
+        QCOMPARE(outbox.matchingIds(stuckOnly, 100, 0).size(), stuck.size());
+        const OutboxOverview overview = OutboxOverview::load(session(), thresholdMs);
+        QCOMPARE(overview.stuck.value, qint64(stuck.size()));
+        QVERIFY(!overview.stuck.capped);
+    }
+
+    void stuckOnlyCombinesWithStatuses_data()
+    {
+        QTest::addColumn<QStringList>("statuses");
+        QTest::addColumn<QStringList>("stuck"); // sorted labels
+        QTest::newRow("published is never stuck") << QStringList { QStringLiteral("published") } << QStringList {};
+        QTest::newRow("in flight: expired lease only")
+            << QStringList { QStringLiteral("in_flight") } << QStringList { QStringLiteral("lease expired") };
+        QTest::newRow("pending and failed: overdue only")
+            << QStringList { QStringLiteral("pending"), QStringLiteral("failed") }
+            << QStringList { QStringLiteral("failed overdue"), QStringLiteral("pending overdue") };
+        QTest::newRow("dead and published") << QStringList { QStringLiteral("dead"), QStringLiteral("published") }
+                                            << QStringList { QStringLiteral("dead") };
+    }
+
+    void stuckOnlyCombinesWithStatuses()
+    {
+        QFETCH(QStringList, statuses);
+        QFETCH(QStringList, stuck);
+        seedOneOfEachKind();
+        const auto filter = with<OutboxFilter>([&](auto& f) {
+            f.statuses = outboxStatuses(statuses);
+            f.stuckOnly = true;
+        });
+        OutboxReadRepository outbox(session());
+        QCOMPARE(labelsOf(outbox.page(filter, 100, 0).rows), stuck);
+        QCOMPARE(OutboxOperator(session()).freeze(filter, 100).size(), stuck.size());
+    }
+
+    void rowDetailsHistoryAndAggregate()
+    {
+        OutboxRepository outbox(session());
+        OutboxReadRepository reads(session());
+        const QByteArray payload = QByteArrayLiteral("{\"order\": {\"id\": 7, \"lines\": [1, 2]}, \"note\": \"ü\"}");
+        const QByteArray headers = QByteArrayLiteral("{\"trace\": \"abc\"}");
+        const auto enqueue = [&](const QString& type, const QString& aggregate, const QString& event) {
+            return outbox.enqueue({ type, aggregate, event, payload, headers, event + QLatin1Char(':') + aggregate });
+        };
+        const qint64 created = enqueue(QStringLiteral("order"), QStringLiteral("A-1"), QStringLiteral("order.created"));
+        const qint64 invoice
+            = enqueue(QStringLiteral("invoice"), QStringLiteral("A-1"), QStringLiteral("invoice.issued"));
+        const qint64 paid = enqueue(QStringLiteral("order"), QStringLiteral("A-1"), QStringLiteral("order.paid"));
+        const qint64 other = enqueue(QStringLiteral("order"), QStringLiteral("A-2"), QStringLiteral("order.created"));
+        const QString fullError = QStringLiteral("connection reset by peer\n  at amqp.cpp:42\n  at relay.cpp:7");
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', attempts = 3, last_error = ?::text "
+                                 "WHERE id = ?::bigint"),
+            { fullError, paid });
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'dead', last_error = repeat('x', 300) || E'\\nsecond' "
+                                 "WHERE id = ?::bigint"),
+            { other });
+        db().exec(QStringLiteral("INSERT INTO outbox_attempts (outbox_id, attempt, worker, error, created_at) "
+                                 "SELECT ?::bigint, n, 'relay-1/w' || n, 'error ' || n, now() - (4 - n) * "
+                                 "interval '1 minute' FROM generate_series(1, 3) n"),
+            { paid });
+
+        const std::optional<OutboxRowDetail> detail = reads.detail(paid);
+        QVERIFY(detail);
+        QCOMPARE(detail->summary.id, paid);
+        QCOMPARE(detail->summary.aggregateType, QStringLiteral("order"));
+        QCOMPARE(detail->summary.eventType, QStringLiteral("order.paid"));
+        QCOMPARE(detail->summary.status, OutboxStatus::Failed);
+        QCOMPARE(detail->summary.attempts, 3);
+        QCOMPARE(detail->summary.lastErrorLine, QStringLiteral("connection reset by peer"));
+        QCOMPARE(detail->lastError, fullError);
+        QCOMPARE(detail->dedupeKey, QStringLiteral("order.paid:A-1"));
+        QCOMPARE(QJsonDocument::fromJson(detail->payload), QJsonDocument::fromJson(payload));
+        QCOMPARE(QJsonDocument::fromJson(detail->headers), QJsonDocument::fromJson(headers));
+        QVERIFY(detail->updatedAt.isValid());
+        QVERIFY(detail->summary.createdAt.isValid());
+        QVERIFY(!detail->summary.publishedAt.isValid());
+        QVERIFY(!reads.detail(9999));
+
+        const std::optional<OutboxRowDetail> longError = reads.detail(other);
+        QVERIFY(longError);
+        QCOMPARE(longError->summary.lastErrorLine, QString(200, QLatin1Char('x')));
+        QCOMPARE(longError->lastError, QString(300, QLatin1Char('x')) + QStringLiteral("\nsecond"));
+        QCOMPARE(reads.detail(created).value().lastError, QString()); // never NULL for the UI
+
+        const QList<OutboxAttempt> attempts = reads.attempts(paid, 10);
+        QCOMPARE(attempts.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(attempts.at(i).attempt, 3 - i);
+            QCOMPARE(attempts.at(i).worker, QStringLiteral("relay-1/w%1").arg(3 - i));
+            QCOMPARE(attempts.at(i).error, QStringLiteral("error %1").arg(3 - i));
+        }
+        QVERIFY(attempts.at(0).at > attempts.at(1).at && attempts.at(1).at > attempts.at(2).at);
+        QCOMPARE(reads.attempts(paid, 2).size(), 2);
+        QCOMPARE(reads.attempts(paid, 2).first().attempt, 3);
+        QVERIFY(reads.attempts(created, 10).isEmpty());
+
+        QCOMPARE(idsOf(reads.forAggregate(QStringLiteral("order"), QStringLiteral("A-1"), 10)),
+            (QList<qint64> { paid, created }));
+        QCOMPARE(
+            idsOf(reads.forAggregate(QStringLiteral("order"), QStringLiteral("A-1"), 1)), (QList<qint64> { paid }));
+        QCOMPARE(idsOf(reads.forAggregate(QStringLiteral("invoice"), QStringLiteral("A-1"), 10)),
+            (QList<qint64> { invoice }));
+
+        // rowsByIds refreshes what a list shows: current state, newest first, unknown ids dropped.
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = ?::bigint"),
+            { created });
+        const QList<OutboxRowSummary> refreshed = reads.rowsByIds({ created, 9999, paid });
+        QCOMPARE(idsOf(refreshed), (QList<qint64> { paid, created }));
+        QCOMPARE(refreshed.at(1).status, OutboxStatus::Published);
+        QVERIFY(refreshed.at(1).publishedAt.isValid());
+        QCOMPARE(refreshed.at(0).lastErrorLine, QStringLiteral("connection reset by peer"));
+        QVERIFY(reads.rowsByIds({}).isEmpty());
+    }
+
+    void repositoryReleasesOnlyExpiredLeases()
+    {
+        const qint64 expired = addRow(
+            db(), QStringLiteral("in_flight"), QStringLiteral("lease_expires_at = now() - interval '1 second'"));
+        const qint64 live = addRow(db(), QStringLiteral("in_flight"));
+        const QList<StatusChange> changes = OutboxRepository(session()).releaseExpiredLeases({ expired, live });
+        QCOMPARE(changes.size(), 1);
+        QCOMPARE(changes.first().id, expired);
+        QCOMPARE(changes.first().before, OutboxStatus::InFlight);
+        QCOMPARE(changes.first().after, OutboxStatus::Pending);
+        QCOMPARE(statusOf(db(), live), QStringLiteral("in_flight"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOutboxQueries)
+#include "tst_outboxqueries.moc"

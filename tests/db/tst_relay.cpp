@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/sinkspec.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "db/unitofwork.h"
+#include "metrics/metricsrecorder.h"
+#include "outbox/outboxrepository.h"
+#include "relay/outboxleaserepository.h"
+#include "relay/outboxrelay.h"
+#include "relay/relayworker.h"
+#include "relay/sinks/faultinjectingsink.h"
+#include "relay/sinks/jsonlinesfilesink.h"
+#include "support/databasetestcase.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+// Refuses whole batches that contain a poison message (payload {"poison": true}), like a broker client
+// that throws on a message it cannot encode.
+class PoisonSink final : public MessageSink {
+public:
+    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
+    {
+        QList<PublishResult> results;
+        for (const OutboxMessage& message : batch) {
+            if (QJsonDocument::fromJson(message.payload).object().value(QStringLiteral("poison")).toBool())
+                throw std::runtime_error("cannot encode message: field 'poison' is not allowed");
+            results.append({ message.id, true, {} });
+        }
+        return results;
+    }
+};
+
+RelayOptions testOptions()
+{
+    RelayOptions options;
+    options.workers = 4;
+    options.batchSize = 200;
+    options.maxAttempts = 5;
+    options.backoffBaseMs = 0; // failed rows are due again at once, so --once drains everything
+    options.once = true;
+    options.log = [](const QString&) {};
+    return options;
+}
+
+} // namespace
+
+class TestRelay final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestRelay()
+        : DatabaseTestCase(QStringLiteral("relay"))
+    { }
+
+private:
+    void seed(int rows, const QString& payloadSql = QStringLiteral("jsonb_build_object('n', g)"))
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "SELECT 'order', g::text, 'order.created', %1, 'test:' || g "
+                                 "FROM generate_series(1, ?::int) AS g")
+                      .arg(payloadSql),
+            { rows });
+    }
+
+    qint64 count(const QString& where)
+    {
+        return db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE ") + where).toLongLong();
+    }
+
+private slots:
+    void workersDrainEverythingDespiteFailures()
+    {
+        constexpr int Rows = 10'000;
+        seed(Rows);
+        FaultInjectingSink::Options faults;
+        faults.failureRate = 0.3;
+        auto published = std::make_shared<std::atomic<qint64>>(0);
+        const RelayOptions options = testOptions();
+        OutboxRelay relay(
+            db().settings(), [=] { return std::make_unique<FaultInjectingSink>(faults, published); }, options);
+        const RelayTotals totals = relay.run();
+
+        // Nothing lost, nothing left behind.
+        QCOMPARE(count(QStringLiteral("status IN ('published', 'dead')")), qint64(Rows));
+        QCOMPARE(count(QStringLiteral("status NOT IN ('published', 'dead')")), 0LL);
+        QCOMPARE(totals.published, count(QStringLiteral("status = 'published'")));
+        QCOMPARE(totals.dead, count(QStringLiteral("status = 'dead'")));
+        QCOMPARE(totals.fenced, 0LL);
+        // With 30 % failures about 0.3^5 of the rows exhaust 5 attempts: 24 expected out of 10,000.
+        QVERIFY2(totals.dead > 0 && totals.dead < 100, qPrintable(QString::number(totals.dead)));
+        QCOMPARE(count(QStringLiteral("status = 'dead' AND attempts <> 5")), 0LL);
+
+        // Every failed attempt is in the history, with its attempt number, and nothing else is.
+        const qint64 attemptRows = db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts")).toLongLong();
+        QCOMPARE(attemptRows, totals.failed);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox o WHERE o.attempts - (o.status = 'published')::int "
+                                       "<> (SELECT count(*) FROM outbox_attempts a WHERE a.outbox_id = o.id)"))
+                .toLongLong(),
+            0LL);
+        QCOMPARE(
+            db().scalar(QStringLiteral(
+                            "SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
+                            "WHERE a.attempt < 1 OR a.attempt > o.attempts OR a.error NOT LIKE '%injected fault%'"))
+                .toLongLong(),
+            0LL);
+        // Roughly 30 % of all publish attempts failed.
+        const double failureShare = double(totals.failed) / double(totals.failed + totals.published);
+        QVERIFY2(failureShare > 0.25 && failureShare < 0.35, qPrintable(QString::number(failureShare)));
+        // Metrics flushed at shutdown agree with what happened.
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT sum(published) FROM metric_rollups")).toLongLong(), totals.published);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT sum(failed_attempts) FROM metric_rollups")).toLongLong(), totals.failed);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT sum(dead_letters) FROM metric_rollups")).toLongLong(), totals.dead);
+    }
+
+    // The outbox write belongs to the caller's transaction: rolled back with it, or committed and relayed.
+    void enqueueIsPartOfTheCallersTransaction()
+    {
+        auto session = db().openSession(QStringLiteral("service"));
+        const NewOutboxMessage message { QStringLiteral("invoice"), QStringLiteral("INV-7"),
+            QStringLiteral("invoice.issued"), QByteArrayLiteral("[1, \"two\", {\"three\": 3}]"),
+            QByteArrayLiteral("{\"trace\": \"abc\"}"), QStringLiteral("invoice.issued:INV-7") };
+        {
+            UnitOfWork uow(*session);
+            OutboxRepository(*session).enqueue(message);
+        }
+        QCOMPARE(count(QStringLiteral("true")), 0LL);
+        {
+            UnitOfWork uow(*session);
+            QVERIFY(OutboxRepository(*session).enqueue(message) > 0);
+            uow.commit();
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.jsonl"));
+        OutboxRelay relay(
+            db().settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, testOptions());
+        QCOMPARE(relay.run().published, 1LL);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject line = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(
+            line.value(QStringLiteral("payload")).toArray().at(2).toObject().value(QStringLiteral("three")).toInt(), 3);
+        QCOMPARE(line.value(QStringLiteral("headers")).toObject().value(QStringLiteral("trace")).toString(),
+            QStringLiteral("abc"));
+        QCOMPARE(line.value(QStringLiteral("attempt")).toInt(), 1);
+    }
+
+    void staleWorkerIsFencedOff()
+    {
+        seed(3);
+        auto sessionA = db().openSession(QStringLiteral("worker-a"));
+        auto sessionB = db().openSession(QStringLiteral("worker-b"));
+        OutboxLeaseRepository a(*sessionA);
+        OutboxLeaseRepository b(*sessionB);
+        const QList<OutboxMessage> claimedByA = a.claimDue(QStringLiteral("A"), 10, 30'000);
+        QCOMPARE(claimedByA.size(), 3);
+
+        // A stalls past its lease; B rescues the rows and claims them again.
+        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
+        QCOMPARE(b.rescueExpiredLeases(QStringLiteral("B"), 5, 100).size(), 3);
+        const QList<OutboxMessage> claimedByB = b.claimDue(QStringLiteral("B"), 10, 30'000);
+        QCOMPARE(claimedByB.size(), 3);
+        QCOMPARE(claimedByB.first().leaseToken, claimedByA.first().leaseToken + 1);
+
+        // A wakes up and reports its stale results: both are refused by the fencing token.
+        QList<LeaseFence> staleFences;
+        QList<PublishFailure> staleFailures;
+        for (const OutboxMessage& m : claimedByA) {
+            staleFences.append({ m.id, m.leaseToken });
+            staleFailures.append({ m.id, m.leaseToken, QStringLiteral("stale"), 0 });
+        }
+        QVERIFY(a.markPublished(staleFences).isEmpty());
+        QVERIFY(a.markFailed(QStringLiteral("A"), staleFailures, 5).isEmpty());
+        QCOMPARE(count(QStringLiteral("status = 'in_flight' AND lease_owner = 'B'")), 3LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error = 'stale'")).toLongLong(),
+            0LL);
+
+        // The new owner's completion goes through.
+        QList<LeaseFence> fences;
+        for (const OutboxMessage& m : claimedByB)
+            fences.append({ m.id, m.leaseToken });
+        QCOMPARE(b.markPublished(fences).size(), 3);
+        QCOMPARE(count(QStringLiteral("status = 'published'")), 3LL);
+    }
+
+    void poisonMessageDoesNotStallOthers()
+    {
+        seed(20, QStringLiteral("jsonb_build_object('n', g, 'poison', g = 7)"));
+        RelayOptions options = testOptions();
+        options.maxAttempts = 3;
+        OutboxRelay relay(
+            db().settings(), [] { return std::make_unique<PoisonSink>(); }, options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, 19LL);
+        QCOMPARE(totals.dead, 1LL);
+        QCOMPARE(count(QStringLiteral("status = 'published'")), 19LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '7'")).toString(),
+            QStringLiteral("dead"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
+                                       "WHERE o.aggregate_id = '7' AND a.error LIKE 'cannot encode message%'"))
+                .toLongLong(),
+            3LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts")).toLongLong(), 3LL);
+    }
+
+    // A relay that died between claim and completion leaves rows in flight; once the lease has expired any
+    // worker rescues them, the crash counts as a failed attempt, and repeated crashes end in dead.
+    void crashedWorkersRowsAreRescued()
+    {
+        seed(2);
+        auto crashed = db().openSession(QStringLiteral("crashed"));
+        QCOMPARE(OutboxLeaseRepository(*crashed).claimDue(QStringLiteral("crashed-host/w0"), 10, 30'000).size(), 2);
+        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
+        db().exec(QStringLiteral("UPDATE outbox SET attempts = 3 WHERE aggregate_id = '2'"));
+
+        RelayOptions options = testOptions();
+        options.workers = 1;
+        options.maxAttempts = 3;
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.rescued, 2LL);
+        QCOMPARE(totals.published, 1LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || '/' || attempts FROM outbox WHERE aggregate_id = '1'"))
+                     .toString(),
+            QStringLiteral("published/2"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '2'")).toString(),
+            QStringLiteral("dead"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts "
+                                            "WHERE error LIKE 'lease of crashed-host/w0 expired at %presumed crashed'"))
+                     .toLongLong(),
+            2LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT sum(lease_rescues) FROM metric_rollups")).toLongLong(), 2LL);
+    }
+
+    void fileSinkWritesEachMessageOnceAsJsonLines()
+    {
+        seed(500);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("events.jsonl"));
+        RelayOptions options = testOptions();
+        options.batchSize = 37;
+        OutboxRelay relay(
+            db().settings(), [path] { return std::make_unique<JsonLinesFileSink>(path); }, options);
+        QCOMPARE(relay.run().published, 500LL);
+
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QSet<QString> dedupeKeys;
+        int lines = 0;
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine();
+            QVERIFY(line.endsWith('\n'));
+            QJsonParseError error;
+            const QJsonObject record = QJsonDocument::fromJson(line, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            QCOMPARE(record.value(QStringLiteral("event_type")).toString(), QStringLiteral("order.created"));
+            QCOMPARE(record.value(QStringLiteral("payload")).toObject().value(QStringLiteral("n")).toInt(),
+                record.value(QStringLiteral("aggregate_id")).toString().toInt());
+            dedupeKeys.insert(record.value(QStringLiteral("dedupe_key")).toString());
+            ++lines;
+        }
+        QCOMPARE(lines, 500);
+        QCOMPARE(dedupeKeys.size(), 500);
+    }
+
+    void unopenableFileSinkStopsTheRelayWithItsReason()
+    {
+        seed(1);
+        OutboxRelay relay(
+            db().settings(),
+            [] { return std::make_unique<JsonLinesFileSink>(QStringLiteral("/nonexistent-dir/x.jsonl")); },
+            testOptions());
+        try {
+            relay.run();
+            QFAIL("the relay ran without a sink");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+            QVERIFY2(error.message().contains(QStringLiteral("/nonexistent-dir/x.jsonl")), error.what());
+        }
+        QCOMPARE(count(QStringLiteral("status = 'pending'")), 1LL);
+    }
+
+    void stopEndsAContinuousRelay()
+    {
+        seed(50);
+        RelayOptions options = testOptions();
+        options.once = false;
+        options.idlePollMs = 60'000; // only stop() can end the idle wait
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options);
+        RelayTotals totals;
+        std::thread runner([&] { totals = relay.run(); });
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("status = 'published'")), 50LL, 10'000);
+        relay.stop();
+        runner.join();
+        QCOMPARE(totals.published, 50LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRelay)
+#include "tst_relay.moc"

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/outboxerror.h"
+#include "operations/auditrepository.h"
+#include "operations/outboxoperator.h"
+#include "outbox/outboxreadrepository.h"
+#include "support/databasetestcase.h"
+#include "support/querytesting.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+class TestRequeue final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestRequeue()
+        : DatabaseTestCase(QStringLiteral("requeue"))
+    { }
+
+private:
+    // One row per status, ids 1..5 in this order.
+    void seedOnePerStatus()
+    {
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error, lease_owner, lease_expires_at) "
+            "SELECT 'order', s.n::text, 'order.created', '{}', 'k' || s.n, s.status, 3, s.error, "
+            "  CASE WHEN s.status = 'in_flight' THEN 'w' END, CASE WHEN s.status = 'in_flight' THEN now() END "
+            "FROM (VALUES (1, 'pending', NULL), (2, 'in_flight', NULL), (3, 'published', NULL), "
+            "  (4, 'failed', 'broker unavailable'), (5, 'dead', 'rate 100% exceeded')) AS s(n, status, error)"));
+    }
+
+    void seedDead(int rows)
+    {
+        db().exec(QStringLiteral(
+                      "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                      "  status, attempts, last_error) "
+                      "SELECT 'order', g::text, 'order.created', '{}', gen_random_uuid()::text, 'dead', 10, 'boom' "
+                      "FROM generate_series(1, ?::int) g"),
+            { rows });
+    }
+
+    static OutboxFilter deadRows()
+    {
+        OutboxFilter filter;
+        filter.statuses = { OutboxStatus::Dead };
+        return filter;
+    }
+
+    QString statusOf(qint64 id)
+    {
+        return db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
+    }
+
+private slots:
+    void onlyFailedAndDeadRowsMove()
+    {
+        seedOnePerStatus();
+        const OperatorActionReport report
+            = OutboxOperator(session()).requeue({ 1, 2, 3, 4, 5 }, QStringLiteral("broker is back"));
+        QCOMPARE(report.changed, (QList<qint64> { 4, 5 }));
+        QCOMPARE(report.skipped, (QList<qint64> { 1, 2, 3 }));
+        QCOMPARE(statusOf(1), QStringLiteral("pending"));
+        QCOMPARE(statusOf(2), QStringLiteral("in_flight"));
+        QCOMPARE(statusOf(3), QStringLiteral("published"));
+        QCOMPARE(statusOf(4), QStringLiteral("pending"));
+        QCOMPARE(statusOf(5), QStringLiteral("pending"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(), 0);
+
+        const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 5, 10);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().action, QStringLiteral("requeue"));
+        QCOMPARE(audit.first().reason, QStringLiteral("broker is back"));
+        QCOMPARE(audit.first().actor, session().currentUser());
+        QCOMPARE(audit.first().entityIds, (QList<qint64> { 4, 5 }));
+        QCOMPARE(QJsonDocument::fromJson(audit.first().stateBefore).object(),
+            (QJsonObject {
+                { QStringLiteral("4"), QStringLiteral("failed") }, { QStringLiteral("5"), QStringLiteral("dead") } }));
+        QCOMPARE(QJsonDocument::fromJson(audit.first().stateAfter).object(),
+            (QJsonObject { { QStringLiteral("4"), QStringLiteral("pending") },
+                { QStringLiteral("5"), QStringLiteral("pending") } }));
+        QVERIFY(AuditRepository(session()).forEntity(QStringLiteral("outbox"), 1, 10).isEmpty());
+    }
+
+    // The operator looked at a set; what happened afterwards must neither be acted on nor go unreported.
+    void actsOnTheFrozenSetOnly()
+    {
+        seedDead(4);
+        OutboxOperator op(session());
+        const QList<qint64> frozen = op.freeze(deadRows(), 100);
+        QCOMPARE(frozen, (QList<qint64> { 1, 2, 3, 4 }));
+        // Meanwhile: row 2 is requeued by someone else and published, and a new row dies.
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 2"));
+        seedDead(1);
+        const OperatorActionReport report = op.requeue(frozen, QStringLiteral("retry after fix"));
+        QCOMPARE(report.changed, (QList<qint64> { 1, 3, 4 }));
+        QCOMPARE(report.skipped, (QList<qint64> { 2 }));
+        QCOMPARE(statusOf(2), QStringLiteral("published"));
+        QCOMPARE(statusOf(5), QStringLiteral("dead"));
+    }
+
+    void selectionFilters_data()
+    {
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<qint64>("olderThanMs");
+        QTest::addColumn<QString>("errorContains");
+        QTest::addColumn<QList<qint64>>("expected");
+        QTest::newRow("failed") << QStringLiteral("failed") << 0LL << QString() << QList<qint64> { 4 };
+        QTest::newRow("dead") << QStringLiteral("dead") << 0LL << QString() << QList<qint64> { 5 };
+        QTest::newRow("error text, any case")
+            << QStringLiteral("failed") << 0LL << QStringLiteral("BROKER") << QList<qint64> { 4 };
+        QTest::newRow("percent sign is literal")
+            << QStringLiteral("dead") << 0LL << QStringLiteral("100%") << QList<qint64> { 5 };
+        QTest::newRow("percent alone matches nothing else")
+            << QStringLiteral("failed") << 0LL << QStringLiteral("%") << QList<qint64> {};
+        QTest::newRow("older than an hour")
+            << QStringLiteral("dead") << 3'600'000LL << QString() << QList<qint64> { 5 };
+        QTest::newRow("older than a day") << QStringLiteral("dead") << 86'400'000LL << QString() << QList<qint64> {};
+    }
+
+    void selectionFilters()
+    {
+        QFETCH(QString, status);
+        QFETCH(qint64, olderThanMs);
+        QFETCH(QString, errorContains);
+        QFETCH(QList<qint64>, expected);
+        seedOnePerStatus();
+        db().exec(QStringLiteral("UPDATE outbox SET updated_at = now() - interval '2 hours'"));
+        OutboxFilter filter;
+        filter.statuses = QueryTesting::outboxStatuses({ status });
+        filter.unchangedForMs = olderThanMs;
+        filter.errorContains = errorContains;
+        QCOMPARE(OutboxOperator(session()).freeze(filter, 100), expected);
+    }
+
+    void largeSetsGoInAuditedBatchesAndCanBeCancelled()
+    {
+        seedDead(2500);
+        OutboxOperator op(session());
+        const QList<qint64> frozen = op.freeze(deadRows(), 10'000);
+        QCOMPARE(frozen.size(), 2500);
+
+        QList<qsizetype> progress;
+        const OperatorActionReport cancelled
+            = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
+                  progress.append(done);
+                  return total != 2500; // cancel after the first batch
+              });
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(cancelled.changed.size(), 1000);
+        QCOMPARE(progress, (QList<qsizetype> { 1000 }));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
+
+        progress.clear();
+        const OperatorActionReport rest
+            = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
+                  progress.append(done);
+                  return true;
+              });
+        QVERIFY(!rest.cancelled);
+        QCOMPARE(rest.changed.size(), 1500);
+        QCOMPARE(rest.skipped.size(), 1000);
+        QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
+        // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 3LL);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
+    }
+
+    void reasonIsRequired()
+    {
+        seedOnePerStatus();
+        try {
+            OutboxOperator(session()).requeue({ 4 }, QStringLiteral("   "));
+            QFAIL("requeued without a reason");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+        }
+        QCOMPARE(statusOf(4), QStringLiteral("failed"));
+    }
+
+    void roles_data()
+    {
+        QTest::addColumn<QString>("groupRole");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void roles()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, allowed);
+        seedOnePerStatus();
+        const QString login = QStringLiteral("tst_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
+        DbSession session(db().createLoginRole(login, groupRole), QStringLiteral("role"));
+        // Both roles may read.
+        QCOMPARE(OutboxReadRepository(session).page(OutboxFilter(), 10, 0).rows.size(), 5);
+        try {
+            const OperatorActionReport report
+                = OutboxOperator(session).requeue({ 4, 5 }, QStringLiteral("as ") + groupRole);
+            QVERIFY2(allowed, "the viewer role could requeue");
+            QCOMPARE(report.changed.size(), 2);
+            QCOMPARE(db().scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
+        } catch (const OutboxError& error) {
+            QVERIFY2(!allowed, qPrintable(error.message()));
+            QCOMPARE(error.kind(), OutboxError::Kind::Permission);
+            QVERIFY2(error.message().contains(login) && error.message().contains(QStringLiteral("outbox_operator")),
+                qPrintable(error.message()));
+            QCOMPARE(statusOf(4), QStringLiteral("failed"));
+            QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0LL);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRequeue)
+#include "tst_requeue.moc"

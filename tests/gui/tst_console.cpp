@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/operatoractiondialog.h"
+#include "connect/connectionbanner.h"
+#include "core/bulkactionrunner.h"
+#include "core/databaseclient.h"
+#include "core/exportrunner.h"
+#include "keys/keydetailpane.h"
+#include "keys/keystablemodel.h"
+#include "keys/keysview.h"
+#include "mainwindow/mainwindow.h"
+#include "metrics/metricsrecorder.h"
+#include "metrics/metricthresholds.h"
+#include "orders/createorderhandler.h"
+#include "outbox/outboxdetailpane.h"
+#include "outbox/outboxtablemodel.h"
+#include "outbox/outboxview.h"
+#include "overview/overviewpage.h"
+#include "support/databasetestcase.h"
+#include "support/listmodeltesting.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCoreApplication>
+#include <QImage>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+// The console as a whole, on the offscreen platform against a real database.
+class TestConsole final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestConsole()
+        : DatabaseTestCase(QStringLiteral("console"))
+    { }
+
+private:
+    void seed()
+    {
+        db().reset();
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error, lease_owner, lease_expires_at, published_at) "
+            "SELECT 'order', g::text, 'order.created', jsonb_build_object('id', g), 'k' || g, s.status, "
+            "  CASE WHEN s.status IN ('failed', 'dead') THEN 3 ELSE 1 END, "
+            "  CASE WHEN s.status IN ('failed', 'dead') THEN 'broker unavailable: connection refused' END, "
+            "  CASE WHEN s.status = 'in_flight' THEN 'relay-1/w0' END, "
+            "  CASE WHEN s.status = 'in_flight' THEN now() - interval '2 minutes' END, "
+            "  CASE WHEN s.status = 'published' THEN now() END "
+            "FROM generate_series(1, 40) g, LATERAL (SELECT CASE "
+            "  WHEN g <= 5 THEN 'dead' WHEN g <= 10 THEN 'failed' WHEN g <= 12 THEN 'in_flight' "
+            "  WHEN g <= 20 THEN 'pending' ELSE 'published' END AS status) s"));
+    }
+
+    // Refreshes act on the visible tab, as an operator sees it.
+    static void showOutboxTab(MainWindow& window)
+    {
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.outboxView());
+    }
+
+    std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings)
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->resize(1400, 800);
+        window->show();
+        QSignalSpy connected(window.get(), &MainWindow::connected);
+        window->connectTo(settings, QStringLiteral("test"));
+        if (!connected.wait(10'000))
+            return nullptr;
+        return window;
+    }
+
+    // Accepts the OperatorActionDialog as soon as it opens (it may open only after a query on the worker),
+    // with `reason`, after running `meanwhile`.
+    void answerNextDialog(const QString& reason, std::function<void()> meanwhile = {})
+    {
+        auto* poll = new QTimer(this);
+        poll->setInterval(10);
+        connect(poll, &QTimer::timeout, this, [poll, reason, meanwhile] {
+            auto* dialog = qobject_cast<OperatorActionDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            poll->deleteLater();
+            poll->stop();
+            if (meanwhile)
+                meanwhile();
+            dialog->findChild<QLineEdit*>()->setText(reason);
+            dialog->accept();
+        });
+        poll->start();
+    }
+
+    static void selectIds(OutboxView& view, const QList<qint64>& ids)
+    {
+        view.table()->clearSelection();
+        for (qint64 id : ids) {
+            const int row = view.model()->rowOfId(id);
+            QVERIFY(row >= 0);
+            view.table()->selectionModel()->select(
+                view.model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+    }
+
+    static bool waitForRows(OutboxView& view, int rows)
+    {
+        return QTest::qWaitFor([&] { return !view.model()->isLoading() && view.model()->rowCount() == rows; }, 10'000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_console"));
+        QSettings().clear();
+        setUpDatabase();
+    }
+    void init() { seed(); }
+
+    void overviewCountsAndLinks()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OverviewPage* overview = window->overview();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("dead")), QStringLiteral("5"), 10'000);
+        QCOMPARE(overview->figure(QStringLiteral("failed")), QStringLiteral("5"));
+        QCOMPARE(overview->figure(QStringLiteral("in_flight")), QStringLiteral("2"));
+        QCOMPARE(overview->figure(QStringLiteral("pending")), QStringLiteral("8"));
+        QCOMPARE(overview->figure(QStringLiteral("stuck")), QStringLiteral("7")); // 5 dead + 2 expired leases
+        OutboxFilter dead;
+        dead.statuses = { OutboxStatus::Dead };
+        emit overview->showOutbox(dead);
+        QVERIFY(waitForRows(*window->outboxView(), 5));
+        QCOMPARE(window->outboxView()->filter().statuses, QList<OutboxStatus> { OutboxStatus::Dead });
+    }
+
+    // The Metrics tab's warning levels colour the overview's figures too.
+    void overviewShowsWarningLevels()
+    {
+        db().exec(
+            QStringLiteral("UPDATE outbox SET created_at = now() - interval '3 minutes' WHERE status = 'pending'"));
+        {
+            QSettings settings;
+            MetricThresholds thresholds;
+            thresholds.oldestPendingAgeSeconds = 120;
+            thresholds.save(settings);
+        }
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        const QLabel* oldest = window->overview()->findChild<QLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(oldest->text().contains(QStringLiteral("⚠")), 10'000);
+        {
+            QSettings settings;
+            MetricThresholds relaxed;
+            relaxed.oldestPendingAgeSeconds = 600;
+            relaxed.save(settings);
+        }
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!oldest->text().contains(QStringLiteral("⚠")), 10'000);
+        QVERIFY(oldest->text().contains(QStringLiteral("3 min")));
+    }
+
+    // File → Export list… exports the filter of the tab in front: here every key, not just the loaded page.
+    void exportListFollowsTheCurrentTab()
+    {
+        db().exec(QStringLiteral("INSERT INTO idempotency_keys (scope, idem_key, fingerprint, status, response_status, "
+                                 "  expires_at) SELECT 's', 'key-' || g, repeat('a', 64), 'completed', 201, "
+                                 "  now() + interval '1 day' FROM generate_series(1, 1500) g"));
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->keysView());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keys.jsonl"));
+        ExportRunner* runner = window->exportListTo(path);
+        QSignalSpy finished(runner, &ExportRunner::finished);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(0).toLongLong(), 1500LL);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 1500);
+    }
+
+    // Select failed rows, press Retry, confirm: they are pending and audited. A row that another operator
+    // requeued and the relay published while the dialog was open is skipped and reported.
+    void retrySelectedRowsFromTheUi()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter failed;
+        failed.statuses = { OutboxStatus::Failed };
+        view.showFilter(failed);
+        QVERIFY(waitForRows(view, 5));
+        selectIds(view, { 6, 7, 8 });
+        QVERIFY(view.requeueSelectedAction()->isEnabled());
+
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        answerNextDialog(QStringLiteral("broker fixed"), [this] {
+            db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 7"));
+        });
+        view.requeueSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QVERIFY2(finished.first().first().toString().contains(QStringLiteral("2 row(s) changed"))
+                && finished.first().first().toString().contains(QStringLiteral("1 skipped")),
+            qPrintable(finished.first().first().toString()));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM outbox "
+                                            "WHERE id IN (6, 7, 8)"))
+                     .toString(),
+            QStringLiteral("6:pending,7:published,8:pending"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT reason || ' ' || entity_ids::text FROM audit_log")).toString(),
+            QStringLiteral("broker fixed {6,8}"));
+    }
+
+    // "Retry all matching" acts on the frozen set shown in the dialog: a row that fails after the dialog
+    // opened is not touched.
+    void retryAllMatchingActsOnTheFrozenSet()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter dead;
+        dead.statuses = { OutboxStatus::Dead };
+        view.showFilter(dead);
+        QVERIFY(waitForRows(view, 5));
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        answerNextDialog(QStringLiteral("incident 4711"),
+            [this] { db().exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40")); });
+        view.requeueMatchingAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE id <= 5 AND status = 'pending'"))
+                     .toLongLong(),
+            5LL);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 40")).toString(), QStringLiteral("dead"));
+    }
+
+    void viewerCannotAct()
+    {
+        const QString login = QStringLiteral("tst_console_viewer_%1").arg(QCoreApplication::applicationPid());
+        const ConnectionSettings viewer = db().createLoginRole(login, QStringLiteral("outbox_viewer"));
+        const auto window = openWindow(viewer);
+        QVERIFY(window);
+        QVERIFY(!window->session().mayChangeOutbox);
+        OutboxView& view = *window->outboxView();
+        OutboxFilter failed;
+        failed.statuses = { OutboxStatus::Failed };
+        view.showFilter(failed);
+        QVERIFY(waitForRows(view, 5));
+        selectIds(view, { 6 });
+        QVERIFY(!view.requeueSelectedAction()->isEnabled());
+        QVERIFY(!view.requeueMatchingAction()->isEnabled());
+        QVERIFY(view.requeueSelectedAction()->toolTip().contains(QStringLiteral("outbox_operator")));
+
+        // The server is the real guard: the same action attempted anyway fails cleanly and changes nothing.
+        DatabaseClient worker(QStringLiteral("viewer-actions"));
+        QVERIFY(ListModelTesting::openWorker(worker, viewer));
+        BulkActionRunner* runner
+            = BulkActionRunner::start(worker, window.get(), QStringLiteral("Requeue"), { 6 }, QStringLiteral("sneaky"),
+                [](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
+                    const OutboxOperator::Progress& progress) {
+                    return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+                });
+        QSignalSpy failedSpy(runner, &BulkActionRunner::failed);
+        QVERIFY(failedSpy.wait(10'000));
+        QVERIFY(failedSpy.first().first().toString().contains(QStringLiteral("outbox_operator")));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 6")).toString(), QStringLiteral("failed"));
+    }
+
+    void lostConnectionShowsTheBannerAndRecovers()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        QVERIFY(waitForRows(view, 40));
+        db().exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE application_name = 'outbox-console' AND datname = current_database()"));
+        // Noticed by the next query or the heartbeat, whichever comes first.
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window->banner()->isVisible(), 3 * DatabaseClient::HeartbeatMs);
+        QVERIFY(window->banner()->text().contains(QStringLiteral("Reconnecting")));
+        QTRY_VERIFY_WITH_TIMEOUT(window->banner()->text().contains(QStringLiteral("Reconnected")), 15'000);
+        db().exec(QStringLiteral("UPDATE outbox SET attempts = 99 WHERE id = 40"));
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount() > 0 ? view.model()->rowAt(0).attempts : -1, 99, 10'000);
+    }
+
+    void liveRefreshOnNotification()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        QVERIFY(waitForRows(view, 40));
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "VALUES ('order', '41', 'order.created', '{}', 'k41')"));
+        db().exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
+        QVERIFY(waitForRows(view, 41));
+        QCOMPARE(view.model()->rowAt(0).id, 41LL);
+    }
+
+    // "Export…" writes every row matching the filter, not just the loaded page, and a cancelled export leaves
+    // no file behind.
+    void exportWritesEveryMatchingRow()
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                 "  status) SELECT 'order', g::text, 'order.created', '{}', 'x' || g, 'dead' "
+                                 "FROM generate_series(41, 3040) g"));
+        DatabaseClient worker(QStringLiteral("export"));
+        QVERIFY(ListModelTesting::openWorker(worker, db().settings()));
+        QTemporaryDir dir;
+        OutboxFilter dead;
+        dead.statuses = { OutboxStatus::Dead };
+        const QString csv = dir.filePath(QStringLiteral("dead.csv"));
+        QCOMPARE(ExportRunner::formatForPath(csv), RecordTable::Format::Csv);
+        ExportRunner* runner = ExportRunner::exportOutbox(worker, nullptr, dead, RecordTable::Format::Csv, csv);
+        QSignalSpy finished(runner, &ExportRunner::finished);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().at(0).toLongLong(), 3005LL);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), 3006); // header + every dead row
+
+        const QString unwritable = dir.filePath(QStringLiteral("no/such/dir/keys.jsonl"));
+        ExportRunner* failing
+            = ExportRunner::exportKeys(worker, nullptr, KeyFilter {}, RecordTable::Format::JsonLines, unwritable);
+        QSignalSpy failed(failing, &ExportRunner::failed);
+        QVERIFY(failed.wait(10'000));
+        QVERIFY(failed.first().first().toString().contains(unwritable));
+        QVERIFY(!QFile::exists(unwritable));
+    }
+
+    // Renders the main window's tabs with seeded data, saves the PNGs as test artifacts for a person to look
+    // at (the README's screenshots come from here), and checks they are not blank.
+    void screenshot()
+    {
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox_attempts (outbox_id, attempt, worker, error, created_at) "
+            "SELECT id, a, 'relay-1/w' || (a % 2), (ARRAY['broker unavailable: connection refused', "
+            "  'publish not confirmed within 5000 ms', 'channel closed by broker: 406 PRECONDITION_FAILED'])[a], "
+            "  now() - (4 - a) * interval '1 minute' "
+            "FROM outbox, generate_series(1, 3) a WHERE status = 'dead'"));
+        MetricsRecorder metrics;
+        auto session = db().openSession();
+        CreateOrderHandler handler(*session, metrics);
+        for (int i = 1; i <= 12; ++i) {
+            CreateOrderRequest request;
+            request.key = QStringLiteral("checkout-%1").arg(i, 4, 10, QLatin1Char('0'));
+            request.customer = QStringLiteral("customer-%1").arg(i);
+            request.amount = QStringLiteral("%1.90").arg(i * 7);
+            handler.handle(request);
+            if (i % 3 == 0)
+                handler.handle(request); // a client retry: replayed
+        }
+        metrics.flush(*session);
+
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        OutboxFilter needsAttention;
+        needsAttention.statuses = { OutboxStatus::Failed, OutboxStatus::Dead };
+        view.showFilter(needsAttention);
+        QVERIFY(waitForRows(view, 10));
+        selectIds(view, { 5 });
+        auto* detail = view.findChild<OutboxDetailPane*>();
+        detail->findChild<QTabWidget*>()->setCurrentIndex(3);
+        QTRY_VERIFY_WITH_TIMEOUT(detail->findChild<QLabel*>()->text().contains(QStringLiteral("#5 ")), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-outbox.png"));
+
+        auto* tabs = window->findChild<QTabWidget*>();
+        tabs->setCurrentWidget(window->keysView());
+        QTRY_COMPARE_WITH_TIMEOUT(window->keysView()->model()->rowCount(), 12, 10'000);
+        window->keysView()->table()->selectRow(2);
+        const QLabel* keySummary = window->keysView()->findChild<KeyDetailPane*>()->findChild<QLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(keySummary->text().contains(QStringLiteral("checkout-")), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-keys.png"));
+
+        tabs->setCurrentWidget(window->overview());
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(window->overview()->figure(QStringLiteral("pending")), QStringLiteral("20"), 10'000);
+        saveScreenshot(*window, QStringLiteral("console-overview.png"));
+    }
+
+private:
+    static void saveScreenshot(QWidget& window, const QString& name)
+    {
+        const QImage image = window.grab().toImage();
+        const QString path = QDir::current().filePath(name);
+        QVERIFY(image.save(path));
+        qInfo("screenshot saved to %s", qPrintable(path));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, "the window rendered blank");
+    }
+};
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"

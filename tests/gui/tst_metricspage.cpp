@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/databaseclient.h"
+#include "core/timeformatter.h"
+#include "mainwindow/mainwindow.h"
+#include "metrics/metricschart.h"
+#include "metrics/metricspage.h"
+#include "metrics/metricstimerange.h"
+#include "metrics/metricthresholds.h"
+#include "support/databasetestcase.h"
+#include "support/listmodeltesting.h"
+#include "support/processtesting.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTimeAxis>
+#include <QDateTimeEdit>
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QProcess>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolTip>
+#include <QValueAxis>
+
+namespace {
+
+using Span = MetricsTimeRange::Span;
+
+// The test data lives in the hour from here, a day on which Europe/Berlin springs forward.
+QDateTime windowStart()
+{
+    return QDateTime(QDate(2026, 3, 29), QTime(0, 0), Qt::UTC);
+}
+
+QDateTime minute(int n)
+{
+    return windowStart().addSecs(n * 60);
+}
+
+QLineSeries* line(MetricsChart* chart, const QString& name)
+{
+    const QList<QAbstractSeries*> all = chart->chart()->series();
+    for (QAbstractSeries* series : all) {
+        if (series->name() == name)
+            return qobject_cast<QLineSeries*>(series);
+    }
+    return nullptr;
+}
+
+QList<qreal> ys(const QLineSeries* series)
+{
+    QList<qreal> values;
+    for (const QPointF& point : series->points())
+        values.append(point.y());
+    return values;
+}
+
+// All zeros but `at`.
+QList<qreal> zerosBut(qsizetype size, const QMap<int, qreal>& at)
+{
+    QList<qreal> values(size, 0.0);
+    for (auto it = at.cbegin(); it != at.cend(); ++it)
+        values[it.key()] = it.value();
+    return values;
+}
+
+QString axisLabel(qreal msecs)
+{
+    // How QDateTimeAxis renders a value: in the process's local time.
+    return QDateTime::fromMSecsSinceEpoch(qint64(msecs)).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+// Not blank: a rendered chart has axes, labels, lines and antialiasing, so many colours.
+bool isDrawn(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    }
+    return colours.size() > 30;
+}
+
+bool load(MetricsPage& page, const MetricsTimeRange& window)
+{
+    QSignalSpy loaded(&page, &MetricsPage::loaded);
+    page.setWindow(window);
+    return loaded.wait(10'000);
+}
+
+bool refreshed(MetricsPage& page)
+{
+    QSignalSpy loaded(&page, &MetricsPage::loaded);
+    page.refresh();
+    return loaded.wait(10'000);
+}
+
+QString cliBucket(int seconds)
+{
+    return seconds % 3600 == 0 ? QStringLiteral("%1h").arg(seconds / 3600) : QStringLiteral("%1m").arg(seconds / 60);
+}
+
+MetricPoint pointWith(qint64 requests, qint64 replays, qint64 published, qint64 failed)
+{
+    MetricPoint point;
+    point.counters.requests = requests;
+    point.counters.replays = replays;
+    point.counters.published = published;
+    point.counters.failedAttempts = failed;
+    return point;
+}
+
+MetricPoint sampled(qint64 oldestMs)
+{
+    MetricPoint point;
+    point.backlog = BacklogSample { 10, false, oldestMs };
+    return point;
+}
+
+} // namespace
+
+// The Metrics tab, on the offscreen platform against a real database. main() below makes the local zone
+// Asia/Seoul (+09:00, no DST), so that "local time" is the same on every machine.
+class TestMetricsPage final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestMetricsPage()
+        : DatabaseTestCase(QStringLiteral("metricspage"))
+    { }
+
+private:
+    struct Rollup {
+        int minute;
+        int shard;
+        qint64 requests = 0;
+        qint64 executions = 0;
+        qint64 replays = 0;
+        qint64 mismatches = 0;
+        qint64 inProgress = 0;
+        qint64 published = 0;
+        QString histogram = QStringLiteral("{}");
+        qint64 latencyMaxMs = 0;
+        qint64 failedAttempts = 0;
+        qint64 deadLetters = 0;
+        qint64 leaseRescues = 0;
+    };
+
+    void insert(const Rollup& r)
+    {
+        db().exec(QStringLiteral("INSERT INTO metric_rollups (bucket, shard, requests, executions, replays, "
+                                 "  mismatches, in_progress_rejections, published, publish_latency_hist, "
+                                 "  publish_latency_max_ms, failed_attempts, dead_letters, lease_rescues) "
+                                 "VALUES (?::timestamptz, ?, ?, ?, ?, ?, ?, ?, ?::bigint[], ?, ?, ?, ?)"),
+            { minute(r.minute).toString(Qt::ISODate), r.shard, r.requests, r.executions, r.replays, r.mismatches,
+                r.inProgress, r.published, r.histogram, r.latencyMaxMs, r.failedAttempts, r.deadLetters,
+                r.leaseRescues });
+    }
+
+    void insertBacklog(int at, qint64 pending, qint64 oldestMs)
+    {
+        db().exec(QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
+                                 "  oldest_pending_ms) VALUES (?::timestamptz, ?::timestamptz, ?, false, ?)"),
+            { minute(at).toString(Qt::ISODate), minute(at).toString(Qt::ISODate), pending, oldestMs });
+    }
+
+    // Minute 3 of the hour: two shards' rollups and a backlog sample; minute 10: one shard's.
+    void seedKnownMinutes()
+    {
+        Rollup first { 3, 0 };
+        first.requests = 40;
+        first.executions = 30;
+        first.replays = 8;
+        first.mismatches = 1;
+        first.inProgress = 2;
+        first.published = 10;
+        // 8 latencies in [4, 8) ms and 2 in [128, 256) ms, the slowest 200 ms: p50 8, p95 and p99 200.
+        first.histogram = QStringLiteral("{0,0,0,8,0,0,0,0,2}");
+        first.latencyMaxMs = 200;
+        first.failedAttempts = 10;
+        first.deadLetters = 3;
+        first.leaseRescues = 1;
+        insert(first);
+        Rollup second { 3, 1 };
+        second.requests = 60;
+        second.executions = 50;
+        second.replays = 2;
+        insert(second);
+        Rollup later { 10, 5 };
+        later.published = 4;
+        later.histogram = QStringLiteral("{0,4}");
+        later.latencyMaxMs = 1;
+        insert(later);
+        insertBacklog(3, 123, 75'000);
+    }
+
+    // Six hours of plausible traffic for the screenshots: a swell, a burst of duplicates, a broker outage
+    // (retries), and at the end a relay that falls behind, so that the latest figures are above a warning level.
+    void seedSixHours()
+    {
+        db().exec(
+            QStringLiteral(
+                "INSERT INTO metric_rollups (bucket, shard, requests, executions, replays, mismatches, "
+                "  in_progress_rejections, published, publish_latency_hist, publish_latency_max_ms, failed_attempts, "
+                "  dead_letters, lease_rescues) "
+                "SELECT ?::timestamptz + g * interval '1 minute', 0, r.requests, r.requests - r.replays, r.replays, "
+                "  g % 7 / 6, CASE WHEN g BETWEEN 150 AND 170 THEN 3 ELSE 0 END, r.published, "
+                "  ARRAY[0, 0, 0, 0, r.published - r.published / 5 - 2, r.published / 5, 0, 0, 2]::bigint[], 180, "
+                "  r.failed, CASE WHEN g % 97 = 0 THEN 1 ELSE 0 END, CASE WHEN g % 53 = 0 THEN 1 ELSE 0 END "
+                "FROM generate_series(0, 359) g, LATERAL (SELECT "
+                "  (300 + 120 * sin(g / 40.0))::bigint AS requests, "
+                "  (CASE WHEN g BETWEEN 140 AND 180 THEN 30 ELSE 6 END + g % 5)::bigint AS replays, "
+                "  (290 + 110 * sin(g / 40.0))::bigint AS published, "
+                "  (CASE WHEN g BETWEEN 220 AND 250 THEN 40 ELSE 4 END)::bigint AS failed) r"),
+            { windowStart().toString(Qt::ISODate) });
+        db().exec(QStringLiteral(
+                      "INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, oldest_pending_ms) "
+                      "SELECT ?::timestamptz + g * interval '1 minute', ?::timestamptz + g * interval '1 minute', "
+                      "  CASE WHEN g >= 320 THEN 400 + (g - 320) * 30 ELSE 20 + g % 11 END, false, "
+                      "  CASE WHEN g >= 320 THEN (g - 320) * 2500 ELSE 800 + g % 13 * 100 END "
+                      "FROM generate_series(0, 359) g"),
+            { windowStart().toString(Qt::ISODate), windowStart().toString(Qt::ISODate) });
+    }
+
+    MetricsTimeRange knownHour() const { return MetricsTimeRange(windowStart(), minute(60)); }
+
+    std::unique_ptr<MainWindow> openWindow()
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->resize(1400, 900);
+        window->show();
+        QSignalSpy connected(window.get(), &MainWindow::connected);
+        window->connectTo(db().settings(), QStringLiteral("test"));
+        if (!connected.wait(10'000))
+            return nullptr;
+        return window;
+    }
+
+    // Answers the next file dialog with `path` as soon as it opens.
+    void answerFileDialog(const QString& path)
+    {
+        auto* poll = new QTimer(this);
+        poll->setInterval(10);
+        connect(poll, &QTimer::timeout, this, [poll, path] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            poll->stop();
+            poll->deleteLater();
+            dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // public there; QFileDialog's override runs
+        });
+        poll->start();
+    }
+
+    ProcessTesting::Run runMetricsCli(
+        const QDateTime& from, const QDateTime& to, int bucketSeconds, const QTimeZone& zone)
+    {
+        return ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("metrics"), QStringLiteral("--from"),
+                from.toString(Qt::ISODateWithMs), QStringLiteral("--to"), to.toString(Qt::ISODateWithMs),
+                QStringLiteral("--bucket"), cliBucket(bucketSeconds), QStringLiteral("--tz"),
+                QString::fromUtf8(zone.id()), QStringLiteral("--format"), QStringLiteral("csv") },
+            QProcessEnvironment::systemEnvironment(), 60'000);
+    }
+
+    static QByteArray readAll(const QString& path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    // Hover, clicks and rubber-band zoom need the page shown at a realistic size.
+    static bool showOnScreen(QWidget& page)
+    {
+        page.resize(1400, 900);
+        page.show();
+        return QTest::qWaitForWindowExposed(&page);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QCOMPARE(QTimeZone::systemTimeZoneId(), QByteArray("Asia/Seoul"));
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_metricspage"));
+        QLocale::setDefault(QLocale::c());
+        setUpDatabase();
+        m_worker = std::make_unique<DatabaseClient>(QStringLiteral("test"));
+        QVERIFY(ListModelTesting::openWorker(*m_worker, db().settings()));
+    }
+    void cleanupTestCase()
+    {
+        m_worker.reset();
+        tearDownDatabase();
+    }
+    void init()
+    {
+        db().reset();
+        QSettings().clear();
+        TimeFormatter::setZone(TimeFormatter::Zone::Utc);
+    }
+
+    void lastWindowsSlideToNow_data()
+    {
+        QTest::addColumn<int>("span");
+        QTest::addColumn<qint64>("seconds");
+        QTest::addColumn<int>("bucketSeconds");
+        QTest::newRow("15 min") << int(Span::Last15Minutes) << qint64(15 * 60) << 60;
+        QTest::newRow("1 h") << int(Span::LastHour) << qint64(3600) << 60;
+        QTest::newRow("6 h") << int(Span::Last6Hours) << qint64(6 * 3600) << 60;
+        QTest::newRow("24 h") << int(Span::Last24Hours) << qint64(86'400) << 300;
+        QTest::newRow("7 d") << int(Span::Last7Days) << qint64(7 * 86'400) << 3600;
+    }
+    void lastWindowsSlideToNow()
+    {
+        QFETCH(int, span);
+        QFETCH(qint64, seconds);
+        QFETCH(int, bucketSeconds);
+        MetricsPage page(*m_worker);
+        const QDateTime before = QDateTime::currentDateTimeUtc();
+        QVERIFY(load(page, MetricsTimeRange(Span(span))));
+        QCOMPARE(page.from().secsTo(page.to()), seconds);
+        QVERIFY(page.to() >= before && page.to() <= QDateTime::currentDateTimeUtc());
+        QCOMPARE(page.bucketSeconds(), bucketSeconds);
+        const QDateTime firstTo = page.to();
+        QTRY_VERIFY(QDateTime::currentDateTimeUtc() > firstTo);
+        QVERIFY(refreshed(page));
+        QVERIFY(page.to() > firstTo);
+    }
+
+    void chartsShowTheInsertedFigures()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QVERIFY(showOnScreen(page));
+        QVERIFY(load(page, knownHour()));
+        QCOMPARE(page.from(), windowStart());
+        QCOMPARE(page.to(), minute(60));
+        QCOMPARE(page.bucketSeconds(), 60);
+        QCOMPARE(page.zone().id(), QByteArray("UTC"));
+        QCOMPARE(page.points().size(), 60);
+
+        const auto expect = [&](MetricsPage::Chart chart, const QString& name, const QMap<int, qreal>& at) {
+            QLineSeries* series = line(page.chart(chart), name);
+            QVERIFY2(series, qPrintable(name));
+            QCOMPARE(ys(series), zerosBut(60, at));
+        };
+        using Chart = MetricsPage::Chart;
+        expect(Chart::Duplicates, QStringLiteral("requests"), { { 3, 100 } });
+        expect(Chart::Duplicates, QStringLiteral("replays"), { { 3, 10 } });
+        expect(Chart::Duplicates, QStringLiteral("duplicate hit rate"), { { 3, 10.0 } }); // 10 of 100
+        expect(Chart::Duplicates, QStringLiteral("mismatches (422)"), { { 3, 1 } });
+        expect(Chart::Duplicates, QStringLiteral("in progress (409)"), { { 3, 2 } });
+        expect(Chart::Lag, QStringLiteral("oldest pending age"), { { 3, 75.0 } });
+        expect(Chart::Lag, QStringLiteral("backlog"), { { 3, 123 } });
+        expect(Chart::Lag, QStringLiteral("latency p50"), { { 3, 8 }, { 10, 1 } });
+        expect(Chart::Lag, QStringLiteral("latency p95"), { { 3, 200 }, { 10, 1 } });
+        expect(Chart::Lag, QStringLiteral("latency p99"), { { 3, 200 }, { 10, 1 } });
+        expect(Chart::Retries, QStringLiteral("retry rate"), { { 3, 50.0 } }); // 10 failed of 20 attempts
+        expect(Chart::Retries, QStringLiteral("dead-letters"), { { 3, 3 } });
+        expect(Chart::Retries, QStringLiteral("lease rescues"), { { 3, 1 } });
+        expect(Chart::Throughput, QStringLiteral("created"), { { 3, 80 } });
+        expect(Chart::Throughput, QStringLiteral("published"), { { 3, 10 }, { 10, 4 } });
+
+        // One x per bucket, at the bucket's start; UTC shows as UTC although the process runs in Seoul.
+        const QList<QPointF> requests = line(page.chart(Chart::Duplicates), QStringLiteral("requests"))->points();
+        for (int i = 0; i < 60; ++i)
+            QCOMPARE(axisLabel(requests.at(i).x()), minute(i).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+
+        // Hover: the bucket's time in the zone and its exact figures, "–" where a figure has no value.
+        QLineSeries* hitRate = line(page.chart(Chart::Duplicates), QStringLiteral("duplicate hit rate"));
+        emit hitRate->hovered(requests.at(3) + QPointF(20'000, 0), true);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("2026-03-29 00:03 – 00:04 (UTC+00:00)")),
+            qPrintable(QToolTip::text()));
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("requests: 100\n")), qPrintable(QToolTip::text()));
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("duplicate hit rate: 10.0 %")), qPrintable(QToolTip::text()));
+        emit hitRate->hovered(requests.at(4), true);
+        QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("duplicate hit rate: –")));
+    }
+
+    void legendMarkerTogglesItsLine()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QVERIFY(showOnScreen(page));
+        QVERIFY(load(page, knownHour()));
+        MetricsChart* chart = page.chart(MetricsPage::Chart::Duplicates);
+        QLineSeries* requests = line(chart, QStringLiteral("requests"));
+        const QList<QLegendMarker*> markers = chart->chart()->legend()->markers(requests);
+        QCOMPARE(markers.size(), 1);
+        emit markers.first()->clicked();
+        QVERIFY(!requests->isVisible());
+        QVERIFY(markers.first()->isVisible()); // still there, to click again
+        emit markers.first()->clicked();
+        QVERIFY(requests->isVisible());
+    }
+
+    void timeAxisFollowsTheZone()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        page.resize(1400, 900);
+        QVERIFY(load(page, knownHour()));
+        MetricsChart* chart = page.chart(MetricsPage::Chart::Throughput);
+        QCOMPARE(chart->timeAxis()->titleText(), QStringLiteral("UTC"));
+        QCOMPARE(
+            chart->timeAxis()->min().toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral("2026-03-29 00:00"));
+        QCOMPARE(
+            chart->timeAxis()->max().toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral("2026-03-29 01:00"));
+
+        TimeFormatter::setZone(TimeFormatter::Zone::Local);
+        QVERIFY(refreshed(page));
+        QCOMPARE(page.zone().id(), QByteArray("Asia/Seoul"));
+        QCOMPARE(chart->timeAxis()->titleText(), QStringLiteral("Asia/Seoul"));
+        QCOMPARE(
+            chart->timeAxis()->min().toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral("2026-03-29 09:00"));
+        QLineSeries* published = line(chart, QStringLiteral("published"));
+        QCOMPARE(ys(published), zerosBut(60, { { 3, 10 }, { 10, 4 } }));
+        QCOMPARE(axisLabel(published->at(3).x()), QStringLiteral("2026-03-29 09:03"));
+        // In the local zone the axis holds the true instants.
+        QCOMPARE(qint64(published->at(3).x()), minute(3).toMSecsSinceEpoch());
+    }
+
+    void wallClockOnTheAxis_data()
+    {
+        QTest::addColumn<QByteArray>("zone");
+        QTest::addColumn<QDateTime>("instant");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("UTC") << QByteArray("UTC") << windowStart() << QStringLiteral("2026-03-29 00:00");
+        QTest::newRow("Asia/Seoul (local)")
+            << QByteArray("Asia/Seoul") << windowStart() << QStringLiteral("2026-03-29 09:00");
+        QTest::newRow("Europe/Berlin before DST")
+            << QByteArray("Europe/Berlin") << minute(59) << QStringLiteral("2026-03-29 01:59");
+        QTest::newRow("Europe/Berlin after DST")
+            << QByteArray("Europe/Berlin") << minute(60) << QStringLiteral("2026-03-29 03:00");
+        QTest::newRow("America/New_York")
+            << QByteArray("America/New_York") << windowStart() << QStringLiteral("2026-03-28 20:00");
+    }
+    void wallClockOnTheAxis()
+    {
+        QFETCH(QByteArray, zone);
+        QFETCH(QDateTime, instant);
+        QFETCH(QString, label);
+        QCOMPARE(axisLabel(qreal(MetricsChart::axisMSecs(instant, QTimeZone(zone)))), label);
+    }
+
+    // A real series across Europe/Berlin's spring-forward, in 15 min buckets: the axis shows the wall clock,
+    // jumping from 01:45 to 03:00, and stays in order.
+    void berlinWindowAcrossDst()
+    {
+        const auto session = db().openSession();
+        const QTimeZone berlin("Europe/Berlin");
+        const QList<MetricPoint> points
+            = MetricsRepository(*session).series(windowStart(), minute(120), 900, QStringLiteral("Europe/Berlin"));
+        QCOMPARE(points.size(), 8);
+        MetricsChart chart(QStringLiteral("test"));
+        QValueAxis* axis = chart.addAxis(QStringLiteral("count"), Qt::AlignLeft);
+        QLineSeries* requests = chart.addLine(QStringLiteral("requests"), axis,
+            [](const MetricPoint& point) { return std::optional<double>(point.counters.requests); });
+        chart.setPoints(points, 900, berlin);
+        QStringList labels;
+        for (const QPointF& point : requests->points())
+            labels.append(axisLabel(point.x()).mid(11));
+        QCOMPARE(labels,
+            QStringList({ QStringLiteral("01:00"), QStringLiteral("01:15"), QStringLiteral("01:30"),
+                QStringLiteral("01:45"), QStringLiteral("03:00"), QStringLiteral("03:15"), QStringLiteral("03:30"),
+                QStringLiteral("03:45") }));
+        QCOMPARE(chart.timeAxis()->titleText(), QStringLiteral("Europe/Berlin"));
+        QCOMPARE(chart.timeAxis()->max().toString(QStringLiteral("HH:mm")), QStringLiteral("04:00"));
+    }
+
+    void refreshKeepsTheZoomedRange()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QVERIFY(showOnScreen(page));
+        QVERIFY(load(page, knownHour()));
+        MetricsChart* chart = page.chart(MetricsPage::Chart::Throughput);
+        QCOMPARE(chart->rubberBand(), QChartView::HorizontalRubberBand);
+        const QDateTime fullMin = chart->timeAxis()->min();
+        const QDateTime fullMax = chart->timeAxis()->max();
+
+        // Drag across the middle half of the plot, as an operator zooms.
+        const QRectF plot = chart->chart()->plotArea();
+        const QPoint start = chart->mapFromScene(QPointF(plot.left() + plot.width() / 4, plot.center().y()));
+        const QPoint end = chart->mapFromScene(QPointF(plot.right() - plot.width() / 4, plot.center().y()));
+        QTest::mousePress(chart->viewport(), Qt::LeftButton, {}, start);
+        QTest::mouseMove(chart->viewport(), (start + end) / 2);
+        QTest::mouseMove(chart->viewport(), end);
+        QTest::mouseRelease(chart->viewport(), Qt::LeftButton, {}, end);
+        QVERIFY(chart->isZoomed());
+        const QDateTime zoomedMin = chart->timeAxis()->min();
+        const QDateTime zoomedMax = chart->timeAxis()->max();
+        QVERIFY(zoomedMin > fullMin && zoomedMax < fullMax);
+
+        Rollup later { 20, 0 };
+        later.published = 7;
+        insert(later);
+        QVERIFY(refreshed(page));
+        QCOMPARE(chart->timeAxis()->min(), zoomedMin);
+        QCOMPARE(chart->timeAxis()->max(), zoomedMax);
+        QCOMPARE(ys(line(chart, QStringLiteral("published"))), zerosBut(60, { { 3, 10 }, { 10, 4 }, { 20, 7 } }));
+        QVERIFY(!page.chart(MetricsPage::Chart::Lag)->isZoomed());
+
+        page.resetZoom();
+        QVERIFY(!chart->isZoomed());
+        QCOMPARE(chart->timeAxis()->min(), fullMin);
+        QCOMPARE(chart->timeAxis()->max(), fullMax);
+    }
+
+    void thresholdLinesAtTheConfiguredLevels()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QVERIFY(load(page, knownHour()));
+        QCOMPARE(page.thresholds(), MetricThresholds());
+        const auto levels = [&](MetricsPage::Chart chart, const QString& name) {
+            const QLineSeries* series = line(page.chart(chart), name);
+            return series ? ys(series) : QList<qreal>();
+        };
+        const auto spans = [&](MetricsPage::Chart chart, const QString& name) {
+            const QLineSeries* series = line(page.chart(chart), name);
+            const QDateTimeAxis* axis = page.chart(chart)->timeAxis();
+            return series->count() == 2 && qint64(series->at(0).x()) == axis->min().toMSecsSinceEpoch()
+                && qint64(series->at(1).x()) == axis->max().toMSecsSinceEpoch();
+        };
+        using Chart = MetricsPage::Chart;
+        QCOMPARE(levels(Chart::Lag, QStringLiteral("warning level")), QList<qreal>({ 60, 60 }));
+        QCOMPARE(levels(Chart::Duplicates, QStringLiteral("warning level")), QList<qreal>({ 5, 5 }));
+        QCOMPARE(levels(Chart::Retries, QStringLiteral("warning level")), QList<qreal>({ 10, 10 }));
+        QVERIFY(spans(Chart::Lag, QStringLiteral("warning level")));
+        QVERIFY(spans(Chart::Retries, QStringLiteral("warning level")));
+        QCOMPARE(line(page.chart(Chart::Lag), QStringLiteral("warning level"))->pen().style(), Qt::DashLine);
+
+        // The last sampled backlog (minute 3) is 75 s old: above 60 s; the last bucket has no traffic.
+        MetricThresholds::Evaluation evaluation = page.evaluation();
+        QCOMPARE(evaluation.level, MetricThresholds::Level::Warn);
+        QCOMPARE(evaluation.exceeded, QStringList { QStringLiteral("oldest pending 75.0 s > 60.0 s") });
+        const auto stateShown = [&](const QString& text) {
+            const QList<QLabel*> labels = page.findChildren<QLabel*>();
+            return std::any_of(
+                labels.cbegin(), labels.cend(), [&](QLabel* label) { return label->text().contains(text); });
+        };
+        QVERIFY(stateShown(QStringLiteral("oldest pending 75.0 s > 60.0 s")));
+
+        MetricThresholds custom;
+        custom.oldestPendingAgeSeconds = 90;
+        custom.duplicateHitRatePercent = 2.5;
+        custom.retryRatePercent = 7;
+        page.setThresholds(custom);
+        QCOMPARE(levels(Chart::Lag, QStringLiteral("warning level")), QList<qreal>({ 90, 90 }));
+        QCOMPARE(levels(Chart::Duplicates, QStringLiteral("warning level")), QList<qreal>({ 2.5, 2.5 }));
+        QCOMPARE(levels(Chart::Retries, QStringLiteral("warning level")), QList<qreal>({ 7, 7 }));
+        QCOMPARE(page.evaluation().level, MetricThresholds::Level::Ok);
+        QVERIFY(stateShown(QStringLiteral("within their warning levels")));
+        QCOMPARE(QSettings().value(QStringLiteral("thresholds/oldestPendingAgeSeconds")).toDouble(), 90.0);
+        MetricsPage another(*m_worker);
+        QCOMPARE(another.thresholds(), custom);
+    }
+
+    void thresholdsEvaluateTheLatestBucket_data()
+    {
+        QTest::addColumn<QList<MetricPoint>>("points");
+        QTest::addColumn<QStringList>("exceeded");
+        QTest::newRow("nothing") << QList<MetricPoint>() << QStringList();
+        QTest::newRow("no traffic") << QList<MetricPoint> { MetricPoint() } << QStringList();
+        QTest::newRow("hit rate at the level") << QList<MetricPoint> { pointWith(100, 5, 0, 0) } << QStringList();
+        QTest::newRow("hit rate above") << QList<MetricPoint> { pointWith(100, 6, 0, 0) }
+                                        << QStringList { QStringLiteral("duplicate hit rate 6.0 % > 5.0 %") };
+        QTest::newRow("only the latest bucket counts")
+            << QList<MetricPoint> { pointWith(100, 50, 0, 0), pointWith(100, 1, 0, 0) } << QStringList();
+        QTest::newRow("retry rate above") << QList<MetricPoint> { pointWith(0, 0, 89, 11) }
+                                          << QStringList { QStringLiteral("retry rate 11.0 % > 10.0 %") };
+        QTest::newRow("age of the last sample") << QList<MetricPoint> { sampled(120'000), sampled(61'000),
+            MetricPoint() } << QStringList { QStringLiteral("oldest pending 61.0 s > 60.0 s") };
+        QTest::newRow("young backlog") << QList<MetricPoint> { sampled(120'000), sampled(59'000) } << QStringList();
+    }
+    void thresholdsEvaluateTheLatestBucket()
+    {
+        QFETCH(QList<MetricPoint>, points);
+        QFETCH(QStringList, exceeded);
+        const MetricThresholds::Evaluation evaluation = MetricThresholds().evaluate(points);
+        QCOMPARE(evaluation.exceeded, exceeded);
+        QCOMPARE(evaluation.level, exceeded.isEmpty() ? MetricThresholds::Level::Ok : MetricThresholds::Level::Warn);
+    }
+
+    void rendersWithAndWithoutData_data()
+    {
+        QTest::addColumn<bool>("withData");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("with data") << true << QStringLiteral("metrics-with-data.png");
+        QTest::newRow("empty database") << false << QStringLiteral("metrics-empty.png");
+    }
+    void rendersWithAndWithoutData()
+    {
+        QFETCH(bool, withData);
+        QFETCH(QString, file);
+        if (withData)
+            seedSixHours();
+        MetricsPage page(*m_worker);
+        QVERIFY(showOnScreen(page));
+        QVERIFY(load(page, MetricsTimeRange(windowStart(), windowStart().addSecs(6 * 3600))));
+        QCOMPARE(page.points().size(), 360);
+        // The labels and the charts' layouts adjust to the new figures in posted events, before anyone sees them.
+        QCoreApplication::sendPostedEvents();
+        const QImage image = page.grab().toImage();
+        QVERIFY(image.save(file));
+        QVERIFY(isDrawn(image));
+        QCOMPARE(page.evaluation().level, withData ? MetricThresholds::Level::Warn : MetricThresholds::Level::Ok);
+    }
+
+    // File → Export metrics CSV writes the same bytes as `outboxctl metrics --format csv` for the window shown.
+    void exportMatchesTheCli_data()
+    {
+        QTest::addColumn<bool>("local");
+        QTest::addColumn<QDateTime>("from");
+        QTest::addColumn<qint64>("seconds");
+        QTest::addColumn<int>("bucketSeconds");
+        QTest::newRow("UTC, 6 h") << false << windowStart() << qint64(6 * 3600) << 60;
+        QTest::newRow("local, 24 h") << true << windowStart().addSecs(-3 * 3600) << qint64(86'400) << 300;
+        QTest::newRow("UTC, 7 d, not on a bucket boundary")
+            << false << windowStart().addSecs(-3 * 86'400 + 1234) << qint64(7 * 86'400) << 3600;
+        QTest::newRow("local, last hour") << true << QDateTime() << qint64(3600) << 60;
+    }
+    void exportMatchesTheCli()
+    {
+        QFETCH(bool, local);
+        QFETCH(QDateTime, from);
+        QFETCH(qint64, seconds);
+        QFETCH(int, bucketSeconds);
+        seedSixHours();
+        // No refresh may slide a "last hour" window between the export and the CLI run.
+        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+        const auto window = openWindow();
+        QVERIFY(window);
+        TimeFormatter::setZone(
+            local ? TimeFormatter::Zone::Local : TimeFormatter::Zone::Utc); // after restoring settings
+        QVERIFY(window->exportMetricsAction()->isEnabled());
+        MetricsPage* page = window->metricsPage();
+        auto* tabs = window->findChild<QTabWidget*>();
+        QCOMPARE(tabs->indexOf(page), 3);
+        QCOMPARE(tabs->tabText(3), QStringLiteral("&Metrics"));
+        {
+            // Opening the tab reads it, and so does every refresh while it is open.
+            QSignalSpy loaded(page, &MetricsPage::loaded);
+            tabs->setCurrentWidget(page);
+            QVERIFY(loaded.wait(10'000));
+            window->refresh();
+            QVERIFY(loaded.wait(10'000));
+        }
+        QVERIFY(load(
+            *page, from.isValid() ? MetricsTimeRange(from, from.addSecs(seconds)) : MetricsTimeRange(Span::LastHour)));
+        QCOMPARE(page->bucketSeconds(), bucketSeconds);
+        QCOMPARE(page->zone().id(), local ? QByteArray("Asia/Seoul") : QByteArray("UTC"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("metrics.csv"));
+        QSignalSpy exported(page, &MetricsPage::exported);
+        answerFileDialog(path);
+        window->exportMetricsAction()->trigger();
+        QVERIFY(exported.wait(10'000));
+        QCOMPARE(exported.first().first().toString(), path);
+        const QByteArray gui = readAll(path);
+        QCOMPARE(gui.count("\r\n"), page->points().size() + 1);
+
+        const ProcessTesting::Run cli = runMetricsCli(page->from(), page->to(), page->bucketSeconds(), page->zone());
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QCOMPARE(gui, cli.out);
+    }
+
+    void customRangeFromTheControls()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* span = page.findChild<QComboBox*>();
+        const QList<QDateTimeEdit*> edits = page.findChildren<QDateTimeEdit*>();
+        QCOMPARE(edits.size(), 2);
+        QVERIFY(!edits.at(0)->isEnabled());
+
+        QSignalSpy loaded(&page, &MetricsPage::loaded);
+        span->setCurrentIndex(span->findData(int(Span::Custom)));
+        emit span->activated(span->currentIndex());
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(page.window().span(), Span::Custom);
+        QVERIFY(edits.at(0)->isEnabled() && edits.at(1)->isEnabled());
+
+        edits.at(0)->setDateTime(windowStart());
+        edits.at(1)->setDateTime(minute(60));
+        emit edits.at(1)->editingFinished();
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(page.from(), windowStart());
+        QCOMPARE(page.to(), minute(60));
+        QCOMPARE(page.points().size(), 60);
+
+        span->setCurrentIndex(span->findData(int(Span::Last15Minutes)));
+        emit span->activated(span->currentIndex());
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(page.from().secsTo(page.to()), 15 * 60);
+        QVERIFY(!edits.at(0)->isEnabled());
+    }
+
+    void emptyWindowExportsTheHeaderOnly()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QVERIFY(load(page, MetricsTimeRange(minute(3), minute(3))));
+        QVERIFY(page.points().isEmpty());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("empty.csv"));
+        QSignalSpy exported(&page, &MetricsPage::exported);
+        page.exportCsv(path);
+        QVERIFY(exported.wait(10'000));
+        const QByteArray csv = readAll(path);
+        QVERIFY(csv.startsWith("bucket_start,requests,"));
+        QCOMPARE(csv.count("\r\n"), 1);
+        QVERIFY(csv.endsWith("\r\n"));
+        const ProcessTesting::Run cli = runMetricsCli(minute(3), minute(3), 60, QTimeZone::utc());
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QCOMPARE(csv, cli.out);
+    }
+
+    void exportFailureIsReported()
+    {
+        MetricsPage page(*m_worker);
+        QSignalSpy failed(&page, &MetricsPage::exportFailed);
+        page.exportCsv(QStringLiteral("/nonexistent-directory/metrics.csv"));
+        QVERIFY(failed.wait(10'000));
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("/nonexistent-directory/metrics.csv")),
+            qPrintable(failed.first().first().toString()));
+    }
+
+    // Changing the window while a read is on its way: the stale answer is dropped, the new window is read.
+    void windowChangeDropsTheStaleRead()
+    {
+        seedKnownMinutes();
+        MetricsPage page(*m_worker);
+        QSignalSpy loaded(&page, &MetricsPage::loaded);
+        page.setWindow(MetricsTimeRange(Span::Last7Days));
+        page.setWindow(knownHour());
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(loaded.size(), 1);
+        QCOMPARE(page.from(), windowStart());
+        QCOMPARE(page.points().size(), 60);
+    }
+
+private:
+    std::unique_ptr<DatabaseClient> m_worker;
+};
+
+int main(int argc, char* argv[])
+{
+    // "Local time" is Asia/Seoul in this test, whatever zone the machine is in: set before anything reads it.
+    qputenv("TZ", "Asia/Seoul");
+    QApplication app(argc, argv);
+    QTEST_DISABLE_KEYPAD_NAVIGATION
+    TestMetricsPage test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_metricspage.moc"

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "demo/demosystem.h"
+#include "mainwindow/mainwindow.h"
+#include "metrics/metricspage.h"
+#include "outbox/outboxtablemodel.h"
+#include "outbox/outboxview.h"
+#include "overview/overviewpage.h"
+
+#include <QDir>
+#include <QImage>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+// The demo as an operator first sees it: the whole system running, the console showing rows and charts.
+// Saves console-demo-*.png as artifacts.
+class TestDemoScreenshot final : public QObject {
+    Q_OBJECT
+
+    static void saveScreenshot(QWidget& window, const QString& name)
+    {
+        const QImage image = window.grab().toImage();
+        QVERIFY(image.save(QDir::current().filePath(name)));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, "the window rendered blank");
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_demoscreenshot"));
+    }
+
+    void consoleShowsTheRunningSystem()
+    {
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        demo.start();
+        QVERIFY(ready.wait(20'000));
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy connected(&window, &MainWindow::connected);
+        window.connectTo(demo.settings(), QStringLiteral("demo"));
+        QVERIFY(connected.wait(10'000));
+        auto* tabs = window.findChild<QTabWidget*>();
+
+        // Rows: the list refreshes itself on the change notifications the traffic sends.
+        tabs->setCurrentWidget(window.outboxView());
+        QTRY_VERIFY_WITH_TIMEOUT(window.outboxView()->model()->rowCount() >= 50, 40'000);
+        saveScreenshot(window, QStringLiteral("console-demo-outbox.png"));
+
+        // Charts: requests, replays and publications in the rollups the Metrics tab draws.
+        auto* metrics = window.findChild<MetricsPage*>();
+        tabs->setCurrentWidget(metrics);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                qint64 requests = 0;
+                qint64 replays = 0;
+                qint64 published = 0;
+                for (const MetricPoint& point : metrics->points()) {
+                    requests += point.counters.requests;
+                    replays += point.counters.replays;
+                    published += point.counters.published;
+                }
+                return requests > 0 && replays > 0 && published > 0;
+            }(),
+            40'000);
+        saveScreenshot(window, QStringLiteral("console-demo-metrics.png"));
+
+        tabs->setCurrentWidget(window.overview());
+        window.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window.overview()->figure(QStringLiteral("pending")) != QStringLiteral("–"), 10'000);
+        saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
+    }
+};
+
+QTEST_MAIN(TestDemoScreenshot)
+#include "tst_demoscreenshot.moc"

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/dbsession.h"
+#include "db/unitofwork.h"
+#include "support/databasetestcase.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+#include <QUrl>
+#include <memory>
+
+namespace {
+
+constexpr int WaitMs = 30'000;
+
+struct HttpReply {
+    int status = 0; // 0: no HTTP answer
+    QByteArray body;
+    QByteArray contentType;
+    QByteArray replayed; // the Idempotent-Replayed header
+    QByteArray retryAfter;
+
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+HttpReply collect(QNetworkReply* reply)
+{
+    if (!reply->isFinished())
+        QSignalSpy(reply, &QNetworkReply::finished).wait(WaitMs);
+    HttpReply result;
+    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    result.body = reply->readAll();
+    result.contentType = reply->rawHeader("Content-Type");
+    result.replayed = reply->rawHeader("Idempotent-Replayed");
+    result.retryAfter = reply->rawHeader("Retry-After");
+    reply->deleteLater();
+    return result;
+}
+
+QByteArray orderBody(const QString& amount = QStringLiteral("12.5"))
+{
+    return QStringLiteral(R"({"customer": "c-17", "amount": %1, "currency": "EUR"})").arg(amount).toUtf8();
+}
+
+// One orders-service process on a free port of 127.0.0.1.
+class Service final {
+    Q_DISABLE_COPY_MOVE(Service)
+public:
+    explicit Service(const QStringList& arguments)
+    {
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+        m_process.start(QStringLiteral(ORDERS_SERVICE_PATH), arguments);
+    }
+
+    ~Service()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished();
+        }
+    }
+
+    // Waits for the "listening on" line; false (with the process's stderr in `error`) if it never comes.
+    bool waitUntilListening(QString& error)
+    {
+        while (!m_process.canReadLine()) {
+            if (!m_process.waitForReadyRead(WaitMs)) {
+                m_process.waitForFinished(WaitMs);
+                error = QString::fromUtf8(m_process.readAllStandardError());
+                return false;
+            }
+        }
+        const QByteArray line = m_process.readLine().trimmed();
+        m_baseUrl = QUrl(QString::fromUtf8(line.mid(line.indexOf("http://"))));
+        return line.startsWith("listening on http://127.0.0.1:") && m_baseUrl.port() > 0;
+    }
+
+    QProcess& process() { return m_process; }
+    const QUrl& baseUrl() const { return m_baseUrl; }
+
+    QNetworkRequest request(const QString& path, const QByteArray& key = {},
+        const QByteArray& contentType = QByteArrayLiteral("application/json")) const
+    {
+        QNetworkRequest request(m_baseUrl.resolved(QUrl(path)));
+        if (!key.isNull())
+            request.setRawHeader("Idempotency-Key", key);
+        if (!contentType.isNull())
+            request.setRawHeader("Content-Type", contentType);
+        return request;
+    }
+
+private:
+    QProcess m_process;
+    QUrl m_baseUrl;
+};
+
+} // namespace
+
+class TestOrdersService final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestOrdersService()
+        : DatabaseTestCase(QStringLiteral("ordersservice"))
+    { }
+
+private slots:
+    void initTestCase()
+    {
+        setUpDatabase();
+        m_network.setProxy(QNetworkProxy::NoProxy);
+    }
+
+    void cleanupTestCase()
+    {
+        m_service.reset();
+        tearDownDatabase();
+    }
+
+    void init()
+    {
+        db().reset();
+        if (!m_service)
+            m_service = startService();
+        QVERIFY(m_service);
+    }
+
+    void createThenReplayTheIdenticalResponse()
+    {
+        const HttpReply created = post("create-1", orderBody());
+        QCOMPARE(created.status, 201);
+        QCOMPARE(created.contentType, QByteArrayLiteral("application/json"));
+        QVERIFY(created.replayed.isEmpty());
+        const QJsonObject order = created.json();
+        QCOMPARE(order.value(QStringLiteral("customer")).toString(), QStringLiteral("c-17"));
+        QCOMPARE(order.value(QStringLiteral("amount")).toString(), QStringLiteral("12.50"));
+        QCOMPARE(order.value(QStringLiteral("currency")).toString(), QStringLiteral("EUR"));
+        QVERIFY(order.value(QStringLiteral("id")).toInteger() > 0);
+
+        const HttpReply replay = post("create-1", orderBody());
+        QCOMPARE(replay.status, 201);
+        QCOMPARE(replay.body, created.body);
+        QCOMPARE(replay.replayed, QByteArrayLiteral("true"));
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+        QCOMPARE(count(QStringLiteral("outbox")), 1LL);
+    }
+
+    void amountForms_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("amount");
+        QTest::newRow("number with one fraction digit")
+            << QByteArray(R"({"customer":"c","amount":12.5})") << QStringLiteral("12.50");
+        QTest::newRow("number 0.1") << QByteArray(R"({"customer":"c","amount":0.1})") << QStringLiteral("0.10");
+        QTest::newRow("integer at the limit")
+            << QByteArray(R"({"customer":"c","amount":1000000})") << QStringLiteral("1000000.00");
+        QTest::newRow("decimal string") << QByteArray(R"({"customer":"c","amount":"7"})") << QStringLiteral("7.00");
+        QTest::newRow("two fraction digits")
+            << QByteArray(R"({"customer":"c","amount":19.99})") << QStringLiteral("19.99");
+    }
+
+    void amountForms()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, amount);
+        const HttpReply created = post("amount", body);
+        QCOMPARE(created.status, 201);
+        QCOMPARE(created.json().value(QStringLiteral("amount")).toString(), amount);
+        QCOMPARE(created.json().value(QStringLiteral("currency")).toString(), QStringLiteral("EUR"));
+    }
+
+    void refusedRequests_data()
+    {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<QByteArray>("contentType");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("field");
+
+        const QByteArray json = QByteArrayLiteral("application/json");
+        const QString bad = QStringLiteral("bad_request");
+        const QString key = QStringLiteral("idempotency_key");
+        QTest::newRow("missing key") << QByteArray() << json << orderBody() << 400 << bad << key;
+        QTest::newRow("empty key") << QByteArray("") << json << orderBody() << 400 << bad << key;
+        QTest::newRow("key over 255") << QByteArray(256, 'k') << json << orderBody() << 400 << bad << key;
+        QTest::newRow("invalid JSON") << QByteArray("k") << json << QByteArray("{\"customer\": ") << 400 << bad
+                                      << QString();
+        QTest::newRow("not an object") << QByteArray("k") << json << QByteArray("[1]") << 400 << bad << QString();
+        QTest::newRow("missing customer")
+            << QByteArray("k") << json << QByteArray(R"({"amount": 1})") << 400 << bad << QStringLiteral("customer");
+        QTest::newRow("customer a number") << QByteArray("k") << json << QByteArray(R"({"customer": 17, "amount": 1})")
+                                           << 400 << bad << QStringLiteral("customer");
+        QTest::newRow("missing amount") << QByteArray("k") << json << QByteArray(R"({"customer": "c"})") << 400 << bad
+                                        << QStringLiteral("amount");
+        QTest::newRow("amount a boolean")
+            << QByteArray("k") << json << QByteArray(R"({"customer": "c", "amount": true})") << 400 << bad
+            << QStringLiteral("amount");
+        QTest::newRow("currency a number")
+            << QByteArray("k") << json << QByteArray(R"({"customer": "c", "amount": 1, "currency": 978})") << 400 << bad
+            << QStringLiteral("currency");
+        QTest::newRow("three fraction digits")
+            << QByteArray("k") << json << orderBody(QStringLiteral("12.345")) << 400 << bad << QStringLiteral("amount");
+        QTest::newRow("negative amount") << QByteArray("k") << json << orderBody(QStringLiteral("-5")) << 400 << bad
+                                         << QStringLiteral("amount");
+        QTest::newRow("huge amount") << QByteArray("k") << json << orderBody(QStringLiteral("1e300")) << 400 << bad
+                                     << QStringLiteral("amount");
+        QTest::newRow("empty customer") << QByteArray("k") << json << QByteArray(R"({"customer": " ", "amount": 1})")
+                                        << 400 << bad << QStringLiteral("customer");
+        QTest::newRow("text/plain") << QByteArray("k") << QByteArray("text/plain") << orderBody() << 415
+                                    << QStringLiteral("unsupported_media_type") << QString();
+        QTest::newRow("form") << QByteArray("k") << QByteArray("application/x-www-form-urlencoded") << orderBody()
+                              << 415 << QStringLiteral("unsupported_media_type") << QString();
+        QTest::newRow("over 64 KiB") << QByteArray("k") << json
+                                     << QByteArray(R"({"customer": ")") + QByteArray(64 * 1024, 'c')
+                + QByteArray(R"(", "amount": 1})")
+                                     << 413 << QStringLiteral("payload_too_large") << QString();
+    }
+
+    void refusedRequests()
+    {
+        QFETCH(QByteArray, key);
+        QFETCH(QByteArray, contentType);
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QString, error);
+        QFETCH(QString, field);
+        const HttpReply reply
+            = collect(m_network.post(m_service->request(QStringLiteral("/orders"), key, contentType), body));
+        QCOMPARE(reply.status, status);
+        QCOMPARE(reply.json().value(QStringLiteral("error")).toString(), error);
+        QVERIFY(!reply.json().value(QStringLiteral("message")).toString().isEmpty());
+        QCOMPARE(reply.json().value(QStringLiteral("field")).toString(), field);
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
+    }
+
+    void inProgressKeyGets409WithRetryAfter()
+    {
+        {
+            // The test's own transaction holds the key's advisory lock, as a first request still executing would.
+            auto holder = db().openSession(QStringLiteral("holder"));
+            UnitOfWork uow(*holder);
+            holder->exec(
+                QStringLiteral("SELECT pg_advisory_xact_lock(hashtextextended(?::text || chr(31) || ?::text, 0))"),
+                { QStringLiteral("orders"), QStringLiteral("busy") }, QStringLiteral("holding the key"));
+            const HttpReply busy = post("busy", orderBody());
+            QCOMPARE(busy.status, 409);
+            QCOMPARE(busy.retryAfter, QByteArrayLiteral("1"));
+            QCOMPARE(busy.json().value(QStringLiteral("error")).toString(), QStringLiteral("request_in_progress"));
+        }
+        QCOMPARE(post("busy", orderBody()).status, 201);
+    }
+
+    void keyReuseWithADifferentBodyIs422()
+    {
+        QCOMPARE(post("reused", orderBody()).status, 201);
+        const HttpReply mismatch = post("reused", orderBody(QStringLiteral("13")));
+        QCOMPARE(mismatch.status, 422);
+        QCOMPARE(mismatch.json().value(QStringLiteral("error")).toString(), QStringLiteral("idempotency_key_reuse"));
+        QVERIFY(mismatch.replayed.isEmpty());
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+    }
+
+    void amountOverTheLimitIsRejectedAndReplayed()
+    {
+        const HttpReply rejected = post("large", orderBody(QStringLiteral("\"1000000.01\"")));
+        QCOMPARE(rejected.status, 422);
+        QCOMPARE(rejected.json().value(QStringLiteral("error")).toString(), QStringLiteral("amount_over_limit"));
+        const HttpReply replay = post("large", orderBody(QStringLiteral("\"1000000.01\"")));
+        QCOMPARE(replay.status, 422);
+        QCOMPARE(replay.body, rejected.body);
+        QCOMPARE(replay.replayed, QByteArrayLiteral("true"));
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
+    }
+
+    void getReturnsTheCreatedOrder()
+    {
+        const HttpReply created = post("get-1", orderBody());
+        QCOMPARE(created.status, 201);
+        const qint64 id = created.json().value(QStringLiteral("id")).toInteger();
+        const HttpReply found = get(QStringLiteral("/orders/%1").arg(id));
+        QCOMPARE(found.status, 200);
+        QCOMPARE(found.contentType, QByteArrayLiteral("application/json"));
+        QCOMPARE(QJsonDocument::fromJson(found.body).object(), created.json());
+    }
+
+    void getRefusals_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("unknown order") << QStringLiteral("/orders/424242") << 404 << QStringLiteral("not_found");
+        QTest::newRow("not a number") << QStringLiteral("/orders/abc") << 400 << QStringLiteral("bad_request");
+        QTest::newRow("zero") << QStringLiteral("/orders/0") << 400 << QStringLiteral("bad_request");
+    }
+
+    void getRefusals()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, status);
+        QFETCH(QString, error);
+        const HttpReply reply = get(path);
+        QCOMPARE(reply.status, status);
+        QCOMPARE(reply.json().value(QStringLiteral("error")).toString(), error);
+    }
+
+    // A client that connects and sends nothing (or half a request) is cut off after the connection lifetime,
+    // and connections beyond the limit are refused at once, while the service keeps answering others.
+    void slowClientsCannotHoldTheService()
+    {
+        const auto service = startService(db().dsn(),
+            { QStringLiteral("--max-connections"), QStringLiteral("2"), QStringLiteral("--connection-lifetime-ms"),
+                QStringLiteral("3000") });
+        QVERIFY(service);
+        const QUrl url = service->baseUrl();
+        QTcpSocket slow;
+        slow.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(slow.waitForConnected(WaitMs));
+        slow.write("POST /orders HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"cus");
+        QTcpSocket idle;
+        idle.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(idle.waitForConnected(WaitMs));
+        // Two connections are open: a third is closed straight away.
+        QTcpSocket third;
+        third.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(third.waitForConnected(WaitMs));
+        QVERIFY(third.waitForDisconnected(WaitMs));
+        QCOMPARE(idle.state(), QAbstractSocket::ConnectedState); // refused for the limit, not for its age
+        // The lifetime ends both held connections.
+        QVERIFY(slow.state() == QAbstractSocket::UnconnectedState || slow.waitForDisconnected(WaitMs));
+        QVERIFY(idle.state() == QAbstractSocket::UnconnectedState || idle.waitForDisconnected(WaitMs));
+        QNetworkAccessManager network;
+        network.setProxy(QNetworkProxy::NoProxy);
+        QCOMPARE(collect(network.get(service->request(QStringLiteral("/healthz")))).status, 200);
+    }
+
+    void healthz()
+    {
+        const HttpReply health = get(QStringLiteral("/healthz"));
+        QCOMPARE(health.status, 200);
+        QCOMPARE(health.json(), (QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } }));
+    }
+
+    // A fresh process, so its counters hold exactly this sequence; its handler metrics reach metric_rollups.
+    // The shared service is stopped first (it flushes on the way out), so the rollups hold this process's only.
+    void metricsCountOutcomes()
+    {
+        QVERIFY(stopGracefully(*m_service));
+        m_service.reset();
+        db().reset();
+        const auto service = startService();
+        QVERIFY(service);
+        QCOMPARE(post(*service, "m-1", orderBody()).status, 201);
+        QCOMPARE(post(*service, "m-1", orderBody()).status, 201);
+        QCOMPARE(post(*service, "m-1", orderBody()).status, 201);
+        QCOMPARE(post(*service, "m-2", orderBody()).status, 201);
+        QCOMPARE(post(*service, "m-2", orderBody(QStringLiteral("1"))).status, 422);
+        QCOMPARE(post(*service, "m-3", orderBody(QStringLiteral("2000000"))).status, 422);
+        QCOMPARE(post(*service, "", orderBody()).status, 400);
+        QCOMPARE(collect(m_network.post(service->request(QStringLiteral("/orders"), "m-4", "text/plain"), orderBody()))
+                     .status,
+            415);
+
+        const HttpReply metrics = get(*service, QStringLiteral("/metrics"));
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.contentType.startsWith("text/plain; version=0.0.4"), metrics.contentType.constData());
+        const QList<QByteArray> lines = metrics.body.split('\n');
+        for (const char* expected : {
+                 "# TYPE orders_service_requests_total counter",
+                 "orders_service_requests_total{outcome=\"created\"} 2",
+                 "orders_service_requests_total{outcome=\"replayed\"} 2",
+                 "orders_service_requests_total{outcome=\"in_progress\"} 0",
+                 "orders_service_requests_total{outcome=\"mismatch\"} 1",
+                 "orders_service_requests_total{outcome=\"bad_request\"} 2",
+                 "orders_service_requests_total{outcome=\"rejected\"} 1",
+                 "orders_service_requests_total{outcome=\"failed\"} 0",
+                 "# TYPE outbox_backlog_messages gauge",
+                 "outbox_backlog_messages 2",
+             })
+            QVERIFY2(lines.contains(expected),
+                qPrintable(QStringLiteral("%1 missing in\n%2")
+                               .arg(QLatin1String(expected))
+                               .arg(QString::fromUtf8(metrics.body))));
+        QVERIFY(metrics.body.contains("\noutbox_oldest_unpublished_age_seconds "));
+
+        // The once-a-second flush writes the handler's counters (bad requests are not counted there).
+        QTRY_COMPARE_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT coalesce(sum(requests), 0) FROM metric_rollups")).toLongLong(), 6LL,
+            WaitMs);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT sum(replays) FROM metric_rollups")).toLongLong(), 2LL);
+    }
+
+    // 64 identical requests at once execute once. QNetworkAccessManager opens at most 6 connections per host,
+    // so 11 managers carry them on 64 parallel connections. The service serves them one at a time, so the
+    // others are normally replays; a 409 is also correct and must turn into a replay when retried.
+    void concurrentDuplicatesExecuteOnce()
+    {
+        constexpr int Requests = 64;
+        std::vector<std::unique_ptr<QNetworkAccessManager>> managers;
+        for (int i = 0; i < (Requests + 5) / 6; ++i) {
+            managers.push_back(std::make_unique<QNetworkAccessManager>());
+            managers.back()->setProxy(QNetworkProxy::NoProxy);
+        }
+        QList<QNetworkReply*> pending;
+        for (int i = 0; i < Requests; ++i)
+            pending.append(managers[size_t(i) % managers.size()]->post(
+                m_service->request(QStringLiteral("/orders"), "same"), orderBody()));
+        QList<HttpReply> replies;
+        for (QNetworkReply* reply : pending)
+            replies.append(collect(reply));
+
+        int created = 0;
+        QByteArray createdBody;
+        int conflicts = 0;
+        for (int i = 0; i < Requests; ++i) {
+            const HttpReply& reply = replies[i];
+            if (reply.status == 201 && reply.replayed.isEmpty()) {
+                ++created;
+                createdBody = reply.body;
+            } else if (reply.status == 409) {
+                QVERIFY(!reply.retryAfter.isEmpty());
+                ++conflicts;
+            } else {
+                QCOMPARE(reply.status, 201);
+                QCOMPARE(reply.replayed, QByteArrayLiteral("true"));
+            }
+        }
+        QCOMPARE(created, 1);
+        for (const HttpReply& reply : replies) {
+            if (reply.status == 201)
+                QCOMPARE(reply.body, createdBody);
+        }
+        for (int i = 0; i < conflicts; ++i) {
+            const HttpReply retry = post("same", orderBody());
+            QCOMPARE(retry.status, 201);
+            QCOMPARE(retry.replayed, QByteArrayLiteral("true"));
+            QCOMPARE(retry.body, createdBody);
+        }
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+        QCOMPARE(count(QStringLiteral("outbox")), 1LL);
+    }
+
+    // With --relay the service publishes its own outbox; SIGTERM stops the relay and the server, flushes and
+    // exits 0 without leaving a connection behind.
+    void relayAndGracefulShutdown()
+    {
+        // Its own application name tells its connections apart from the shared service's.
+        auto service = startService(db().dsn() + QStringLiteral(" application_name=orders-service-stopping"),
+            { QStringLiteral("--relay"), QStringLiteral("2"), QStringLiteral("--sink"), QStringLiteral("null") });
+        QVERIFY(service);
+        QCOMPARE(post(*service, "relayed", orderBody()).status, 201);
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("outbox WHERE status = 'published'")), 1LL, WaitMs);
+
+        QVERIFY(stopGracefully(*service));
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = ? "
+                                                             "AND application_name = 'orders-service-stopping'"),
+                                          { db().name() })
+                                      .toLongLong(),
+            0LL, WaitMs);
+    }
+
+    void badStartIsOneLineAndAnExitCode_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("--frob") } << 2 << QStringLiteral("frob");
+        QTest::newRow("listen without port")
+            << QStringList { QStringLiteral("--listen=127.0.0.1") } << 2 << QStringLiteral("--listen");
+        QTest::newRow("listen host name")
+            << QStringList { QStringLiteral("--listen=example.org:80") } << 2 << QStringLiteral("--listen");
+        QTest::newRow("listen port too large")
+            << QStringList { QStringLiteral("--listen=127.0.0.1:65536") } << 2 << QStringLiteral("--listen");
+        QTest::newRow("relay zero") << QStringList { QStringLiteral("--relay=0") } << 2 << QStringLiteral("--relay");
+        QTest::newRow("relay text") << QStringList { QStringLiteral("--relay=many") } << 2 << QStringLiteral("--relay");
+        QTest::newRow("unknown sink") << QStringList { QStringLiteral("--relay=1"), QStringLiteral("--sink=kafka:x") }
+                                      << 2 << QStringLiteral("--sink");
+        QTest::newRow("sink without relay")
+            << QStringList { QStringLiteral("--sink=null") } << 2 << QStringLiteral("--sink");
+        QTest::newRow("bad dsn") << QStringList { QStringLiteral("--dsn=nonsense") } << 2 << QString();
+        QTest::newRow("cannot connect") << QStringList { QStringLiteral("--dsn=host=127.0.0.1 port=1") } << 5
+                                        << QString();
+    }
+
+    void badStartIsOneLineAndAnExitCode()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QProcess process;
+        // A row that gets as far as listening must not take the default port 8080 from someone else.
+        if (!arguments.join(QLatin1Char(' ')).contains(QStringLiteral("--listen")))
+            arguments << QStringLiteral("--listen=127.0.0.1:0");
+        process.start(QStringLiteral(ORDERS_SERVICE_PATH), arguments);
+        QVERIFY(process.waitForFinished(WaitMs));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), exitCode);
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+        QVERIFY2(err.startsWith("orders-service: ") && err.count('\n') == 1, err.constData());
+        QVERIFY2(err.contains(message.toUtf8()), err.constData());
+    }
+
+    void databaseWithoutSchemaExits6()
+    {
+        const QString name = db().name() + QStringLiteral("_empty");
+        auto admin = db().openSession(QStringLiteral("admin"));
+        admin->execScript(QStringLiteral("DROP DATABASE IF EXISTS %1").arg(name), QStringLiteral("dropping"));
+        admin->execScript(QStringLiteral("CREATE DATABASE %1").arg(name), QStringLiteral("creating"));
+        QProcess process;
+        process.start(QStringLiteral(ORDERS_SERVICE_PATH),
+            { QStringLiteral("--dsn"), QStringLiteral("dbname=%1").arg(name), QStringLiteral("--listen=127.0.0.1:0") });
+        QVERIFY(process.waitForFinished(WaitMs));
+        admin->execScript(QStringLiteral("DROP DATABASE %1").arg(name), QStringLiteral("dropping"));
+        QCOMPARE(process.exitCode(), 6);
+        QCOMPARE(process.readAllStandardError().count('\n'), 1);
+    }
+
+private:
+    std::unique_ptr<Service> startService() { return startService(db().dsn()); }
+    std::unique_ptr<Service> startService(const QString& dsn, const QStringList& extra = {})
+    {
+        auto service = std::make_unique<Service>(
+            QStringList { QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--dsn"), dsn }
+            + extra);
+        QString error;
+        if (!service->waitUntilListening(error)) {
+            qWarning("orders-service did not start: %s", qPrintable(error));
+            return nullptr;
+        }
+        return service;
+    }
+
+    static bool stopGracefully(Service& service)
+    {
+        QProcess& process = service.process();
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.terminate(); // SIGTERM
+        return finished.wait(WaitMs) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+    }
+
+    HttpReply post(Service& service, const QByteArray& key, const QByteArray& body)
+    {
+        return collect(m_network.post(service.request(QStringLiteral("/orders"), key), body));
+    }
+    HttpReply post(const QByteArray& key, const QByteArray& body) { return post(*m_service, key, body); }
+    HttpReply get(Service& service, const QString& path)
+    {
+        return collect(m_network.get(service.request(path, {}, {})));
+    }
+    HttpReply get(const QString& path) { return get(*m_service, path); }
+
+    qint64 count(const QString& from)
+    {
+        return db().scalar(QStringLiteral("SELECT count(*) FROM ") + from).toLongLong();
+    }
+
+    QNetworkAccessManager m_network;
+    std::unique_ptr<Service> m_service;
+};
+
+QTEST_GUILESS_MAIN(TestOrdersService)
+#include "tst_ordersservice.moc"

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "broker/amqpendpoint.h"
+#include "common/sinkspec.h"
+#include "db/outboxerror.h"
+
+#include <QTest>
+
+// How an AMQP URI (the relay's --sink, the consumer's --from) is read, and how bad ones are refused.
+class TestAmqpEndpoint final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesEveryPart_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        QTest::addColumn<QString>("vhost");
+        QTest::addColumn<QString>("exchange");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<bool>("declare");
+        QTest::newRow("defaults") << QStringLiteral("amqp://") << QStringLiteral("localhost") << 5672
+                                  << QStringLiteral("guest") << QStringLiteral("guest") << QStringLiteral("/")
+                                  << QString() << QStringLiteral("topic") << true;
+        QTest::newRow("everything") << QStringLiteral("amqp://app:s%40cret@mq.example:5673/prod?exchange=events&"
+                                                      "exchange_type=fanout&declare=0&confirm_timeout_ms=500")
+                                    << QStringLiteral("mq.example") << 5673 << QStringLiteral("app")
+                                    << QStringLiteral("s@cret") << QStringLiteral("prod") << QStringLiteral("events")
+                                    << QStringLiteral("fanout") << false;
+        QTest::newRow("slash vhost") << QStringLiteral("amqp://h/%2F?exchange=e") << QStringLiteral("h") << 5672
+                                     << QStringLiteral("guest") << QStringLiteral("guest") << QStringLiteral("/")
+                                     << QStringLiteral("e") << QStringLiteral("topic") << true;
+        QTest::newRow("trailing slash") << QStringLiteral("amqp://h:1/") << QStringLiteral("h") << 1
+                                        << QStringLiteral("guest") << QStringLiteral("guest") << QStringLiteral("/")
+                                        << QString() << QStringLiteral("topic") << true;
+    }
+    void parsesEveryPart()
+    {
+        QFETCH(QString, uri);
+        const AmqpEndpoint endpoint = AmqpEndpoint::parse(uri);
+        QTEST(endpoint.host, "host");
+        QTEST(endpoint.port, "port");
+        QTEST(endpoint.user, "user");
+        QTEST(endpoint.password, "password");
+        QTEST(endpoint.vhost, "vhost");
+        QTEST(endpoint.exchange, "exchange");
+        QTEST(endpoint.exchangeType, "type");
+        QTEST(endpoint.declareExchange, "declare");
+        QVERIFY(!endpoint.display().contains(QLatin1String("s@cret")));
+    }
+
+    void refusesBadUris_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("scheme") << QStringLiteral("amqps://h/") << QStringLiteral("amqp://");
+        QTest::newRow("parameter") << QStringLiteral("amqp://h/?exchange=e&colour=red")
+                                   << QStringLiteral("unknown parameter 'colour'");
+        QTest::newRow("type") << QStringLiteral("amqp://h/?exchange_type=fast") << QStringLiteral("exchange_type");
+        QTest::newRow("declare") << QStringLiteral("amqp://h/?declare=maybe") << QStringLiteral("declare must be");
+        QTest::newRow("timeout") << QStringLiteral("amqp://h/?confirm_timeout_ms=5") << QStringLiteral("100 to 600000");
+        QTest::newRow("vhost slash") << QStringLiteral("amqp://h/a/b") << QStringLiteral("%2F");
+        QTest::newRow("port") << QStringLiteral("amqp://h:0/") << QStringLiteral("port");
+        QTest::newRow("malformed") << QStringLiteral("amqp://u:hunter2@h:99999/?exchange=e")
+                                   << QStringLiteral("malformed URI");
+    }
+    void refusesBadUris()
+    {
+        QFETCH(QString, uri);
+        QFETCH(QString, message);
+        try {
+            AmqpEndpoint::parse(uri);
+            QFAIL("accepted");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+            QVERIFY2(!error.message().contains(QLatin1String("hunter2")), qPrintable(error.message()));
+        }
+    }
+
+    // The relay's --sink: an exchange is required, and a password never appears in a message or a log line.
+    void sinkSpecNeedsAnExchangeAndHidesThePassword()
+    {
+        try {
+            SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h/"));
+            QFAIL("accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QLatin1String("?exchange=NAME")), qPrintable(error.message()));
+            QVERIFY(!error.message().contains(QLatin1String("hunter2")));
+        }
+        try {
+            SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h/?exchange=e&bogus=1"));
+            QFAIL("accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QLatin1String("bogus")), qPrintable(error.message()));
+            QVERIFY(!error.message().contains(QLatin1String("hunter2")));
+        }
+        try {
+            SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h:99999/?exchange=e"));
+            QFAIL("accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QLatin1String("malformed URI")), qPrintable(error.message()));
+            QVERIFY2(!error.message().contains(QLatin1String("hunter2")), qPrintable(error.message()));
+        }
+        QVERIFY(SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h/?exchange=e")) != nullptr);
+        QCOMPARE(SinkSpec::describe(QStringLiteral("amqp://u:hunter2@h/?exchange=e")),
+            QStringLiteral("amqp://u:***@h/?exchange=e"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAmqpEndpoint)
+#include "tst_amqpendpoint.moc"

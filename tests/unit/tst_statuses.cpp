@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "idempotency/keystatus.h"
+#include "outbox/outboxstatus.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+// The status enums are the C++ side of the CHECK constraints in the migrations; these tests fail when the
+// two drift apart, in either direction, or when a name stops round-tripping.
+class TestStatuses final : public QObject {
+    Q_OBJECT
+
+    // The names the migrations' CHECK constraint allows for `table`.status, as written in the SQL that the
+    // library embeds (the migrations that a database really gets).
+    static QStringList checkedNames(const QString& table)
+    {
+        QString schema;
+        const QDir dir(QStringLiteral(":/sql/migrations"));
+        for (const QString& fileName : dir.entryList(QDir::Files, QDir::Name)) {
+            QFile file(dir.filePath(fileName));
+            if (!file.open(QIODevice::ReadOnly))
+                qFatal("cannot read migration %s", qPrintable(fileName));
+            schema += QString::fromUtf8(file.readAll());
+        }
+        const QRegularExpression tableDefinition(QStringLiteral("CREATE TABLE %1 \\((.*?)\\n\\);").arg(table),
+            QRegularExpression::DotMatchesEverythingOption);
+        const QRegularExpressionMatch definition = tableDefinition.match(schema);
+        if (!definition.hasMatch())
+            return {};
+        const QRegularExpression check(QStringLiteral("\\bstatus\\s+text[^,]*?CHECK \\(status IN \\(([^)]*)\\)\\)"));
+        const QRegularExpressionMatch allowed = check.match(definition.captured(1));
+        if (!allowed.hasMatch())
+            return {};
+        QStringList names;
+        const QRegularExpression literal(QStringLiteral("'([a-z_]+)'"));
+        for (const QRegularExpressionMatch& name : literal.globalMatch(allowed.captured(1)))
+            names.append(name.captured(1));
+        return names;
+    }
+
+private slots:
+    void enumsMatchTheCheckConstraints_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("outbox") << QStringLiteral("outbox") << OutboxStatusNames.names();
+        QTest::newRow("idempotency_keys") << QStringLiteral("idempotency_keys") << KeyStatusNames.names();
+    }
+    void enumsMatchTheCheckConstraints()
+    {
+        QFETCH(QString, table);
+        QFETCH(QStringList, names);
+        const QStringList checked = checkedNames(table);
+        QVERIFY2(!checked.isEmpty(), qPrintable(QStringLiteral("no CHECK (status IN ...) found for %1").arg(table)));
+        QCOMPARE(names, checked); // same names, same order (the order lists and menus show)
+    }
+
+    void namesRoundTrip()
+    {
+        for (const OutboxStatus status : OutboxStatusNames.values())
+            QCOMPARE(OutboxStatusNames.parse(OutboxStatusNames.name(status)), status);
+        for (const KeyStatus status : KeyStatusNames.values())
+            QCOMPARE(KeyStatusNames.parse(KeyStatusNames.name(status)), status);
+    }
+
+    void unknownNamesAreRefused_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("case") << QStringLiteral("Dead");
+        QTest::newRow("blank") << QStringLiteral(" dead");
+        QTest::newRow("key status") << QStringLiteral("completed");
+        QTest::newRow("prefix") << QStringLiteral("in_fli");
+    }
+    void unknownNamesAreRefused()
+    {
+        QFETCH(QString, text);
+        QVERIFY(!OutboxStatusNames.parse(text));
+        QVERIFY_THROWS_EXCEPTION(OutboxError, OutboxStatusNames.fromColumn(text));
+    }
+
+    void requeueableAreFailedAndDead()
+    {
+        QList<OutboxStatus> requeueable;
+        for (const OutboxStatus status : OutboxStatusNames.values()) {
+            if (isRequeueable(status))
+                requeueable.append(status);
+        }
+        QCOMPARE(
+            OutboxStatusNames.names(requeueable), (QStringList { QStringLiteral("failed"), QStringLiteral("dead") }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStatuses)
+#include "tst_statuses.moc"

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/listviewsetup.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace ListViewSetup {
+
+static constexpr int FilterDelayMs = 400;
+
+static QLabel* loadedRowsLabel(PagedListModelBase* model, QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    const auto update = [label, model] {
+        const QString more
+            = model->canFetchMore({}) ? QCoreApplication::translate("ListViewSetup", " · scroll for more") : QString();
+        label->setText(model->isLoading()
+                ? QCoreApplication::translate("ListViewSetup", "Loading…")
+                : QCoreApplication::translate("ListViewSetup", "%n row(s) loaded%1", nullptr, model->rowCount())
+                      .arg(more));
+    };
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, label, update);
+    QObject::connect(model, &QAbstractItemModel::modelReset, label, update);
+    QObject::connect(model, &PagedListModelBase::loadingChanged, label, update);
+    update();
+    return label;
+}
+
+void setUpTable(QTableView* table, QAbstractItemModel* model)
+{
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionsMovable(true);
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    table->setSortingEnabled(false);
+}
+
+void fitInstantColumns(QTableView* table, std::initializer_list<int> columns)
+{
+    const int width = table->fontMetrics().horizontalAdvance(QStringLiteral("2026-11-30 23:59:59 UTC")) + 16;
+    for (int column : columns)
+        table->setColumnWidth(column, width);
+}
+
+void layOut(
+    QWidget* view, QWidget* filterBar, QSplitter* splitter, QTableView* table, QWidget* detail, QHBoxLayout* bottomBar)
+{
+    splitter->addWidget(table);
+    splitter->addWidget(detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    bottomBar->addStretch(1);
+    bottomBar->addWidget(loadedRowsLabel(qobject_cast<PagedListModelBase*>(table->model()), view));
+    auto* layout = new QVBoxLayout(view);
+    layout->addWidget(filterBar);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(bottomBar);
+}
+
+QLineEdit* filterEdit(const QString& placeholder, QWidget* parent)
+{
+    auto* edit = new QLineEdit(parent);
+    edit->setPlaceholderText(placeholder);
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
+void addClearButton(QHBoxLayout* filterBar, const QString& toolTip, std::function<void()> clear)
+{
+    auto* button = new QToolButton;
+    button->setText(QCoreApplication::translate("ListViewSetup", "Clear"));
+    button->setToolTip(toolTip);
+    filterBar->addWidget(button);
+    QObject::connect(button, &QToolButton::clicked, button, std::move(clear));
+}
+
+QTimer* filterDelay(QObject* parent)
+{
+    auto* timer = new QTimer(parent);
+    timer->setSingleShot(true);
+    timer->setInterval(FilterDelayMs);
+    return timer;
+}
+
+QList<qint64> selectedIds(const QTableView* table, int idRole)
+{
+    QList<qint64> ids;
+    for (const QModelIndex& index : table->selectionModel()->selectedRows())
+        ids.append(index.data(idRole).toLongLong());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+static qint64 focusedId(const QTableView* table, int idRole)
+{
+    const QModelIndex current = table->selectionModel()->currentIndex();
+    if (current.isValid() && table->selectionModel()->isRowSelected(current.row()))
+        return current.data(idRole).toLongLong();
+    const QList<qint64> ids = selectedIds(table, idRole);
+    return ids.isEmpty() ? 0 : ids.first();
+}
+
+void followSelection(QTableView* table, int idRole, std::function<qint64()> shown, std::function<void(qint64)> show)
+{
+    QObject::connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, table,
+        [table, idRole, shown = std::move(shown), show = std::move(show)] {
+            const qint64 id = focusedId(table, idRole);
+            if (id != shown())
+                show(id);
+        });
+}
+
+void reselectAfterReload(
+    QTableView* table, PagedListModelBase* model, const QList<qint64>& ids, std::function<int(qint64)> rowOfId)
+{
+    // A reload resets the model, which clears the selection: a second refresh before the first page arrives
+    // sees nothing selected and must not replace what the first one is about to restore.
+    if (ids.isEmpty())
+        return;
+    QObject::connect(
+        model, &PagedListModelBase::pageLoaded, table,
+        [table, model, ids, rowOfId = std::move(rowOfId)] {
+            QItemSelection selection;
+            for (qint64 id : ids) {
+                const int row = rowOfId(id);
+                if (row >= 0)
+                    selection.select(model->index(row, 0), model->index(row, model->columnCount() - 1));
+            }
+            table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+        },
+        Qt::SingleShotConnection);
+}
+
+QAction* addCopyAsJsonAction(QTableView* table, std::function<QJsonArray(const QList<int>& rows)> rowsJson)
+{
+    auto* action = new QAction(QCoreApplication::translate("ListViewSetup", "&Copy as JSON"), table);
+    action->setShortcut(QKeySequence::Copy);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    table->addAction(action);
+    QObject::connect(action, &QAction::triggered, table, [table, rowsJson = std::move(rowsJson)] {
+        QList<int> rows;
+        for (const QModelIndex& index : table->selectionModel()->selectedRows())
+            rows.append(index.row());
+        QApplication::clipboard()->setText(
+            QString::fromUtf8(QJsonDocument(rowsJson(rows)).toJson(QJsonDocument::Indented)));
+    });
+    // A model reset clears the selection without announcing it.
+    const auto update = [table, action] { action->setEnabled(table->selectionModel()->hasSelection()); };
+    QObject::connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, action, update);
+    QObject::connect(table->model(), &QAbstractItemModel::modelReset, action, update);
+    update();
+    return action;
+}
+
+void saveState(QSettings& settings, const QString& group, const QTableView* table, const QSplitter* splitter)
+{
+    settings.setValue(group + QStringLiteral("/header"), table->horizontalHeader()->saveState());
+    settings.setValue(group + QStringLiteral("/splitter"), splitter->saveState());
+}
+
+void restoreState(const QSettings& settings, const QString& group, QTableView* table, QSplitter* splitter)
+{
+    table->horizontalHeader()->restoreState(settings.value(group + QStringLiteral("/header")).toByteArray());
+    splitter->restoreState(settings.value(group + QStringLiteral("/splitter")).toByteArray());
+}
+
+} // namespace ListViewSetup

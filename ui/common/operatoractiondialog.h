@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDialog>
+
+class QDialogButtonBox;
+class QLineEdit;
+
+// "Are you sure?" for an operator action on a frozen set of outbox rows: says how many rows and which ids
+// will be affected, and asks for the reason that goes into the audit log. The action later applies to
+// exactly these ids, each under its state guard.
+class OperatorActionDialog final : public QDialog {
+    Q_OBJECT
+public:
+    // `verb` e.g. "Requeue", `guard` says which rows of the set will actually change.
+    OperatorActionDialog(
+        const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent = nullptr);
+
+    QString reason() const;
+
+private:
+    QLineEdit* m_reason;
+    QDialogButtonBox* m_buttons;
+};

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/timerangefilter.h"
+
+#include <QCheckBox>
+#include <QDateTimeEdit>
+#include <QHBoxLayout>
+#include <utility>
+
+namespace {
+
+QDateTimeEdit* instantEdit(QWidget* parent)
+{
+    auto* edit = new QDateTimeEdit(QDateTime::currentDateTime(), parent);
+    edit->setCalendarPopup(true);
+    edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
+    edit->setEnabled(false);
+    return edit;
+}
+
+void setBound(QCheckBox* enabled, QDateTimeEdit* edit, const QDateTime& instant)
+{
+    const QSignalBlocker boxBlocker(enabled);
+    const QSignalBlocker editBlocker(edit);
+    enabled->setChecked(instant.isValid());
+    edit->setEnabled(instant.isValid());
+    if (instant.isValid())
+        edit->setDateTime(instant);
+}
+
+} // namespace
+
+TimeRangeFilter::TimeRangeFilter(const QString& fromText, QWidget* parent)
+    : QWidget(parent)
+    , m_fromEnabled(new QCheckBox(fromText, this))
+    , m_from(instantEdit(this))
+    , m_toEnabled(new QCheckBox(tr("to"), this))
+    , m_to(instantEdit(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_fromEnabled);
+    layout->addWidget(m_from);
+    layout->addWidget(m_toEnabled);
+    layout->addWidget(m_to);
+
+    for (auto [enabled, edit] : { std::pair(m_fromEnabled, m_from), std::pair(m_toEnabled, m_to) }) {
+        connect(enabled, &QCheckBox::toggled, this, [this, edit](bool checked) {
+            edit->setEnabled(checked);
+            emit rangeChanged();
+        });
+        connect(edit, &QDateTimeEdit::dateTimeChanged, this, &TimeRangeFilter::rangeChanged);
+    }
+}
+
+QDateTime TimeRangeFilter::from() const
+{
+    return m_fromEnabled->isChecked() ? m_from->dateTime() : QDateTime();
+}
+
+QDateTime TimeRangeFilter::to() const
+{
+    return m_toEnabled->isChecked() ? m_to->dateTime() : QDateTime();
+}
+
+void TimeRangeFilter::setRange(const QDateTime& from, const QDateTime& to)
+{
+    setBound(m_fromEnabled, m_from, from);
+    setBound(m_toEnabled, m_to, to);
+}

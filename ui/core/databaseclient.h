@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/connectionsettings.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "operations/sessioninfo.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <functional>
+#include <memory>
+
+class DatabaseWorker;
+
+// Database work off the GUI thread. The worker owns one connection, opened in its own thread (Qt 6.4: a
+// QSqlDatabase is used only by the thread that opened it). Work runs there in submission order; its result,
+// an immutable value, is handed to a callback on the GUI thread, and only if the callback's context object
+// still exists. Work never touches a widget or a model.
+//
+// A lost connection is reported (connectionLost), reopened with backoff, and reported again (reconnected);
+// work submitted meanwhile fails with a connection error. Change notifications (LISTEN outbox_changed) are
+// re-subscribed on every reconnect and arrive as changed().
+class DatabaseClient final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DatabaseClient)
+public:
+    explicit DatabaseClient(QString purpose, QObject* parent = nullptr);
+    ~DatabaseClient() final override;
+
+    // Connects (again) with `settings`; answers with connected() or connectFailed().
+    void open(const ConnectionSettings& settings, bool listen);
+
+    // Runs `work(session)` on the worker thread; then `done(result)` or `failed(error)` on the GUI thread, unless
+    // `context` (an object of the GUI thread) has been deleted by then.
+    template<typename Result>
+    void run(QObject* context, std::function<Result(DbSession&)> work, std::function<void(Result)> done,
+        std::function<void(const OutboxError&)> failed = {})
+    {
+        post([worker = this, context = QPointer<QObject>(context), work = std::move(work), done = std::move(done),
+                 failed = std::move(failed)](DbSession* session) {
+            // Posted to the worker object, which outlives this job (its destructor joins the thread); whether the
+            // context still exists is asked on the context's own thread, the only one that may delete it.
+            auto deliver = [worker, context](std::function<void()> callback) {
+                QMetaObject::invokeMethod(
+                    worker,
+                    [context, callback = std::move(callback)] {
+                        if (context)
+                            callback();
+                    },
+                    Qt::QueuedConnection);
+            };
+            if (!session) {
+                if (failed)
+                    deliver([failed] { failed(notConnected()); });
+                return;
+            }
+            try {
+                Result result = work(*session);
+                deliver([done, result = std::move(result)] { done(result); });
+            } catch (const OutboxError& error) {
+                if (failed)
+                    deliver([failed, error] { failed(error); });
+                throw; // the worker thread looks at it for a lost connection
+            } catch (const std::exception& error) {
+                if (failed) {
+                    deliver([failed, error = OutboxError(OutboxError::Kind::Other, QString::fromUtf8(error.what()))] {
+                        failed(error);
+                    });
+                }
+            }
+        });
+    }
+
+    // Interval of the liveness check that notices a dropped connection while the console is idle.
+    static constexpr int HeartbeatMs = 5000;
+
+signals:
+    void connected(const SessionInfo& info);
+    void connectFailed(const QString& message);
+    void connectionLost(const QString& message);
+    void reconnected(const SessionInfo& info);
+    void changed();
+
+private:
+    static OutboxError notConnected();
+    void post(std::function<void(DbSession*)> job);
+
+    QThread m_thread;
+    DatabaseWorker* m_inThread; // lives in m_thread; deleted there when it finishes
+};

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/databaseworker.h"
+
+#include "core/databaseclient.h"
+#include "db/changenotifier.h"
+#include "db/dbsession.h"
+#include "db/outboxerror.h"
+#include "db/schemamigrator.h"
+
+#include <QTimer>
+
+static constexpr int FirstReconnectDelayMs = 500;
+static constexpr int MaxReconnectDelayMs = 30'000;
+
+DatabaseWorker::DatabaseWorker(QString purpose)
+    : m_purpose(std::move(purpose))
+{
+    setObjectName(m_purpose);
+}
+
+DatabaseWorker::~DatabaseWorker() = default;
+
+void DatabaseWorker::ensureTimers()
+{
+    if (m_reconnect)
+        return;
+    m_reconnect = new QTimer(this);
+    m_reconnect->setSingleShot(true);
+    connect(m_reconnect, &QTimer::timeout, this, [this] { connectNow(true); });
+    m_heartbeat = new QTimer(this);
+    m_heartbeat->setInterval(DatabaseClient::HeartbeatMs);
+    connect(m_heartbeat, &QTimer::timeout, this, [this] {
+        execute([](DbSession* session) {
+            if (session)
+                session->ping();
+        });
+    });
+}
+
+void DatabaseWorker::open(const ConnectionSettings& settings, bool listen)
+{
+    ensureTimers();
+    m_reconnect->stop();
+    m_session.reset();
+    m_settings = settings;
+    m_listen = listen;
+    connectNow(false);
+}
+
+void DatabaseWorker::connectNow(bool reconnecting)
+{
+    try {
+        auto session = std::make_unique<DbSession>(m_settings, m_purpose);
+        SchemaMigrator(*session).requireCurrent();
+        const SessionInfo info = SessionInfo::read(*session);
+        if (m_listen)
+            ChangeNotifier::subscribe(*session, this, [this] { emit changed(); });
+        m_session = std::move(session);
+        m_reconnectDelayMs = FirstReconnectDelayMs;
+        m_heartbeat->start();
+        if (reconnecting)
+            emit reconnected(info);
+        else
+            emit connected(info);
+    } catch (const OutboxError& error) {
+        if (!reconnecting) {
+            emit connectFailed(error.message());
+            return;
+        }
+        m_reconnectDelayMs = qMin(m_reconnectDelayMs * 2, MaxReconnectDelayMs);
+        m_reconnect->start(m_reconnectDelayMs);
+    }
+}
+
+void DatabaseWorker::lose(const QString& message)
+{
+    m_session.reset();
+    m_heartbeat->stop();
+    emit connectionLost(message);
+    m_reconnectDelayMs = FirstReconnectDelayMs;
+    m_reconnect->start(m_reconnectDelayMs);
+}
+
+void DatabaseWorker::execute(const std::function<void(DbSession*)>& job)
+{
+    try {
+        job(m_session.get());
+    } catch (const OutboxError& error) {
+        if (m_session && (error.kind() == OutboxError::Kind::Connection || m_session->isBroken()))
+            lose(error.message());
+    }
+}

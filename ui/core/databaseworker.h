@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "db/connectionsettings.h"
+#include "operations/sessioninfo.h"
+
+#include <QObject>
+#include <functional>
+#include <memory>
+
+class DbSession;
+class QTimer;
+
+// The part of a DatabaseClient that lives in its thread: the connection, its reconnect and heartbeat
+// timers and the LISTEN subscription. Everything here runs in the worker thread only.
+class DatabaseWorker final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DatabaseWorker)
+public:
+    explicit DatabaseWorker(QString purpose);
+    ~DatabaseWorker() final override;
+
+    void open(const ConnectionSettings& settings, bool listen);
+    void execute(const std::function<void(DbSession*)>& job);
+
+signals:
+    void connected(const SessionInfo& info);
+    void connectFailed(const QString& message);
+    void connectionLost(const QString& message);
+    void reconnected(const SessionInfo& info);
+    void changed();
+
+private:
+    void connectNow(bool reconnecting);
+    void lose(const QString& message);
+    void ensureTimers();
+
+    QString m_purpose;
+    ConnectionSettings m_settings;
+    bool m_listen = false;
+    std::unique_ptr<DbSession> m_session;
+    QTimer* m_reconnect = nullptr;
+    QTimer* m_heartbeat = nullptr;
+    int m_reconnectDelayMs = 0;
+};

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/databaseclient.h"
+#include "core/latestrequest.h"
+#include "core/pagedlistmodelbase.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <algorithm>
+
+// A list of `Row`s (each with an `id`) matching a `Filter`, newest first, loaded page by page on the
+// database worker as the view scrolls (canFetchMore/fetchMore). Every reload takes a new LatestRequest ticket; a page
+// that arrives for an older one (the filter changed meanwhile) is dropped. Memory grows only with
+// what the operator has scrolled through, never with the table.
+template<typename Row, typename Filter> class PagedListModel : public PagedListModelBase {
+public:
+    struct Page {
+        QList<Row> rows;
+        QDateTime serverNow;
+    };
+    using PageQuery = std::function<Page(DbSession&, const Filter&, qint64 beforeId, int limit)>;
+    using RowsQuery = std::function<QList<Row>(DbSession&, const QList<qint64>& ids)>;
+
+    static constexpr int DefaultPageSize = 200;
+
+    int rowCount(const QModelIndex& parent = {}) const final override
+    {
+        return parent.isValid() ? 0 : int(m_rows.size());
+    }
+
+    bool canFetchMore(const QModelIndex& parent) const final override
+    {
+        return !parent.isValid() && !m_exhausted && !m_failed && !isLoading();
+    }
+
+    void fetchMore(const QModelIndex& parent) final override
+    {
+        if (canFetchMore(parent))
+            requestPage();
+    }
+
+    const Filter& filter() const { return m_filter; }
+    void setFilter(const Filter& filter)
+    {
+        m_filter = filter;
+        reload();
+    }
+
+    void setPageSize(int rows) { m_pageSize = rows; }
+
+    // Drops every loaded row and reads the first page again.
+    void reload()
+    {
+        m_requests.next();
+        beginResetModel();
+        m_rows.clear();
+        m_exhausted = false;
+        m_failed = false;
+        endResetModel();
+        setLoading(false);
+        requestPage();
+    }
+
+    // Re-reads the rows first..last in place (the visible ones, after a change notification), keeping
+    // their positions so the selection and the scroll position stay where they are.
+    void refreshRows(int first, int last)
+    {
+        QList<qint64> ids;
+        for (int row = qMax(first, 0); row <= last && row < m_rows.size(); ++row)
+            ids.append(m_rows.at(row).id);
+        if (ids.isEmpty())
+            return;
+        const quint64 ticket = m_requests.current();
+        m_worker.template run<QList<Row>>(
+            this, [query = m_rowsQuery, ids](DbSession& session) { return query(session, ids); },
+            [this, ticket](const QList<Row>& fresh) {
+                if (!m_requests.isLatest(ticket))
+                    return;
+                for (const Row& row : fresh) {
+                    const int index = rowOfId(row.id);
+                    if (index < 0)
+                        continue;
+                    m_rows[index] = row;
+                    emit dataChanged(this->index(index, 0), this->index(index, columnCount() - 1));
+                }
+            },
+            [this](const OutboxError& error) { emit loadFailed(error.message()); });
+    }
+
+    const Row& rowAt(int row) const { return m_rows.at(row); }
+    // Rows are in descending id order, so this is a binary search.
+    int rowOfId(qint64 id) const
+    {
+        const auto it = std::lower_bound(
+            m_rows.cbegin(), m_rows.cend(), id, [](const Row& row, qint64 wanted) { return row.id > wanted; });
+        return it != m_rows.cend() && it->id == id ? int(it - m_rows.cbegin()) : -1;
+    }
+    // The database's clock when the last page was read.
+    const QDateTime& serverNow() const { return m_serverNow; }
+
+protected:
+    PagedListModel(DatabaseClient& worker, PageQuery pageQuery, RowsQuery rowsQuery, QObject* parent)
+        : PagedListModelBase(parent)
+        , m_worker(worker)
+        , m_pageQuery(std::move(pageQuery))
+        , m_rowsQuery(std::move(rowsQuery))
+    { }
+
+private:
+    void requestPage()
+    {
+        setLoading(true);
+        const quint64 ticket = m_requests.current();
+        const qint64 cursor = m_rows.isEmpty() ? 0 : m_rows.last().id;
+        const bool first = m_rows.isEmpty();
+        m_worker.template run<Page>(
+            this,
+            [query = m_pageQuery, filter = m_filter, cursor, limit = m_pageSize](
+                DbSession& session) { return query(session, filter, cursor, limit); },
+            [this, ticket, first](const Page& page) {
+                if (!m_requests.isLatest(ticket))
+                    return; // the filter changed while this page was on its way
+                m_serverNow = page.serverNow;
+                m_exhausted = page.rows.size() < m_pageSize;
+                if (!page.rows.isEmpty()) {
+                    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
+                    m_rows += page.rows;
+                    endInsertRows();
+                }
+                setLoading(false);
+                emit pageLoaded(first);
+            },
+            [this, ticket](const OutboxError& error) {
+                if (!m_requests.isLatest(ticket))
+                    return;
+                // No automatic retry: the view would ask again at once. A reload (after reconnecting,
+                // on refresh) starts over.
+                m_failed = true;
+                setLoading(false);
+                emit loadFailed(error.message());
+            });
+    }
+
+    DatabaseClient& m_worker;
+    PageQuery m_pageQuery;
+    RowsQuery m_rowsQuery;
+    Filter m_filter;
+    QList<Row> m_rows;
+    QDateTime m_serverNow;
+    LatestRequest m_requests;
+    int m_pageSize = DefaultPageSize;
+    bool m_exhausted = false;
+    bool m_failed = false;
+};

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "keys/keydetailpane.h"
+
+#include "common/detailviews.h"
+#include "core/databaseclient.h"
+#include "core/jsonformat.h"
+#include "core/timeformatter.h"
+#include "keys/keystablemodel.h"
+#include "operations/keydossier.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <optional>
+
+namespace {
+
+// The tabs whose titles change with what is shown.
+enum Tab { ResponseTab, EventsTab };
+
+// What the pane says about where a key stands: whether a repeat of the request executes, waits or replays.
+QString describeState(const IdempotencyRecord& record, const QDateTime& now)
+{
+    if (record.status == KeyStatus::InProgress) {
+        if (record.lockedUntil > now) {
+            return KeyDetailPane::tr("In progress: a request with this key is executing; duplicates are refused "
+                                     "(409) until its lease ends at %1.")
+                .arg(TimeFormatter::display(record.lockedUntil));
+        }
+        return KeyDetailPane::tr("In progress, but its lease expired at %1 (the worker presumably crashed): the "
+                                 "next request with this key takes it over.")
+            .arg(TimeFormatter::display(record.lockedUntil));
+    }
+    if (record.expiresAt <= now) {
+        return KeyDetailPane::tr("Expired at %1: the next request with this key is treated as new.")
+            .arg(TimeFormatter::display(record.expiresAt));
+    }
+    if (record.failureRetryable.value_or(false))
+        return KeyDetailPane::tr("Failed, retryable (released): the next request with this key executes again.");
+    if (record.failureRetryable) {
+        return KeyDetailPane::tr("Failed, final: repeats of the request get the stored failure until %1.")
+            .arg(TimeFormatter::display(record.expiresAt));
+    }
+    return KeyDetailPane::tr("Completed: repeats of the request get the stored response until %1.")
+        .arg(TimeFormatter::display(record.expiresAt));
+}
+
+void addField(QTreeWidget* record, const QString& name, const QString& value, const QString& toolTip = {})
+{
+    auto* item = new QTreeWidgetItem(record, { name, value });
+    item->setToolTip(1, toolTip.isEmpty() ? value : toolTip);
+}
+
+void addInstant(QTreeWidget* record, const QString& name, const QDateTime& instant)
+{
+    addField(record, name, TimeFormatter::display(instant), TimeFormatter::exact(instant));
+}
+
+} // namespace
+
+KeyDetailPane::KeyDetailPane(DatabaseClient& worker, QWidget* parent)
+    : QWidget(parent)
+    , m_worker(worker)
+    , m_summary(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_record(DetailViews::historyView({ tr("Field"), tr("Value") }, this))
+    , m_response(DetailViews::codeView(this))
+    , m_events(DetailViews::historyView({ tr("ID"), tr("Event"), tr("Status"), tr("Created") }, this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Named for tests and style sheets.
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_record->setObjectName(QStringLiteral("record"));
+    m_response->setObjectName(QStringLiteral("response"));
+    m_events->setObjectName(QStringLiteral("events"));
+    m_tabs->addTab(m_response, tr("Response"));
+    m_tabs->addTab(m_events, tr("Outbox rows"));
+    m_tabs->addTab(m_record, tr("Record"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    showKey(0);
+}
+
+void KeyDetailPane::showKey(qint64 id)
+{
+    m_id = id;
+    const quint64 ticket = m_requests.next();
+    if (id == 0) {
+        present(KeyDossier {});
+        m_summary->setText(
+            tr("Select an idempotency key to see its stored response and the outbox rows of its order."));
+        return;
+    }
+    m_summary->setText(tr("Loading key %1…").arg(id));
+    m_worker.run<KeyDossier>(
+        this, [id](DbSession& session) { return KeyDossier::load(session, id); },
+        [this, ticket](const KeyDossier& dossier) {
+            if (m_requests.isLatest(ticket)) // the selection may have moved on meanwhile
+                present(dossier);
+        },
+        [this, ticket, id](const OutboxError& error) {
+            if (m_requests.isLatest(ticket))
+                m_summary->setText(tr("Could not load key %1: %2").arg(id).arg(error.message()));
+        });
+}
+
+void KeyDetailPane::present(const KeyDossier& dossier)
+{
+    m_record->clear();
+    m_events->clear();
+    m_tabs->setTabText(ResponseTab, tr("Response"));
+    m_tabs->setTabText(EventsTab, tr("Outbox rows"));
+    if (!dossier.record) {
+        if (dossier.id)
+            m_summary->setText(tr("Key %1 no longer exists (purged).").arg(dossier.id));
+        m_response->clear();
+        return;
+    }
+    const IdempotencyRecord& record = *dossier.record;
+    const QString response = record.responseStatus ? tr(" · response %1").arg(record.responseStatus) : QString();
+    m_summary->setText(
+        tr("<b>%1</b> (scope %2) · %3%4<br>fingerprint <code>%5</code><br>%6")
+            .arg(record.key.toHtmlEscaped(), record.scope.toHtmlEscaped(), KeysTableModel::statusText(record), response,
+                record.fingerprint, describeState(record, dossier.serverNow).toHtmlEscaped()));
+
+    addField(m_record, tr("ID"), QString::number(record.id));
+    addField(m_record, tr("Scope"), record.scope);
+    addField(m_record, tr("Key"), record.key);
+    addField(m_record, tr("Status"), KeysTableModel::statusText(record));
+    addField(m_record, tr("Fingerprint"), record.fingerprint);
+    addInstant(m_record, tr("Lease until"), record.lockedUntil);
+    addInstant(m_record, tr("Expires (TTL)"), record.expiresAt);
+    addInstant(m_record, tr("Created"), record.createdAt);
+    addInstant(m_record, tr("Updated"), record.updatedAt);
+    addField(m_record, tr("Replays"), QString::number(record.replayCount));
+    addInstant(m_record, tr("Last replay"), record.lastReplayedAt);
+    addField(m_record, tr("Order"), record.orderId ? QString::number(*record.orderId) : tr("none"));
+    m_record->resizeColumnToContents(0);
+
+    if (record.responseStatus) {
+        m_tabs->setTabText(ResponseTab, tr("Response (%1)").arg(record.responseStatus));
+        m_response->setPlainText(JsonFormat::pretty(record.responseBody));
+    } else {
+        m_response->setPlainText(tr("(no response stored yet: the request has not finished)"));
+    }
+
+    for (const OutboxRowSummary& row : dossier.events) {
+        auto* item = new QTreeWidgetItem(m_events,
+            { QString::number(row.id), row.eventType, OutboxStatusNames.name(row.status),
+                TimeFormatter::display(row.createdAt) });
+        item->setToolTip(3, TimeFormatter::exact(row.createdAt));
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (record.orderId)
+        m_tabs->setTabText(EventsTab, tr("Outbox rows (%1)").arg(dossier.events.size()));
+}

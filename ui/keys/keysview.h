@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "idempotency/keyfilter.h"
+
+#include <QWidget>
+
+class DatabaseClient;
+class KeyDetailPane;
+class KeysTableModel;
+class QAction;
+class QLineEdit;
+class QSettings;
+class QSplitter;
+class QTableView;
+class QTimer;
+class StatusFilterButton;
+class TimeRangeFilter;
+
+// The idempotency key list with its filters and the detail pane of the selected key. Read-only: keys are
+// changed by the requests that carry them, never by an operator.
+class KeysView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit KeysView(DatabaseClient& reads, QWidget* parent = nullptr);
+
+    void showFilter(const KeyFilter& filter);
+    const KeyFilter& filter() const;
+
+    // Re-reads what is shown without losing the selection or the scroll position: at the top of the list
+    // it reloads (so new keys appear), further down it refreshes the visible rows in place.
+    void refresh();
+    void focusFilter();
+
+    void saveState(QSettings& settings) const;
+    void restoreState(const QSettings& settings);
+
+    KeysTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    QAction* copyAction() const { return m_copy; }
+
+signals:
+    void loadFailed(const QString& message);
+
+private:
+    void buildFilterBar(QWidget* bar);
+    KeyFilter filterFromControls() const;
+    void applyFilterControls();
+    void showContextMenu(const QPoint& position);
+
+    KeysTableModel* m_model;
+    QTableView* m_table;
+    KeyDetailPane* m_detail;
+    QSplitter* m_splitter;
+    QLineEdit* m_keyPrefix;
+    StatusFilterButton* m_statuses;
+    TimeRangeFilter* m_created;
+    QTimer* m_filterDelay;
+    QAction* m_copy;
+};

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mainwindow/mainwindow.h"
+
+#include "connect/connectdialog.h"
+#include "connect/connectionbanner.h"
+#include "connect/recentconnections.h"
+#include "core/exportrunner.h"
+#include "core/timeformatter.h"
+#include "keys/keysview.h"
+#include "metrics/metricspage.h"
+#include "outbox/outboxview.h"
+#include "overview/overviewpage.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr int ChangeCoalesceMs = 300;
+constexpr int DefaultAutoRefreshSeconds = 10;
+const int AutoRefreshChoices[] = { 0, 5, 10, 30, 60 };
+
+enum Tab { OverviewTab, OutboxTab, KeysTab, MetricsTab };
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_reads(QStringLiteral("console-reads"))
+    , m_actions(QStringLiteral("console-actions"))
+    , m_banner(new ConnectionBanner(this))
+    , m_tabs(new QTabWidget(this))
+    , m_overview(new OverviewPage(m_reads, this))
+    , m_outbox(new OutboxView(m_reads, m_actions, this))
+    , m_keys(new KeysView(m_reads, this))
+    , m_metrics(new MetricsPage(m_reads, this))
+    , m_serverLabel(new QLabel(this))
+    , m_roleLabel(new QLabel(this))
+    , m_autoRefresh(new QTimer(this))
+    , m_changeCoalescer(new QTimer(this))
+    , m_stuckThresholdMs(OutboxFilter::DefaultStuckThresholdMs)
+{
+    setWindowTitle(tr("Outbox Console"));
+    m_tabs->addTab(m_overview, tr("&Overview"));
+    m_tabs->addTab(m_outbox, tr("O&utbox"));
+    m_tabs->addTab(m_keys, tr("&Idempotency keys"));
+    m_tabs->addTab(m_metrics, tr("&Metrics"));
+    m_tabs->setEnabled(false);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    statusBar()->addPermanentWidget(m_serverLabel);
+    statusBar()->addPermanentWidget(m_roleLabel);
+
+    connect(&m_reads, &DatabaseClient::connected, this, &MainWindow::onConnected);
+    connect(
+        &m_reads, &DatabaseClient::connectFailed, this, [this](const QString& message) { showConnectDialog(message); });
+    connect(&m_reads, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
+    connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
+        m_banner->showRestored();
+        m_session = info;
+        m_outbox->setSessionInfo(info);
+        // Lists that failed while the connection was down start over.
+        m_outbox->refresh();
+        m_keys->refresh();
+        m_overview->refresh();
+    });
+    connect(&m_actions, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
+    connect(&m_actions, &DatabaseClient::reconnected, m_banner, &ConnectionBanner::showRestored);
+
+    // Change notifications arrive in bursts while a relay works; one refresh per burst is enough.
+    m_changeCoalescer->setSingleShot(true);
+    m_changeCoalescer->setInterval(ChangeCoalesceMs);
+    // Throttled, not debounced: under steady traffic notifications never pause, and a timer restarted by each
+    // one would never fire.
+    connect(&m_reads, &DatabaseClient::changed, this, [this] {
+        if (!m_changeCoalescer->isActive())
+            m_changeCoalescer->start();
+    });
+    connect(m_changeCoalescer, &QTimer::timeout, this, &MainWindow::refresh);
+    connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refresh);
+
+    connect(m_overview, &OverviewPage::showOutbox, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+    });
+    connect(m_outbox, &OutboxView::actionFinished, this, [this](const QString& summary) {
+        statusBar()->showMessage(summary, 15'000);
+        m_overview->refresh();
+    });
+    const auto showFailure = [this](const QString& message) { statusBar()->showMessage(message, 15'000); };
+    connect(m_overview, &OverviewPage::loadFailed, this, showFailure);
+    connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
+    connect(m_keys, &KeysView::loadFailed, this, showFailure);
+    connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
+    // The charts are read only while they are seen: on opening the tab, then with every refresh.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == MetricsTab)
+            m_metrics->refresh();
+    });
+    connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)), 15'000);
+    });
+    connect(m_metrics, &MetricsPage::exportFailed, this,
+        [this](const QString& message) { QMessageBox::warning(this, tr("Export metrics"), message); });
+
+    buildMenus();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Connect…"), QKeySequence::Open, this, [this] { showConnectDialog(); });
+    m_exportList = file->addAction(tr("&Export list…"), this, &MainWindow::exportList);
+    m_exportList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportList->setToolTip(tr("Every row matching the outbox or key filter, as CSV or JSON lines"));
+    m_exportList->setEnabled(false);
+    m_exportMetrics = file->addAction(tr("Export &metrics CSV…"), this, &MainWindow::exportMetricsCsv);
+    m_exportMetrics->setEnabled(false);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
+    view->addAction(tr("&Filter"), QKeySequence::Find, this, [this] {
+        if (m_tabs->currentIndex() == KeysTab) {
+            m_keys->focusFilter();
+        } else {
+            m_tabs->setCurrentIndex(OutboxTab);
+            m_outbox->focusFilter();
+        }
+    });
+    view->addSeparator();
+    auto* zones = new QActionGroup(this);
+    QAction* utc = view->addAction(tr("Times in &UTC"));
+    QAction* local = view->addAction(tr("Times in &local time"));
+    for (QAction* action : { utc, local }) {
+        action->setCheckable(true);
+        zones->addAction(action);
+    }
+    (TimeFormatter::zone() == TimeFormatter::Zone::Utc ? utc : local)->setChecked(true);
+    connect(zones, &QActionGroup::triggered, this, [this, utc](QAction* chosen) {
+        TimeFormatter::setZone(chosen == utc ? TimeFormatter::Zone::Utc : TimeFormatter::Zone::Local);
+        // Only the rendering changes; repaint instead of re-reading.
+        m_outbox->table()->viewport()->update();
+        m_keys->table()->viewport()->update();
+        m_overview->refresh();
+        if (m_tabs->currentIndex() == MetricsTab)
+            m_metrics->refresh();
+    });
+    QMenu* autoRefresh = view->addMenu(tr("&Auto-refresh"));
+    m_autoRefreshGroup = new QActionGroup(this);
+    for (int seconds : AutoRefreshChoices) {
+        QAction* action = autoRefresh->addAction(seconds ? tr("Every %n second(s)", nullptr, seconds) : tr("Off"));
+        action->setCheckable(true);
+        action->setData(seconds);
+        m_autoRefreshGroup->addAction(action);
+    }
+    connect(m_autoRefreshGroup, &QActionGroup::triggered, this,
+        [this](QAction* action) { setAutoRefreshSeconds(action->data().toInt()); });
+    view->addAction(tr("&Stuck threshold…"), this, &MainWindow::askStuckThreshold);
+
+    QMenu* actions = menuBar()->addMenu(tr("&Actions"));
+    actions->addAction(m_outbox->requeueSelectedAction());
+    actions->addAction(m_outbox->releaseSelectedAction());
+    actions->addAction(m_outbox->requeueMatchingAction());
+    actions->addSeparator();
+    actions->addAction(m_outbox->copyAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About"), this, [this] {
+        QMessageBox::about(this, tr("About Outbox Console"),
+            tr("<b>Outbox Console %1</b><p>Inspect and repair idempotency keys and the transactional outbox on "
+               "PostgreSQL.</p><p>GPL-3.0-or-later.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::connectTo(const ConnectionSettings& given, const QString& displayName)
+{
+    ConnectionSettings settings = given;
+    settings.setDefaultApplicationName(QStringLiteral("outbox-console"));
+    m_serverLabel->setText(tr("Connecting to %1…").arg(displayName));
+    m_reads.open(settings, true);
+    m_actions.open(settings, false);
+}
+
+void MainWindow::showConnectDialog(const QString& error)
+{
+    QSettings settings;
+    const RecentConnections recent(settings);
+    ConnectDialog dialog(recent, this);
+    if (!error.isEmpty())
+        dialog.setError(error);
+    if (dialog.exec() != QDialog::Accepted) {
+        if (!m_tabs->isEnabled())
+            m_serverLabel->setText(tr("Not connected — File → Connect…"));
+        return;
+    }
+    // Remembered only once the connection works, so a typo never enters the recent list.
+    m_pendingConninfo = dialog.conninfo();
+    connectTo(dialog.settings(), dialog.displayName());
+}
+
+void MainWindow::onConnected(const SessionInfo& info)
+{
+    m_session = info;
+    if (!m_pendingConninfo.isNull()) {
+        QSettings settings;
+        RecentConnections(settings).remember(std::exchange(m_pendingConninfo, QString()));
+    }
+    m_tabs->setEnabled(true);
+    m_exportMetrics->setEnabled(true);
+    m_exportList->setEnabled(true);
+    setWindowTitle(tr("%1@%2/%3 — Outbox Console").arg(info.user, info.server, info.database));
+    m_serverLabel->setText(tr("%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5")
+                               .arg(info.server, info.database, info.user)
+                               .arg(info.schemaVersion)
+                               .arg(info.serverVersion));
+    m_roleLabel->setText(info.roleDescription());
+    m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
+    m_outbox->setSessionInfo(info);
+    m_overview->refresh();
+    m_outbox->showFilter(m_outbox->filter());
+    m_keys->showFilter(m_keys->filter());
+    emit connected(info);
+}
+
+void MainWindow::refresh()
+{
+    if (!m_tabs->isEnabled() || isMinimized())
+        return;
+    m_overview->refresh();
+    if (m_tabs->currentIndex() == OutboxTab)
+        m_outbox->refresh();
+    else if (m_tabs->currentIndex() == KeysTab)
+        m_keys->refresh();
+    else if (m_tabs->currentIndex() == MetricsTab)
+        m_metrics->refresh();
+}
+
+void MainWindow::setAutoRefreshSeconds(int seconds)
+{
+    for (QAction* action : m_autoRefreshGroup->actions())
+        action->setChecked(action->data().toInt() == seconds);
+    if (seconds > 0)
+        m_autoRefresh->start(seconds * 1000);
+    else
+        m_autoRefresh->stop();
+}
+
+void MainWindow::askStuckThreshold()
+{
+    bool ok = false;
+    const int minutes = QInputDialog::getInt(this, tr("Stuck threshold"),
+        tr("Pending or failed rows due for longer than this many minutes count as stuck:"),
+        int(m_stuckThresholdMs / 60'000), 1, 24 * 60, 1, &ok);
+    if (!ok)
+        return;
+    m_stuckThresholdMs = qint64(minutes) * 60'000;
+    m_overview->setStuckThresholdMs(m_stuckThresholdMs);
+    m_outbox->setStuckThresholdMs(m_stuckThresholdMs);
+    if (m_tabs->isEnabled()) {
+        m_overview->refresh();
+        m_outbox->showFilter(m_outbox->filter());
+    }
+}
+
+void MainWindow::exportMetricsCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        m_metrics->exportCsv(path);
+}
+
+void MainWindow::exportList()
+{
+    const bool keys = m_tabs->currentIndex() == KeysTab;
+    const QString path
+        = QFileDialog::getSaveFileName(this, keys ? tr("Export idempotency keys") : tr("Export outbox rows"),
+            keys ? QStringLiteral("keys.csv") : QStringLiteral("outbox.csv"),
+            tr("CSV files (*.csv);;JSON lines (*.jsonl)"));
+    if (!path.isEmpty())
+        exportListTo(path);
+}
+
+ExportRunner* MainWindow::exportListTo(const QString& path)
+{
+    // On the action worker: a long export must not hold up the lists.
+    const RecordTable::Format format = ExportRunner::formatForPath(path);
+    ExportRunner* runner = m_tabs->currentIndex() == KeysTab
+        ? ExportRunner::exportKeys(m_actions, this, m_keys->filter(), format, path)
+        : ExportRunner::exportOutbox(m_actions, this, m_outbox->filter(), format, path);
+    connect(runner, &ExportRunner::finished, this, [this, path](qint64 rows, bool cancelled) {
+        statusBar()->showMessage(cancelled ? tr("Export cancelled; %1 was not written").arg(path)
+                                           : tr("Exported %n row(s) to %1", nullptr, int(rows)).arg(path),
+            15'000);
+    });
+    connect(runner, &ExportRunner::failed, this,
+        [this](const QString& message) { QMessageBox::warning(this, tr("Export failed"), message); });
+    return runner;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("view/utc"), TimeFormatter::zone() == TimeFormatter::Zone::Utc);
+    settings.setValue(
+        QStringLiteral("view/autoRefreshSeconds"), m_autoRefresh->isActive() ? m_autoRefresh->interval() / 1000 : 0);
+    settings.setValue(QStringLiteral("view/stuckThresholdMs"), m_stuckThresholdMs);
+    m_outbox->saveState(settings);
+    m_keys->saveState(settings);
+}
+
+void MainWindow::restoreSettings()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    TimeFormatter::setZone(settings.value(QStringLiteral("view/utc"), true).toBool() ? TimeFormatter::Zone::Utc
+                                                                                     : TimeFormatter::Zone::Local);
+    setAutoRefreshSeconds(settings.value(QStringLiteral("view/autoRefreshSeconds"), DefaultAutoRefreshSeconds).toInt());
+    m_stuckThresholdMs
+        = settings.value(QStringLiteral("view/stuckThresholdMs"), OutboxFilter::DefaultStuckThresholdMs).toLongLong();
+    m_overview->setStuckThresholdMs(m_stuckThresholdMs);
+    m_outbox->setStuckThresholdMs(m_stuckThresholdMs);
+    m_outbox->restoreState(settings);
+    m_keys->restoreState(settings);
+}

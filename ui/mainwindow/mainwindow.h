@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/databaseclient.h"
+#include "db/connectionsettings.h"
+#include "operations/sessioninfo.h"
+
+#include <QMainWindow>
+
+class ConnectionBanner;
+class ExportRunner;
+class KeysView;
+class MetricsPage;
+class OutboxView;
+class OverviewPage;
+class QAction;
+class QActionGroup;
+class QLabel;
+class QTabWidget;
+class QTimer;
+
+// The operations console: overview, outbox, idempotency-key and metrics tabs over one database. Reads go
+// through one database worker (which also LISTENs for changes), operator actions through a second one, so a
+// long bulk action never holds up the lists. Window layout, columns and view options persist in QSettings.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() final override;
+
+    // Connects both workers; the result arrives as connected() or a connect dialog showing the failure.
+    void connectTo(const ConnectionSettings& settings, const QString& displayName);
+    // Asks for connection details (prefilled with the recent ones), then connects.
+    void showConnectDialog(const QString& error = {});
+
+    OverviewPage* overview() const { return m_overview; }
+    OutboxView* outboxView() const { return m_outbox; }
+    KeysView* keysView() const { return m_keys; }
+    MetricsPage* metricsPage() const { return m_metrics; }
+    QAction* exportMetricsAction() const { return m_exportMetrics; }
+    ConnectionBanner* banner() const { return m_banner; }
+    const SessionInfo& session() const { return m_session; }
+
+    // Re-reads what is on screen (F5, change notifications, the auto-refresh timer).
+    void refresh();
+
+    // Writes every row matching the current list's filter (the keys tab's, else the outbox's) to `path`:
+    // CSV for *.csv, JSON lines otherwise. File → Export list… after its file dialog.
+    ExportRunner* exportListTo(const QString& path);
+
+signals:
+    void connected(const SessionInfo& info);
+
+protected:
+    void closeEvent(QCloseEvent* event) final override;
+
+private:
+    void buildMenus();
+    void onConnected(const SessionInfo& info);
+    void setAutoRefreshSeconds(int seconds);
+    void askStuckThreshold();
+    void exportMetricsCsv();
+    void exportList();
+    void saveSettings() const;
+    void restoreSettings();
+
+    DatabaseClient m_reads;
+    DatabaseClient m_actions;
+    SessionInfo m_session;
+    QString m_pendingConninfo; // from the connect dialog, remembered once connected
+    ConnectionBanner* m_banner;
+    QTabWidget* m_tabs;
+    OverviewPage* m_overview;
+    OutboxView* m_outbox;
+    KeysView* m_keys;
+    MetricsPage* m_metrics;
+    QAction* m_exportMetrics = nullptr;
+    QAction* m_exportList = nullptr;
+    QLabel* m_serverLabel;
+    QLabel* m_roleLabel;
+    QTimer* m_autoRefresh;
+    QTimer* m_changeCoalescer;
+    QActionGroup* m_autoRefreshGroup = nullptr;
+    qint64 m_stuckThresholdMs;
+};

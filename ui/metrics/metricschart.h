@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "metrics/metricsrepository.h"
+
+#include <QChartView>
+#include <QTimeZone>
+#include <functional>
+#include <optional>
+
+class QDateTimeAxis;
+class QLineSeries;
+class QValueAxis;
+
+// One chart of the Metrics tab: lines of per-bucket figures over a time axis in a chosen time zone.
+// A refresh replaces the points of the existing lines, so nothing flickers and a range the operator zoomed
+// into (rubber band along the time axis) stays until resetZoom(). Hovering a line shows the bucket's exact
+// figures, clicking a legend marker hides or shows its line, and the context menu saves the chart as PNG.
+class MetricsChart final : public QChartView {
+    Q_OBJECT
+public:
+    // A line's figure in one bucket; nullopt where it has no value (a rate without a denominator, a backlog
+    // nobody sampled). Such buckets are drawn as 0, never interpolated across, and hover shows "–".
+    using Figure = std::function<std::optional<double>(const MetricPoint&)>;
+
+    explicit MetricsChart(const QString& title, QWidget* parent = nullptr);
+
+    // A value axis; `decimals` for its labels.
+    QValueAxis* addAxis(const QString& title, Qt::Alignment side, int decimals = 0);
+    // `unit` and `decimals` format the figure on hover, e.g. "%" and 1.
+    QLineSeries* addLine(
+        const QString& name, QValueAxis* axis, Figure figure, const QString& unit = {}, int decimals = 0);
+    // A dashed horizontal line across the whole window at the level given to setThreshold().
+    QLineSeries* addThreshold(const QString& name, QValueAxis* axis);
+    void setThreshold(QLineSeries* threshold, double level);
+
+    // Shows `points`, buckets of `bucketSeconds`, on a time axis in `zone`.
+    void setPoints(const QList<MetricPoint>& points, int bucketSeconds, const QTimeZone& zone);
+
+    QDateTimeAxis* timeAxis() const { return m_time; }
+    bool isZoomed() const { return m_zoomed; }
+    void resetZoom();
+    bool saveImage(const QString& path);
+
+    // The msecs since the epoch at which the time axis shows the wall-clock time that `instant` has in `zone`.
+    static qint64 axisMSecs(const QDateTime& instant, const QTimeZone& zone);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) final override;
+    void mouseReleaseEvent(QMouseEvent* event) final override;
+
+private:
+    struct Line {
+        QLineSeries* series;
+        QValueAxis* axis;
+        Figure figure;
+        QString unit;
+        int decimals;
+    };
+    struct ValueAxis {
+        QValueAxis* axis;
+        int decimals;
+    };
+    struct Threshold {
+        QLineSeries* series;
+        QValueAxis* axis;
+        double level;
+    };
+
+    void attach(QLineSeries* series, QValueAxis* axis);
+    void toggle(QLineSeries* series);
+    void showTimeRange(qreal minMSecs, qreal maxMSecs);
+    void placeThresholds();
+    void rescaleValueAxes();
+    void showFigures(const QPointF& hovered);
+    void saveImageAs();
+
+    QDateTimeAxis* m_time;
+    QList<ValueAxis> m_axes;
+    QList<Line> m_lines;
+    QList<Threshold> m_thresholds;
+    QList<MetricPoint> m_points;
+    QList<qreal> m_x; // axisMSecs of each point's start
+    int m_bucketSeconds = 0;
+    QTimeZone m_zone;
+    qreal m_fullMin = 0;
+    qreal m_fullMax = 0;
+    bool m_zoomed = false;
+    bool m_changingRange = false; // set while this class, not the operator, changes the axes
+};

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/latestrequest.h"
+#include "metrics/metricsrepository.h"
+#include "metrics/metricstimerange.h"
+#include "metrics/metricthresholds.h"
+
+#include <QTimeZone>
+#include <QWidget>
+
+class DatabaseClient;
+class MetricsChart;
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QLineSeries;
+
+// The Metrics tab: duplicate requests, outbox lag, retries and throughput over a chosen window, read from
+// the metric rollups in the zone the console shows times in (TimeFormatter), with warning levels. Each
+// refresh is one series query on the read worker.
+class MetricsPage final : public QWidget {
+    Q_OBJECT
+public:
+    enum class Chart { Duplicates, Lag, Retries, Throughput };
+
+    explicit MetricsPage(DatabaseClient& reads, QWidget* parent = nullptr);
+
+    // Re-reads the window ("last …" windows slide to now); ignored while a read is on its way.
+    void refresh();
+    // Shows `window` in the controls, resets the zoom and reads it; a read of the previous window that is
+    // still on its way is dropped when it arrives.
+    void setWindow(const MetricsTimeRange& window);
+    const MetricsTimeRange& window() const { return m_window; }
+
+    // What is shown: the last result and the window, bucket and zone it was read for. Before the first result
+    // the instants are invalid and the bucket is 0.
+    QList<MetricPoint> points() const { return m_points; }
+    QDateTime from() const { return m_shown.from; }
+    QDateTime to() const { return m_shown.to; }
+    int bucketSeconds() const { return m_shown.bucketSeconds; }
+    QTimeZone zone() const { return m_shown.zone; }
+
+    MetricsChart* chart(Chart which) const { return m_charts.at(int(which)); }
+    void resetZoom();
+
+    const MetricThresholds& thresholds() const { return m_thresholds; }
+    // Redraws the warning lines, re-evaluates the latest figures and saves the levels in QSettings.
+    void setThresholds(const MetricThresholds& thresholds);
+    // The latest figures against the warning levels, as the coloured label shows them.
+    MetricThresholds::Evaluation evaluation() const { return m_thresholds.evaluate(m_points); }
+
+    // Writes exactly ExportTables::metricsCsv of the window shown (before the first result: of the window as
+    // it would be read now) to `path`, on the read worker behind a progress dialog; answers with exported()
+    // or exportFailed(). File → Export metrics CSV calls this after asking for the file name.
+    void exportCsv(const QString& path);
+
+signals:
+    void loaded();
+    void loadFailed(const QString& message);
+    void exported(const QString& path);
+    void exportFailed(const QString& message);
+
+private:
+    // A window resolved to the arguments of the series query.
+    struct Request {
+        QDateTime from;
+        QDateTime to;
+        int bucketSeconds = 0;
+        QTimeZone zone;
+    };
+
+    void buildCharts();
+    Request currentRequest() const;
+    void present(const Request& request, const QList<MetricPoint>& points);
+    void syncControls();
+    void chooseSpan(int index);
+    void applyCustomRange();
+    void editThresholds();
+    void showThresholds();
+
+    DatabaseClient& m_reads;
+    MetricsTimeRange m_window;
+    Request m_shown;
+    QList<MetricPoint> m_points;
+    MetricThresholds m_thresholds;
+    QList<MetricsChart*> m_charts; // indexed by Chart
+    QLineSeries* m_hitRateLevel = nullptr;
+    QLineSeries* m_ageLevel = nullptr;
+    QLineSeries* m_retryRateLevel = nullptr;
+    QComboBox* m_span = nullptr;
+    QDateTimeEdit* m_from = nullptr;
+    QDateTimeEdit* m_to = nullptr;
+    QLabel* m_buckets = nullptr;
+    QLabel* m_state = nullptr;
+    LatestRequest m_requests; // a new ticket per time range, to recognise a read of an earlier one
+    bool m_loading = false;
+};

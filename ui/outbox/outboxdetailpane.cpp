@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/outboxdetailpane.h"
+
+#include "common/detailviews.h"
+#include "core/databaseclient.h"
+#include "core/jsonformat.h"
+#include "core/timeformatter.h"
+#include "operations/outboxdossier.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace {
+
+QString describeChange(const QByteArray& before, const QByteArray& after)
+{
+    return QString::fromUtf8(before) + QStringLiteral(" → ") + QString::fromUtf8(after);
+}
+
+} // namespace
+
+OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
+    : QWidget(parent)
+    , m_worker(worker)
+    , m_summary(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_payload(DetailViews::codeView(this))
+    , m_headers(DetailViews::codeView(this))
+    , m_error(DetailViews::codeView(this))
+    , m_attempts(DetailViews::historyView({ tr("Time"), tr("Attempt"), tr("Worker"), tr("Error") }, this))
+    , m_audit(DetailViews::historyView({ tr("Time"), tr("Who"), tr("Action"), tr("Reason"), tr("Change") }, this))
+    , m_links(new QLabel(this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_links->setWordWrap(true);
+    m_links->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_links->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_tabs->addTab(m_payload, tr("Payload"));
+    m_tabs->addTab(m_headers, tr("Headers"));
+    m_tabs->addTab(m_error, tr("Last error"));
+    m_tabs->addTab(m_attempts, tr("Attempts"));
+    m_tabs->addTab(m_audit, tr("Audit"));
+    m_tabs->addTab(m_links, tr("Origin"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    showRow(0);
+}
+
+void OutboxDetailPane::showRow(qint64 id)
+{
+    m_id = id;
+    const quint64 ticket = m_requests.next();
+    if (id == 0) {
+        present(OutboxDossier {});
+        m_summary->setText(tr("Select an outbox row to see its payload, errors and history."));
+        return;
+    }
+    m_summary->setText(tr("Loading row %1…").arg(id));
+    m_worker.run<OutboxDossier>(
+        this, [id](DbSession& session) { return OutboxDossier::load(session, id); },
+        [this, ticket](const OutboxDossier& dossier) {
+            if (m_requests.isLatest(ticket)) // the selection may have moved on meanwhile
+                present(dossier);
+        },
+        [this, ticket, id](const OutboxError& error) {
+            if (m_requests.isLatest(ticket))
+                m_summary->setText(tr("Could not load row %1: %2").arg(id).arg(error.message()));
+        });
+}
+
+void OutboxDetailPane::present(const OutboxDossier& dossier)
+{
+    m_attempts->clear();
+    m_audit->clear();
+    if (!dossier.detail) {
+        if (dossier.id)
+            m_summary->setText(tr("Row %1 no longer exists (purged).").arg(dossier.id));
+        m_payload->clear();
+        m_headers->clear();
+        m_error->clear();
+        m_links->clear();
+        return;
+    }
+    const OutboxRowDetail& detail = *dossier.detail;
+    const OutboxRowSummary& row = detail.summary;
+    QString lease;
+    if (!row.leaseOwner.isEmpty())
+        lease = tr(" · leased to %1 until %2")
+                    .arg(row.leaseOwner.toHtmlEscaped(), TimeFormatter::display(row.leaseExpiresAt));
+    m_summary->setText(
+        tr("<b>#%1 %2</b> · %3 · %n attempt(s)%4<br>%5 %6 · dedupe key <code>%7</code> · created %8%9", nullptr,
+            row.attempts)
+            .arg(row.id)
+            .arg(row.eventType.toHtmlEscaped(), OutboxStatusNames.name(row.status), lease,
+                row.aggregateType.toHtmlEscaped(), row.aggregateId.toHtmlEscaped(), detail.dedupeKey.toHtmlEscaped(),
+                TimeFormatter::display(row.createdAt),
+                row.publishedAt.isValid() ? tr(" · published %1").arg(TimeFormatter::display(row.publishedAt))
+                                          : QString()));
+    m_payload->setPlainText(JsonFormat::pretty(detail.payload));
+    m_headers->setPlainText(JsonFormat::pretty(detail.headers));
+    m_error->setPlainText(detail.lastError.isEmpty() ? tr("(no error)") : detail.lastError);
+    for (const OutboxAttempt& attempt : dossier.attempts) {
+        auto* item = new QTreeWidgetItem(m_attempts,
+            { TimeFormatter::display(attempt.at), QString::number(attempt.attempt), attempt.worker,
+                attempt.error.section(QLatin1Char('\n'), 0, 0) });
+        item->setToolTip(0, TimeFormatter::exact(attempt.at));
+        item->setToolTip(3, attempt.error);
+    }
+    for (const AuditEntry& entry : dossier.audit) {
+        auto* item = new QTreeWidgetItem(m_audit,
+            { TimeFormatter::display(entry.at), entry.actor, entry.action, entry.reason,
+                describeChange(entry.stateBefore, entry.stateAfter) });
+        item->setToolTip(0, TimeFormatter::exact(entry.at));
+    }
+    m_tabs->setTabText(3, tr("Attempts (%1)").arg(dossier.attempts.size()));
+    m_tabs->setTabText(4, tr("Audit (%1)").arg(dossier.audit.size()));
+    if (const auto& key = dossier.idempotencyRecord) {
+        m_links->setText(tr("Order <b>%1</b> was created by the request with idempotency key <b>%2</b> (scope %3): "
+                            "status %4, response %5, replayed %n time(s), fingerprint <code>%6</code>.",
+            nullptr, key->replayCount)
+                             .arg(row.aggregateId.toHtmlEscaped(), key->key.toHtmlEscaped(), key->scope.toHtmlEscaped(),
+                                 KeyStatusNames.name(key->status))
+                             .arg(key->responseStatus)
+                             .arg(key->fingerprint));
+    } else {
+        m_links->setText(tr("No idempotency record links to %1 %2.")
+                             .arg(row.aggregateType.toHtmlEscaped(), row.aggregateId.toHtmlEscaped()));
+    }
+}

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/outboxview.h"
+
+#include "common/listviewsetup.h"
+#include "common/operatoractiondialog.h"
+#include "common/statusfilterbutton.h"
+#include "common/timerangefilter.h"
+#include "core/bulkactionrunner.h"
+#include "core/databaseclient.h"
+#include "export/exporttables.h"
+#include "outbox/outboxdetailpane.h"
+#include "outbox/outboxtablemodel.h"
+#include "outbox/stuckrowclassifier.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+
+namespace {
+
+constexpr int FrozenSetCap = 100'000;
+
+} // namespace
+
+OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* parent)
+    : QWidget(parent)
+    , m_actions(actions)
+    , m_model(new OutboxTableModel(reads, this))
+    , m_table(new QTableView(this))
+    , m_detail(new OutboxDetailPane(reads, this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_statuses(new StatusFilterButton(OutboxStatusNames.names(), this))
+    , m_eventType(ListViewSetup::filterEdit(tr("Event type"), this))
+    , m_aggregateId(ListViewSetup::filterEdit(tr("Aggregate id"), this))
+    , m_errorContains(ListViewSetup::filterEdit(tr("Error contains"), this))
+    , m_created(new TimeRangeFilter(tr("Created from"), this))
+    , m_stuckOnly(new QCheckBox(tr("Stuck only"), this))
+    , m_filterDelay(ListViewSetup::filterDelay(this))
+    , m_requeueSelected(new QAction(tr("&Retry selected"), this))
+    , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
+    , m_releaseSelected(new QAction(tr("Re&lease lease"), this))
+{
+    auto* filterBar = new QWidget(this);
+    buildFilterBar(filterBar);
+
+    ListViewSetup::setUpTable(m_table, m_model);
+    m_table->setColumnWidth(OutboxTableModel::Id, 80);
+    m_table->setColumnWidth(OutboxTableModel::EventType, 130);
+    m_table->setColumnWidth(OutboxTableModel::Aggregate, 110);
+    m_table->setColumnWidth(OutboxTableModel::Status, 120);
+    m_table->setColumnWidth(OutboxTableModel::Attempts, 70);
+    m_table->setColumnWidth(OutboxTableModel::LastError, 320);
+    ListViewSetup::fitInstantColumns(m_table,
+        { OutboxTableModel::NextAttempt, OutboxTableModel::LeaseExpires, OutboxTableModel::Created,
+            OutboxTableModel::Published });
+    m_copy = ListViewSetup::addCopyAsJsonAction(m_table, [this](const QList<int>& rows) {
+        QList<OutboxRowSummary> selected;
+        for (const int row : rows)
+            selected.append(m_model->rowAt(row));
+        return ExportTables::outbox(selected).jsonArray();
+    });
+
+    auto* actionBar = new QHBoxLayout;
+    for (QAction* action : { m_requeueSelected, m_releaseSelected, m_requeueMatching }) {
+        auto* button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        actionBar->addWidget(button);
+    }
+    ListViewSetup::layOut(this, filterBar, m_splitter, m_table, m_detail, actionBar);
+
+    m_requeueSelected->setToolTip(tr("Move the selected failed or dead rows back to pending (Ctrl+R)"));
+    m_requeueSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_releaseSelected->setToolTip(tr("Put selected in-flight rows whose lease expired back to pending"));
+    m_requeueMatching->setToolTip(tr("Requeue every failed or dead row matching the filter, not just the loaded ones"));
+    connect(m_requeueSelected, &QAction::triggered, this, &OutboxView::requeueSelected);
+    connect(m_requeueMatching, &QAction::triggered, this, &OutboxView::requeueMatching);
+    connect(m_releaseSelected, &QAction::triggered, this, &OutboxView::releaseSelected);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &OutboxView::showContextMenu);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OutboxView::updateActions);
+    ListViewSetup::followSelection(
+        m_table, OutboxTableModel::IdRole, [this] { return m_detail->shownRow(); },
+        [this](qint64 id) { m_detail->showRow(id); });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &OutboxView::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OutboxView::updateActions);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &OutboxView::updateActions);
+    connect(m_model, &PagedListModelBase::loadingChanged, this, &OutboxView::updateActions);
+    connect(m_model, &PagedListModelBase::loadFailed, this, &OutboxView::loadFailed);
+    connect(m_filterDelay, &QTimer::timeout, this, &OutboxView::applyFilterControls);
+    updateActions();
+}
+
+void OutboxView::buildFilterBar(QWidget* bar)
+{
+    auto* layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_statuses);
+    layout->addWidget(m_eventType, 1);
+    layout->addWidget(m_aggregateId, 1);
+    layout->addWidget(m_errorContains, 2);
+    layout->addWidget(m_created);
+    layout->addWidget(m_stuckOnly);
+    ListViewSetup::addClearButton(layout, tr("Show every row"), [this] { showFilter(OutboxFilter {}); });
+
+    const auto later = [this] { m_filterDelay->start(); };
+    connect(m_statuses, &StatusFilterButton::statusesChanged, this, later);
+    for (QLineEdit* edit : { m_eventType, m_aggregateId, m_errorContains })
+        connect(edit, &QLineEdit::textChanged, this, later);
+    connect(m_created, &TimeRangeFilter::rangeChanged, this, later);
+    connect(m_stuckOnly, &QCheckBox::toggled, this, later);
+}
+
+OutboxFilter OutboxView::filterFromControls() const
+{
+    OutboxFilter filter;
+    filter.statuses = StatusFilterButton::parsed(OutboxStatusNames, m_statuses->checkedStatuses());
+    filter.eventType = m_eventType->text().trimmed();
+    filter.aggregateId = m_aggregateId->text().trimmed();
+    filter.errorContains = m_errorContains->text().trimmed();
+    filter.createdFrom = m_created->from();
+    filter.createdTo = m_created->to();
+    filter.stuckOnly = m_stuckOnly->isChecked();
+    filter.stuckThresholdMs = m_stuckThresholdMs;
+    return filter;
+}
+
+void OutboxView::applyFilterControls()
+{
+    const OutboxFilter filter = filterFromControls();
+    if (ListViewSetup::alreadyShows(*m_model, filter))
+        return;
+    m_detail->showRow(0);
+    m_model->setFilter(filter);
+}
+
+void OutboxView::showFilter(const OutboxFilter& filter)
+{
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_statuses), QSignalBlocker(m_eventType),
+        QSignalBlocker(m_aggregateId), QSignalBlocker(m_errorContains), QSignalBlocker(m_stuckOnly) };
+    m_statuses->setCheckedStatuses(OutboxStatusNames.names(filter.statuses));
+    m_eventType->setText(filter.eventType);
+    m_aggregateId->setText(filter.aggregateId);
+    m_errorContains->setText(filter.errorContains);
+    m_created->setRange(filter.createdFrom, filter.createdTo);
+    m_stuckOnly->setChecked(filter.stuckOnly);
+    m_filterDelay->stop();
+    m_detail->showRow(0);
+    m_model->setFilter(filterFromControls());
+}
+
+const OutboxFilter& OutboxView::filter() const
+{
+    return m_model->filter();
+}
+
+void OutboxView::setStuckThresholdMs(qint64 ms)
+{
+    m_stuckThresholdMs = ms;
+}
+
+void OutboxView::refresh()
+{
+    ListViewSetup::refresh(m_table, m_model);
+    if (m_detail->shownRow())
+        m_detail->showRow(m_detail->shownRow());
+}
+
+void OutboxView::focusFilter()
+{
+    m_errorContains->setFocus(Qt::ShortcutFocusReason);
+    m_errorContains->selectAll();
+}
+
+void OutboxView::setSessionInfo(const SessionInfo& info)
+{
+    m_session = info;
+    updateActions();
+}
+
+void OutboxView::updateActions()
+{
+    int requeueable = 0;
+    int releasable = 0;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+        const int kind = index.data(OutboxTableModel::StuckRole).toInt();
+        requeueable += isRequeueable(m_model->rowAt(index.row()).status) ? 1 : 0;
+        releasable += kind == int(StuckRowClassifier::Kind::LeaseExpired) ? 1 : 0;
+    }
+    const QString readOnly = m_session.readOnlyReason();
+    m_requeueSelected->setEnabled(readOnly.isEmpty() && requeueable > 0);
+    m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);
+    m_requeueMatching->setEnabled(readOnly.isEmpty() && m_model->rowCount() > 0);
+    for (QAction* action : { m_requeueSelected, m_releaseSelected, m_requeueMatching }) {
+        // The action's own tooltip comes back when a later connection may act again.
+        if (!action->property("ownToolTip").isValid())
+            action->setProperty("ownToolTip", action->toolTip());
+        action->setToolTip(readOnly.isEmpty() ? action->property("ownToolTip").toString() : readOnly);
+    }
+}
+
+void OutboxView::requeueSelected()
+{
+    QList<qint64> ids;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+        if (isRequeueable(m_model->rowAt(index.row()).status))
+            ids.append(m_model->rowAt(index.row()).id);
+    }
+    std::sort(ids.begin(), ids.end());
+    confirmAndRun(tr("Requeue"), ids,
+        tr("Each row goes back to pending only if it is still failed or dead when the action runs; any other "
+           "row is skipped and reported."),
+        false);
+}
+
+void OutboxView::releaseSelected()
+{
+    QList<qint64> ids;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+        if (index.data(OutboxTableModel::StuckRole).toInt() == int(StuckRowClassifier::Kind::LeaseExpired))
+            ids.append(m_model->rowAt(index.row()).id);
+    }
+    std::sort(ids.begin(), ids.end());
+    confirmAndRun(tr("Release the lease of"), ids,
+        tr("Each row goes back to pending only if it is still in flight with an expired lease when the action "
+           "runs."),
+        true);
+}
+
+void OutboxView::requeueMatching()
+{
+    // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
+    OutboxFilter filter = m_model->filter();
+    QList<OutboxStatus> statuses;
+    for (const OutboxStatus status : OutboxStatusNames.values()) {
+        if (isRequeueable(status) && (filter.statuses.isEmpty() || filter.statuses.contains(status)))
+            statuses.append(status);
+    }
+    if (statuses.isEmpty()) {
+        QMessageBox::information(this, tr("Nothing to requeue"), tr("The filter shows no failed or dead rows."));
+        return;
+    }
+    filter.statuses = statuses;
+    m_requeueMatching->setEnabled(false);
+    m_actions.run<QList<qint64>>(
+        this, [filter](DbSession& session) { return OutboxOperator(session).freeze(filter, FrozenSetCap); },
+        [this](const QList<qint64>& ids) {
+            updateActions();
+            if (ids.isEmpty()) {
+                QMessageBox::information(
+                    this, tr("Nothing to requeue"), tr("No failed or dead row matches the filter."));
+                return;
+            }
+            QString guard = tr("These are all failed or dead rows matching the filter right now. Rows that change "
+                               "state before the action runs are skipped and reported; rows that fail later are "
+                               "not touched.");
+            if (ids.size() == FrozenSetCap)
+                guard += tr(" The set is capped at %1 rows; run the action again for the rest.").arg(FrozenSetCap);
+            confirmAndRun(tr("Requeue"), ids, guard, false);
+        },
+        [this](const OutboxError& error) {
+            updateActions();
+            QMessageBox::warning(this, tr("Cannot select rows"), error.message());
+        });
+}
+
+void OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release)
+{
+    if (ids.isEmpty())
+        return;
+    OperatorActionDialog dialog(verb, ids, guard, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const BulkActionRunner::Action action = release
+        ? BulkActionRunner::Action([](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
+                                       const OutboxOperator::Progress& progress) {
+              return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+          })
+        : BulkActionRunner::Action([](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
+                                       const OutboxOperator::Progress& progress) {
+              return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+          });
+    BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), action);
+    connect(runner, &BulkActionRunner::finished, this,
+        [this, verb](const OperatorActionReport& report) { reportResult(verb, report); });
+    connect(runner, &BulkActionRunner::failed, this, [this, verb](const QString& message) {
+        QMessageBox::warning(this, tr("%1 failed").arg(verb), message);
+        refresh();
+    });
+}
+
+void OutboxView::reportResult(const QString& verb, const OperatorActionReport& report)
+{
+    QString summary = tr("%1: %n row(s) changed", nullptr, int(report.changed.size())).arg(verb);
+    if (!report.skipped.isEmpty())
+        summary += tr(", %n skipped because their state had changed", nullptr, int(report.skipped.size()));
+    if (report.cancelled)
+        summary += tr(", cancelled before the remaining batches");
+    emit actionFinished(summary);
+    if (!report.skipped.isEmpty()) {
+        // Not modal: the operator may keep working while reading which rows were left alone.
+        QStringList ids;
+        for (qint64 id : report.skipped)
+            ids.append(QString::number(id));
+        auto* box = new QMessageBox(QMessageBox::Information, verb, summary + QLatin1Char('.'), QMessageBox::Ok, this);
+        box->setDetailedText(tr("Skipped ids: %1").arg(ids.join(QStringLiteral(", "))));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    refresh();
+}
+
+void OutboxView::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_table->indexAt(position);
+    QMenu menu(this);
+    menu.addAction(m_requeueSelected);
+    menu.addAction(m_releaseSelected);
+    menu.addAction(m_copy);
+    if (index.isValid()) {
+        const OutboxRowSummary row = m_model->rowAt(index.row());
+        menu.addSeparator();
+        ListViewSetup::addNarrowingAction(menu, tr("Show only event type “%1”").arg(row.eventType), this,
+            [row](OutboxFilter& filter) { filter.eventType = row.eventType; });
+        ListViewSetup::addNarrowingAction(menu, tr("Show only aggregate “%1”").arg(row.aggregateId), this,
+            [row](OutboxFilter& filter) { filter.aggregateId = row.aggregateId; });
+    }
+    menu.exec(m_table->viewport()->mapToGlobal(position));
+}
+
+void OutboxView::saveState(QSettings& settings) const
+{
+    ListViewSetup::saveState(settings, QStringLiteral("outbox"), m_table, m_splitter);
+}
+
+void OutboxView::restoreState(const QSettings& settings)
+{
+    ListViewSetup::restoreState(settings, QStringLiteral("outbox"), m_table, m_splitter);
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "overview/overviewpage.h"
+
+#include "core/databaseclient.h"
+#include "core/timeformatter.h"
+#include "metrics/metricthresholds.h"
+#include "operations/outboxoverview.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSettings>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+
+// The tiles are named like the statuses they count, plus "stuck" (for tests and screen readers).
+const QString StuckTile = QStringLiteral("stuck");
+
+OutboxFilter statusFilter(OutboxStatus status)
+{
+    OutboxFilter filter;
+    filter.statuses = { status };
+    return filter;
+}
+
+QString countText(const CappedCount& count)
+{
+    const QString number = QLocale().toString(count.value);
+    return count.capped ? number + QLatin1Char('+') : number;
+}
+
+} // namespace
+
+OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
+    : QWidget(parent)
+    , m_reads(reads)
+    , m_oldest(new QLabel(this))
+    , m_rates(new QLabel(this))
+    , m_updated(new QLabel(this))
+{
+    auto* grid = new QGridLayout;
+    grid->setSpacing(12);
+    OutboxFilter stuck;
+    stuck.stuckOnly = true;
+    const auto addStatusTile = [&](OutboxStatus status, const QString& caption) {
+        addTile(grid, OutboxStatusNames.name(status), caption, statusFilter(status));
+    };
+    addStatusTile(OutboxStatus::Pending, tr("pending"));
+    addStatusTile(OutboxStatus::InFlight, tr("in flight"));
+    addStatusTile(OutboxStatus::Failed, tr("failed, retry scheduled"));
+    addStatusTile(OutboxStatus::Dead, tr("dead, need an operator"));
+    addTile(grid, StuckTile, tr("stuck"), stuck);
+    QFont large = m_oldest->font();
+    large.setPointSizeF(large.pointSizeF() * 1.3);
+    for (QLabel* label : { m_oldest, m_rates }) {
+        label->setFont(large);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_updated->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(grid);
+    layout->addSpacing(16);
+    layout->addWidget(m_oldest);
+    layout->addWidget(m_rates);
+    layout->addStretch(1);
+    layout->addWidget(m_updated);
+}
+
+void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter)
+{
+    auto* tile = new QToolButton(this);
+    tile->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    tile->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    tile->setMinimumHeight(96);
+    tile->setAutoRaise(false);
+    tile->setProperty("caption", caption);
+    tile->setToolTip(tr("Show the %1 rows").arg(caption));
+    QFont font = tile->font();
+    font.setPointSizeF(font.pointSizeF() * 1.6);
+    tile->setFont(font);
+    tile->setText(QStringLiteral("–\n") + caption);
+    connect(tile, &QToolButton::clicked, this, [this, filter] {
+        OutboxFilter withThreshold = filter;
+        withThreshold.stuckThresholdMs = m_stuckThresholdMs;
+        emit showOutbox(withThreshold);
+    });
+    m_tiles.insert(name, tile);
+    const int column = int(m_tiles.size()) - 1;
+    grid->addWidget(tile, 0, column);
+    grid->setColumnStretch(column, 1);
+}
+
+void OverviewPage::setStuckThresholdMs(qint64 ms)
+{
+    m_stuckThresholdMs = ms;
+}
+
+void OverviewPage::refresh()
+{
+    if (m_loading)
+        return; // the answer on its way is fresh enough
+    m_loading = true;
+    m_reads.run<OutboxOverview>(
+        this, [threshold = m_stuckThresholdMs](DbSession& session) { return OutboxOverview::load(session, threshold); },
+        [this](const OutboxOverview& overview) {
+            m_loading = false;
+            present(overview);
+        },
+        [this](const OutboxError& error) {
+            m_loading = false;
+            emit loadFailed(error.message());
+        });
+}
+
+void OverviewPage::present(const OutboxOverview& overview)
+{
+    const auto name = [](OutboxStatus status) { return OutboxStatusNames.name(status); };
+    const std::pair<QString, CappedCount> counts[] = { { name(OutboxStatus::Pending), overview.pending },
+        { name(OutboxStatus::InFlight), overview.inFlight }, { name(OutboxStatus::Failed), overview.failed },
+        { name(OutboxStatus::Dead), overview.dead }, { StuckTile, overview.stuck } };
+    for (const auto& [tileName, count] : counts) {
+        QToolButton* tile = m_tiles.value(tileName);
+        tile->setText(countText(count) + QLatin1Char('\n') + tile->property("caption").toString());
+        // Rows that need an operator stand out; the colour reads on light and dark palettes.
+        const bool alarming = count.value > 0 && (tileName == name(OutboxStatus::Dead) || tileName == StuckTile);
+        tile->setStyleSheet(alarming ? QStringLiteral("color: #dc322f; font-weight: bold;") : QString());
+        if (count.capped)
+            tile->setToolTip(tr("At least %1 — counts stop at %1 so that they stay cheap on large tables")
+                                 .arg(QLocale().toString(count.value)));
+    }
+    // The Metrics tab's warning levels colour the same figures here, so the first screen already says
+    // whether something is over its level.
+    const MetricThresholds thresholds = MetricThresholds::load(QSettings());
+    const auto marked = [](const QString& text, bool warn) {
+        return warn ? QStringLiteral("<span style=\"color:#dc322f\">%1 ⚠</span>").arg(text) : text;
+    };
+    const bool lagging = overview.oldestUnpublishedAgeMs
+        && double(*overview.oldestUnpublishedAgeMs) > thresholds.oldestPendingAgeSeconds * 1000.0;
+    m_oldest->setText(overview.oldestUnpublishedAgeMs
+            ? tr("Oldest unpublished row: %1 old")
+                  .arg(
+                      marked(QStringLiteral("<b>%1</b>").arg(TimeFormatter::duration(*overview.oldestUnpublishedAgeMs)),
+                          lagging))
+            : tr("Nothing waits to be published."));
+    const bool duplicating
+        = overview.duplicateHitRate && *overview.duplicateHitRate * 100.0 > thresholds.duplicateHitRatePercent;
+    const QString hitRate = overview.duplicateHitRate
+        ? marked(QStringLiteral("<b>%1 %</b>").arg(QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1)),
+            duplicating)
+        : tr("<b>no requests</b>");
+    m_rates->setText(tr("Last hour: <b>%1</b> published per minute · duplicate hit rate %2")
+                         .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate));
+    m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
+    m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
+    m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
+}
+
+QString OverviewPage::figure(const QString& name) const
+{
+    const QToolButton* tile = m_tiles.value(name);
+    return tile ? tile->text().section(QLatin1Char('\n'), 0, 0) : QString();
+}
