@@ -23,7 +23,7 @@ class OrdersHttpApi final {
     Q_DISABLE_COPY_MOVE(OrdersHttpApi)
 public:
     // Larger bodies are refused with 413 before they are parsed.
-    static constexpr qsizetype MaxBodyBytes = 64 * 1024;
+    static constexpr qsizetype MaxBodyBytes = 64LL * 1024;
 
     OrdersHttpApi(ConnectionSettings settings, std::unique_ptr<DbSession> session);
     ~OrdersHttpApi();

@@ -74,7 +74,7 @@ qint64 ArgumentParser::toDurationMs(const QString& name, const QString& text) co
 
 QString ArgumentParser::choice(const QString& name, const QStringList& allowed) const
 {
-    const QString text = value(name);
+    QString text = value(name);
     if (!allowed.contains(text)) {
         throw usageError(QStringLiteral("--%1: invalid value '%2': expected one of %3")
                              .arg(name, text, allowed.join(QStringLiteral(", "))));
@@ -84,7 +84,7 @@ QString ArgumentParser::choice(const QString& name, const QStringList& allowed) 
 
 QString ArgumentParser::requiredText(const QString& name) const
 {
-    const QString text = value(name);
+    QString text = value(name);
     if (text.trimmed().isEmpty())
         throw usageError(QStringLiteral("--%1 is required and must not be blank").arg(name));
     return text;

@@ -85,7 +85,8 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        const QList<OutboxStatus> requeueable { OutboxStatus::Failed, OutboxStatus::Dead };
+        QList<OutboxStatus> requeueable = OutboxStatusNames.values();
+        requeueable.removeIf([](OutboxStatus status) { return !isRequeueable(status); });
         selection.statuses = { *OutboxStatusNames.parse(
             parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueable))) };
         if (parser.isSet(QStringLiteral("older-than")))

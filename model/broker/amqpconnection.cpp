@@ -9,7 +9,7 @@
 
 static timeval toTimeval(int ms)
 {
-    return timeval { ms / 1000, (ms % 1000) * 1000 };
+    return timeval { ms / 1000, (ms % 1000) * 1000L };
 }
 
 AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, int timeoutMs, int heartbeatSeconds)

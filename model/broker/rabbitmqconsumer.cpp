@@ -39,7 +39,7 @@ std::optional<AmqpDelivery> RabbitMqConsumer::next(int timeoutMs)
 {
     amqp_connection_state_t state = m_connection->state();
     amqp_maybe_release_buffers(state);
-    const timeval timeout { timeoutMs / 1000, (timeoutMs % 1000) * 1000 };
+    const timeval timeout { timeoutMs / 1000, (timeoutMs % 1000) * 1000L };
     amqp_envelope_t envelope;
     const amqp_rpc_reply_t reply = amqp_consume_message(state, &envelope, &timeout, 0);
     if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT)

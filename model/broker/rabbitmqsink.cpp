@@ -19,7 +19,7 @@ static QString unencodable(const QByteArray& routingKey, const QByteArray& messa
     const QJsonObject& headers)
 {
     constexpr qsizetype ShortStringMax = 255;
-    constexpr qsizetype HeadersMax = 64 * 1024;
+    constexpr qsizetype HeadersMax = 64LL * 1024;
     if (headersJson.size() > HeadersMax)
         return QStringLiteral("the headers are %1 bytes of JSON; at most %2 fit in an AMQP frame here")
             .arg(headersJson.size())

@@ -16,11 +16,11 @@ class MetricsRecorder;
 // commits together or not at all. Counts every request into the duplicate-hit-rate metrics.
 //
 //     IdempotentRequest request(session, metrics);
-//     const auto outcome = request.run(claim, [&](qint64 recordId) {
-//         const qint64 id = insertPayment(session, ...);
-//         OutboxRepository(session).enqueue({ "payment", QString::number(id), "payment.created", body });
+//     const auto outcome = request.run(claim, [&](qint64 /*recordId*/) {
+//         const QString id = insertPayment(session, ...);
+//         OutboxRepository(session).enqueue({ "payment", id, "payment.created", body, "{}", "payment.created:" + id });
 //         return IdempotentRequest::Execution::completed(201, body);
-//     });
+//     }, 503, R"({"error":"temporarily_unavailable"})");
 class IdempotentRequest final {
 public:
     // What the operation did.

@@ -8,7 +8,7 @@ int LatencyHistogram::bucketFor(qint64 latencyMs)
 {
     if (latencyMs < 1)
         return 0;
-    const int width = std::bit_width(quint64(latencyMs)); // 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...
+    const int width = int(std::bit_width(quint64(latencyMs))); // 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...
     return qMin(width, Buckets - 1);
 }
 

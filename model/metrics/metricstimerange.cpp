@@ -9,15 +9,15 @@ qint64 spanSeconds(MetricsTimeRange::Span span)
 {
     switch (span) {
     case MetricsTimeRange::Span::Last15Minutes:
-        return 15 * 60;
+        return 15LL * 60;
     case MetricsTimeRange::Span::LastHour:
         return 3600;
     case MetricsTimeRange::Span::Last6Hours:
-        return 6 * 3600;
+        return 6LL * 3600;
     case MetricsTimeRange::Span::Last24Hours:
-        return 24 * 3600;
+        return 24LL * 3600;
     case MetricsTimeRange::Span::Last7Days:
-        return 7 * 24 * 3600;
+        return 7LL * 24 * 3600;
     case MetricsTimeRange::Span::Custom:
         break;
     }

@@ -146,7 +146,7 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
                 recordId);
         return IdempotentRequest::Execution::alreadyCompleted(201, created.responseBody, created.id);
     };
-    const CreateOrderResult unavailable = errorResult(CreateOrderResult::Outcome::Failed, 503,
+    CreateOrderResult unavailable = errorResult(CreateOrderResult::Outcome::Failed, 503,
         QStringLiteral("temporarily_unavailable"), QStringLiteral("the request could not be completed; retry it"));
 
     IdempotentRequest idempotent(m_session, m_metrics);

@@ -9,7 +9,7 @@
 
 // What the operator is looking at in the outbox. Every field narrows the set; an empty field does not.
 struct OutboxFilter {
-    static constexpr qint64 DefaultStuckThresholdMs = 5 * 60 * 1000;
+    static constexpr qint64 DefaultStuckThresholdMs = 5LL * 60 * 1000;
 
     QList<OutboxStatus> statuses; // any of these
     QString eventType; // exact

@@ -33,6 +33,17 @@ qint64 OutboxRepository::enqueue(const NewOutboxMessage& message)
     return q.value(0).toLongLong();
 }
 
+// The rows an operator transition moved to pending (id, status before), in id order as the audit log lists them.
+static QList<StatusChange> changesToPending(QSqlQuery& q)
+{
+    QList<StatusChange> changes = SqlValues::collect(q, [](const QSqlQuery& row) {
+        return StatusChange { row.value(0).toLongLong(), OutboxStatusNames.fromColumn(row.value(1)),
+            OutboxStatus::Pending };
+    });
+    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return changes;
+}
+
 QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
 {
     if (ids.isEmpty())
@@ -46,11 +57,7 @@ QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
             "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
             "RETURNING o.id, t.status"),
         { SqlValues::bigintArray(ids) }, QStringLiteral("requeueing outbox rows"));
-    QList<StatusChange> changes;
-    while (q.next())
-        changes.append({ q.value(0).toLongLong(), OutboxStatusNames.fromColumn(q.value(1)), OutboxStatus::Pending });
-    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    return changes;
+    return changesToPending(q);
 }
 
 QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
@@ -61,13 +68,9 @@ QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& 
         QStringLiteral("UPDATE outbox SET status = 'pending', next_attempt_at = now(), lease_owner = NULL, "
                        "  lease_expires_at = NULL, updated_at = now() "
                        "WHERE id = ANY(?::bigint[]) AND status = 'in_flight' AND lease_expires_at < now() "
-                       "RETURNING id"),
+                       "RETURNING id, 'in_flight'"),
         { SqlValues::bigintArray(ids) }, QStringLiteral("releasing outbox leases"));
-    QList<StatusChange> changes;
-    while (q.next())
-        changes.append({ q.value(0).toLongLong(), OutboxStatus::InFlight, OutboxStatus::Pending });
-    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    return changes;
+    return changesToPending(q);
 }
 
 int OutboxRepository::purgePublished(qint64 olderThanMs, int batchSize)

@@ -53,7 +53,7 @@ void OutboxRelay::fail(std::exception_ptr error)
 {
     std::lock_guard lock(m_mutex);
     if (!m_fatal)
-        m_fatal = error;
+        m_fatal = std::move(error);
     m_stopping = true;
     m_wake.notify_all();
 }
@@ -154,6 +154,7 @@ RelayTotals OutboxRelay::run()
         m_running = m_options.workers;
     }
     std::vector<std::thread> threads;
+    threads.reserve(m_options.workers);
     for (int i = 0; i < m_options.workers; ++i) {
         threads.emplace_back([this, i] {
             workerLoop(i);

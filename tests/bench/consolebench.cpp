@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How fast the console's list pages and overview are on a large outbox (the libpq environment names the
 // server). Not a test: it prints numbers for the README and the issue notes.
-//   pg_virtualenv -t build/tests/console-bench [rows]        (default 1,000,000 rows)
+//   pg_virtualenv -t build/tests/bench/console-bench [rows]        (default 1,000,000 rows)
 
 #include "benchtiming.h"
 #include "db/dbsession.h"

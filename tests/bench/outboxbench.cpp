@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Throughput benchmarks for the create, replay and relay paths against a real PostgreSQL (the libpq
 // environment names it). Not a test: it prints numbers for the README and the issue notes.
-//   pg_virtualenv -o fsync=on build/tests/outbox-bench [seconds-per-phase] [clients]
+//   pg_virtualenv -o fsync=on build/tests/bench/outbox-bench [seconds-per-phase] [clients]
 // (pg_virtualenv turns fsync off by default, which would hide the cost of every commit.)
 
 #include "common/sinkspec.h"

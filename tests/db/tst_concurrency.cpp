@@ -34,6 +34,7 @@ private:
         std::latch connected(Clients);
         std::latch start(1);
         std::vector<std::thread> clients;
+        clients.reserve(Clients);
         for (int i = 0; i < Clients; ++i) {
             clients.emplace_back([&, i] {
                 Answer& answer = answers[i];

@@ -64,7 +64,7 @@ private slots:
         QFETCH(int, hours);
         QFETCH(QStringList, firstStamps);
         const QByteArray csv
-            = ExportTables::metricsCsv(session(), from, from.addSecs(hours * 3600), 3600, QTimeZone(zone.toUtf8()));
+            = ExportTables::metricsCsv(session(), from, from.addSecs(hours * 3600LL), 3600, QTimeZone(zone.toUtf8()));
         const QList<QByteArray> lines = csvLines(csv);
         QCOMPARE(lines.size(), hours + 1);
         for (int i = 0; i < hours; ++i)

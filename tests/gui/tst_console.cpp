@@ -79,7 +79,7 @@ private:
 
     // Accepts the OperatorActionDialog as soon as it opens (it may open only after a query on the worker),
     // with `reason`, after running `meanwhile`.
-    void answerNextDialog(const QString& reason, std::function<void()> meanwhile = {})
+    void answerNextDialog(const QString& reason, const std::function<void()>& meanwhile = {})
     {
         auto* poll = new QTimer(this);
         poll->setInterval(10);

@@ -45,7 +45,7 @@ QDateTime windowStart()
 
 QDateTime minute(int n)
 {
-    return windowStart().addSecs(n * 60);
+    return windowStart().addSecs(n * 60LL);
 }
 
 QLineSeries* line(MetricsChart* chart, const QString& name)
@@ -95,7 +95,7 @@ bool isDrawn(const QImage& image)
 bool load(MetricsPage& page, const MetricsTimeRange& window)
 {
     QSignalSpy loaded(&page, &MetricsPage::loaded);
-    page.setWindow(window);
+    page.setTimeRange(window);
     return loaded.wait(10'000);
 }
 
@@ -613,7 +613,7 @@ private slots:
             seedSixHours();
         MetricsPage page(*m_worker);
         QVERIFY(showOnScreen(page));
-        QVERIFY(load(page, MetricsTimeRange(windowStart(), windowStart().addSecs(6 * 3600))));
+        QVERIFY(load(page, MetricsTimeRange(windowStart(), windowStart().addSecs(6LL * 3600))));
         QCOMPARE(page.points().size(), 360);
         // The labels and the charts' layouts adjust to the new figures in posted events, before anyone sees them.
         QCoreApplication::sendPostedEvents();
@@ -631,7 +631,7 @@ private slots:
         QTest::addColumn<qint64>("seconds");
         QTest::addColumn<int>("bucketSeconds");
         QTest::newRow("UTC, 6 h") << false << windowStart() << qint64(6 * 3600) << 60;
-        QTest::newRow("local, 24 h") << true << windowStart().addSecs(-3 * 3600) << qint64(86'400) << 300;
+        QTest::newRow("local, 24 h") << true << windowStart().addSecs(-3LL * 3600) << qint64(86'400) << 300;
         QTest::newRow("UTC, 7 d, not on a bucket boundary")
             << false << windowStart().addSecs(-3 * 86'400 + 1234) << qint64(7 * 86'400) << 3600;
         QTest::newRow("local, last hour") << true << QDateTime() << qint64(3600) << 60;
@@ -697,7 +697,7 @@ private slots:
         span->setCurrentIndex(span->findData(int(Span::Custom)));
         emit span->activated(span->currentIndex());
         QVERIFY(loaded.wait(10'000));
-        QCOMPARE(page.window().span(), Span::Custom);
+        QCOMPARE(page.timeRange().span(), Span::Custom);
         QVERIFY(edits.at(0)->isEnabled() && edits.at(1)->isEnabled());
 
         edits.at(0)->setDateTime(windowStart());
@@ -751,8 +751,8 @@ private slots:
         seedKnownMinutes();
         MetricsPage page(*m_worker);
         QSignalSpy loaded(&page, &MetricsPage::loaded);
-        page.setWindow(MetricsTimeRange(Span::Last7Days));
-        page.setWindow(knownHour());
+        page.setTimeRange(MetricsTimeRange(Span::Last7Days));
+        page.setTimeRange(knownHour());
         QVERIFY(loaded.wait(10'000));
         QCOMPARE(loaded.size(), 1);
         QCOMPARE(page.from(), windowStart());

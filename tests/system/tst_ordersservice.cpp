@@ -218,7 +218,7 @@ private slots:
         QTest::newRow("form") << QByteArray("k") << QByteArray("application/x-www-form-urlencoded") << orderBody()
                               << 415 << QStringLiteral("unsupported_media_type") << QString();
         QTest::newRow("over 64 KiB") << QByteArray("k") << json
-                                     << QByteArray(R"({"customer": ")") + QByteArray(64 * 1024, 'c')
+                                     << QByteArray(R"({"customer": ")") + QByteArray(64LL * 1024, 'c')
                 + QByteArray(R"(", "amount": 1})")
                                      << 413 << QStringLiteral("payload_too_large") << QString();
     }

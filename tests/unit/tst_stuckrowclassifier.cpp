@@ -52,7 +52,7 @@ OutboxRowSummary rowWith(OutboxStatus status, const QVariant& leaseOffsetMs, con
 class TestStuckRowClassifier final : public QObject {
     Q_OBJECT
 
-    static constexpr qint64 FiveMinutes = 5 * 60 * 1000;
+    static constexpr qint64 FiveMinutes = 5LL * 60 * 1000;
 
 private slots:
     void classify_data()

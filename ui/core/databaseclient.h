@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/latestrequest.h"
 #include "db/connectionsettings.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
@@ -28,6 +29,25 @@ class DatabaseClient final : public QObject {
 public:
     explicit DatabaseClient(QString purpose, QObject* parent = nullptr);
     ~DatabaseClient() final override;
+
+    // run() for a view that drops stale results: `done` or `failed` is called only if no later ticket was taken
+    // from `requests` meanwhile. `requests` must belong to `context`, which outlives it.
+    template<typename Result>
+    void runLatest(const LatestRequest& requests, QObject* context, std::function<Result(DbSession&)> work,
+        std::function<void(Result)> done, std::function<void(const OutboxError&)> failed = {})
+    {
+        const quint64 ticket = requests.current();
+        run<Result>(
+            context, std::move(work),
+            [&requests, ticket, done = std::move(done)](Result result) {
+                if (requests.isLatest(ticket))
+                    done(std::move(result));
+            },
+            [&requests, ticket, failed = std::move(failed)](const OutboxError& error) {
+                if (failed && requests.isLatest(ticket))
+                    failed(error);
+            });
+    }
 
     // Connects (again) with `settings`; answers with connected() or connectFailed().
     void open(const ConnectionSettings& settings, bool listen);

@@ -44,11 +44,13 @@ ExportRunner* ExportRunner::exportMetrics(DatabaseClient& worker, QWidget* dialo
     const QDateTime& to, int bucketSeconds, const QTimeZone& zone, const QString& path)
 {
     return start(worker, dialogParent, tr("Exporting metrics to %1…").arg(QDir::toNativeSeparators(path)), path,
-        [from, to, bucketSeconds, zone](
+        [from, to, bucketSeconds, zone, path](
             DbSession& session, QIODevice& out, const std::function<bool(qint64)>& progress) -> qint64 {
             const QByteArray csv = ExportTables::metricsCsv(session, from, to, bucketSeconds, zone);
-            if (out.write(csv) != csv.size())
-                throw OutboxError(OutboxError::Kind::Other, out.errorString());
+            if (out.write(csv) != csv.size()) {
+                throw OutboxError(
+                    OutboxError::Kind::Other, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+            }
             const qint64 buckets = csv.count('\n') - 1; // without the header
             progress(buckets);
             return buckets;

@@ -72,12 +72,9 @@ public:
             ids.append(m_rows.at(row).id);
         if (ids.isEmpty())
             return;
-        const quint64 ticket = m_requests.current();
-        m_worker.template run<QList<Row>>(
-            this, [query = m_rowsQuery, ids](DbSession& session) { return query(session, ids); },
-            [this, ticket](const QList<Row>& fresh) {
-                if (!m_requests.isLatest(ticket))
-                    return;
+        m_worker.template runLatest<QList<Row>>(
+            m_requests, this, [query = m_rowsQuery, ids](DbSession& session) { return query(session, ids); },
+            [this](const QList<Row>& fresh) {
                 for (const Row& row : fresh) {
                     const int index = rowOfId(row.id);
                     if (index < 0)
@@ -112,16 +109,14 @@ private:
     void requestPage()
     {
         setLoading(true);
-        const quint64 ticket = m_requests.current();
         const qint64 cursor = m_rows.isEmpty() ? 0 : m_rows.last().id;
         const bool first = m_rows.isEmpty();
-        m_worker.template run<Page>(
-            this,
+        // A page read for an earlier filter (it changed while the page was on its way) is dropped.
+        m_worker.template runLatest<Page>(
+            m_requests, this,
             [query = m_pageQuery, filter = m_filter, cursor, limit = m_pageSize](
                 DbSession& session) { return query(session, filter, cursor, limit); },
-            [this, ticket, first](const Page& page) {
-                if (!m_requests.isLatest(ticket))
-                    return; // the filter changed while this page was on its way
+            [this, first](const Page& page) {
                 m_serverNow = page.serverNow;
                 m_exhausted = page.rows.size() < m_pageSize;
                 if (!page.rows.isEmpty()) {
@@ -132,9 +127,7 @@ private:
                 setLoading(false);
                 emit pageLoaded(first);
             },
-            [this, ticket](const OutboxError& error) {
-                if (!m_requests.isLatest(ticket))
-                    return;
+            [this](const OutboxError& error) {
                 // No automatic retry: the view would ask again at once. A reload (after reconnecting,
                 // on refresh) starts over.
                 m_failed = true;

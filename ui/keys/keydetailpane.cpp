@@ -89,7 +89,7 @@ KeyDetailPane::KeyDetailPane(DatabaseClient& worker, QWidget* parent)
 void KeyDetailPane::showKey(qint64 id)
 {
     m_id = id;
-    const quint64 ticket = m_requests.next();
+    m_requests.next(); // whatever is on its way for the previous selection is stale now
     if (id == 0) {
         present(KeyDossier {});
         m_summary->setText(
@@ -97,15 +97,11 @@ void KeyDetailPane::showKey(qint64 id)
         return;
     }
     m_summary->setText(tr("Loading key %1…").arg(id));
-    m_worker.run<KeyDossier>(
-        this, [id](DbSession& session) { return KeyDossier::load(session, id); },
-        [this, ticket](const KeyDossier& dossier) {
-            if (m_requests.isLatest(ticket)) // the selection may have moved on meanwhile
-                present(dossier);
-        },
-        [this, ticket, id](const OutboxError& error) {
-            if (m_requests.isLatest(ticket))
-                m_summary->setText(tr("Could not load key %1: %2").arg(id).arg(error.message()));
+    m_worker.runLatest<KeyDossier>(
+        m_requests, this, [id](DbSession& session) { return KeyDossier::load(session, id); },
+        [this](const KeyDossier& dossier) { present(dossier); },
+        [this, id](const OutboxError& error) {
+            m_summary->setText(tr("Could not load key %1: %2").arg(id).arg(error.message()));
         });
 }
 

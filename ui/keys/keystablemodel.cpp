@@ -52,7 +52,7 @@ QVariant KeysTableModel::headerData(int section, Qt::Orientation orientation, in
 
 QString KeysTableModel::statusText(const IdempotencyRecord& record)
 {
-    const QString status = KeyStatusNames.name(record.status);
+    QString status = KeyStatusNames.name(record.status);
     if (!record.failureRetryable)
         return status;
     return *record.failureRetryable ? status + tr(" (released)") : status + tr(" (final)");

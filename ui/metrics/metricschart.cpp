@@ -17,7 +17,7 @@
 
 namespace {
 
-constexpr qint64 DayMSecs = 24 * 3600 * 1000;
+constexpr qint64 DayMSecs = 24LL * 3600 * 1000;
 const QColor ThresholdColor(0xdc, 0x32, 0x2f); // the Overview's alarm red, readable on light and dark themes
 
 } // namespace

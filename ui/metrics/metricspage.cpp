@@ -4,14 +4,12 @@
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
-#include "export/exporttables.h"
 #include "metrics/metricschart.h"
 
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -180,14 +178,14 @@ void MetricsPage::buildCharts()
 MetricsPage::Request MetricsPage::currentRequest() const
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    Request request { m_window.from(now), m_window.to(now), 0, chartZone() };
+    Request request { m_timeRange.from(now), m_timeRange.to(now), 0, chartZone() };
     request.bucketSeconds = MetricsTimeRange::bucketSecondsFor(request.from.secsTo(request.to));
     return request;
 }
 
-void MetricsPage::setWindow(const MetricsTimeRange& window)
+void MetricsPage::setTimeRange(const MetricsTimeRange& range)
 {
-    m_window = window;
+    m_timeRange = range;
     m_requests.next();
     resetZoom();
     syncControls();
@@ -236,21 +234,21 @@ void MetricsPage::present(const Request& request, const QList<MetricPoint>& poin
         tr("%1 buckets · %n point(s)", nullptr, int(points.size())).arg(bucketName(request.bucketSeconds)));
     showThresholds();
     // The editors of a custom range are the operator's: a refresh must not overwrite what is being typed.
-    if (m_window.span() != Span::Custom || zoneChanged)
+    if (m_timeRange.span() != Span::Custom || zoneChanged)
         syncControls();
     emit loaded();
 }
 
 void MetricsPage::syncControls()
 {
-    m_span->setCurrentIndex(m_span->findData(int(m_window.span())));
-    const bool custom = m_window.span() == Span::Custom;
+    m_span->setCurrentIndex(m_span->findData(int(m_timeRange.span())));
+    const bool custom = m_timeRange.span() == Span::Custom;
     // QDateTimeEdit (Qt 6.4) knows UTC and local time only, which are the zones the console offers.
     const Qt::TimeSpec spec = chartZone() == QTimeZone::utc() ? Qt::UTC : Qt::LocalTime;
     const QDateTime now = QDateTime::currentDateTimeUtc();
     // While a "last …" window is chosen, the editors show the range last read, a starting point for a custom one.
-    const QDateTime from = custom || !m_shown.from.isValid() ? m_window.from(now) : m_shown.from;
-    const QDateTime to = custom || !m_shown.to.isValid() ? m_window.to(now) : m_shown.to;
+    const QDateTime from = custom || !m_shown.from.isValid() ? m_timeRange.from(now) : m_shown.from;
+    const QDateTime to = custom || !m_shown.to.isValid() ? m_timeRange.to(now) : m_shown.to;
     for (auto [edit, instant] : { std::pair(m_from, from), std::pair(m_to, to) }) {
         edit->setEnabled(custom);
         edit->setTimeSpec(spec);
@@ -262,16 +260,16 @@ void MetricsPage::chooseSpan(int index)
 {
     const auto span = Span(m_span->itemData(index).toInt());
     if (span == Span::Custom)
-        setWindow(MetricsTimeRange(m_from->dateTime(), m_to->dateTime()));
+        setTimeRange(MetricsTimeRange(m_from->dateTime(), m_to->dateTime()));
     else
-        setWindow(MetricsTimeRange(span));
+        setTimeRange(MetricsTimeRange(span));
 }
 
 void MetricsPage::applyCustomRange()
 {
     const MetricsTimeRange custom(m_from->dateTime(), m_to->dateTime());
-    if (m_window.span() == Span::Custom && custom != m_window)
-        setWindow(custom);
+    if (m_timeRange.span() == Span::Custom && custom != m_timeRange)
+        setTimeRange(custom);
 }
 
 void MetricsPage::resetZoom()

@@ -28,10 +28,10 @@ public:
 
     // Re-reads the window ("last …" windows slide to now); ignored while a read is on its way.
     void refresh();
-    // Shows `window` in the controls, resets the zoom and reads it; a read of the previous window that is
+    // Shows `range` in the controls, resets the zoom and reads it; a read of the previous range that is
     // still on its way is dropped when it arrives.
-    void setWindow(const MetricsTimeRange& window);
-    const MetricsTimeRange& window() const { return m_window; }
+    void setTimeRange(const MetricsTimeRange& range);
+    const MetricsTimeRange& timeRange() const { return m_timeRange; }
 
     // What is shown: the last result and the window, bucket and zone it was read for. Before the first result
     // the instants are invalid and the bucket is 0.
@@ -50,9 +50,10 @@ public:
     // The latest figures against the warning levels, as the coloured label shows them.
     MetricThresholds::Evaluation evaluation() const { return m_thresholds.evaluate(m_points); }
 
-    // Writes exactly ExportTables::metricsCsv of the window shown (before the first result: of the window as
-    // it would be read now) to `path`, on the read worker behind a progress dialog; answers with exported()
-    // or exportFailed(). File → Export metrics CSV calls this after asking for the file name.
+    // Writes exactly ExportTables::metricsCsv of the range shown (before the first result: of the range as
+    // it would be read now) to `path`, on the read worker behind ExportRunner's progress dialog; answers with
+    // exported() or exportFailed(), or not at all when the operator pressed Cancel (then nothing is written).
+    // File → Export metrics CSV calls this after asking for the file name.
     void exportCsv(const QString& path);
 
 signals:
@@ -80,7 +81,7 @@ private:
     void showThresholds();
 
     DatabaseClient& m_reads;
-    MetricsTimeRange m_window;
+    MetricsTimeRange m_timeRange;
     Request m_shown;
     QList<MetricPoint> m_points;
     MetricThresholds m_thresholds;

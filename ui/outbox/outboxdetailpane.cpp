@@ -58,22 +58,18 @@ OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
 void OutboxDetailPane::showRow(qint64 id)
 {
     m_id = id;
-    const quint64 ticket = m_requests.next();
+    m_requests.next(); // whatever is on its way for the previous selection is stale now
     if (id == 0) {
         present(OutboxDossier {});
         m_summary->setText(tr("Select an outbox row to see its payload, errors and history."));
         return;
     }
     m_summary->setText(tr("Loading row %1…").arg(id));
-    m_worker.run<OutboxDossier>(
-        this, [id](DbSession& session) { return OutboxDossier::load(session, id); },
-        [this, ticket](const OutboxDossier& dossier) {
-            if (m_requests.isLatest(ticket)) // the selection may have moved on meanwhile
-                present(dossier);
-        },
-        [this, ticket, id](const OutboxError& error) {
-            if (m_requests.isLatest(ticket))
-                m_summary->setText(tr("Could not load row %1: %2").arg(id).arg(error.message()));
+    m_worker.runLatest<OutboxDossier>(
+        m_requests, this, [id](DbSession& session) { return OutboxDossier::load(session, id); },
+        [this](const OutboxDossier& dossier) { present(dossier); },
+        [this, id](const OutboxError& error) {
+            m_summary->setText(tr("Could not load row %1: %2").arg(id).arg(error.message()));
         });
 }
 

@@ -21,7 +21,7 @@ QString findProgram(const QString& applicationDir, const QString& name)
         if (QFileInfo(candidate).isExecutable())
             return QFileInfo(candidate).canonicalFilePath();
     }
-    const QString onPath = QStandardPaths::findExecutable(name);
+    QString onPath = QStandardPaths::findExecutable(name);
     if (onPath.isEmpty())
         throw OutboxError(OutboxError::Kind::Other, QStringLiteral("demo: cannot find the program %1").arg(name));
     return onPath;
@@ -35,7 +35,7 @@ DemoSystem::Programs DemoSystem::locate(const QString& applicationDir)
         findProgram(applicationDir, QStringLiteral("outboxctl")) };
 }
 
-DemoSystem::DemoSystem(Programs programs, QString keepDir, QObject* parent)
+DemoSystem::DemoSystem(Programs programs, const QString& keepDir, QObject* parent)
     : QObject(parent)
     , m_programs(std::move(programs))
     , m_cluster(keepDir)

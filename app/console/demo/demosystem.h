@@ -23,7 +23,7 @@ public:
     // Finds the programs next to `applicationDir` (an installed bin directory) or in a build tree beside it.
     static Programs locate(const QString& applicationDir);
 
-    DemoSystem(Programs programs, QString keepDir = {}, QObject* parent = nullptr);
+    DemoSystem(Programs programs, const QString& keepDir = {}, QObject* parent = nullptr);
     ~DemoSystem() final override;
 
     // Starts the cluster and the schema synchronously, then the processes; ready() follows once the service

@@ -34,7 +34,7 @@ void giveTo(const QString& path, const QString& user)
 
 QString PrivateCluster::binDirectory()
 {
-    const QString configured = qEnvironmentVariable("PG_BINDIR");
+    QString configured = qEnvironmentVariable("PG_BINDIR");
     if (!configured.isEmpty())
         return configured;
     QVersionNumber newest;
