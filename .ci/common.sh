@@ -27,9 +27,9 @@ install_packages() {
     fi
 }
 
-# The build directory is not part of what ccache compares, so a second build tree (the library-only build of
-# .ci/test) reuses the first one's objects.
-export CCACHE_NOHASHDIR=true
+# Paths below the source tree count relative to the build directory and the build directory itself does not
+# count, so a second build tree beside the first (the library-only build of .ci/test) reuses its objects.
+export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=true
 
 # Configures and builds everything into BUILD_DIR, or with arguments, into the directory $1 with the CMake
 # options that follow.
