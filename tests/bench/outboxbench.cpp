@@ -36,6 +36,7 @@ Phase measure(const ConnectionSettings& settings, int clients, int seconds,
     std::atomic<bool> stop { false };
     std::latch ready(clients + 1);
     std::vector<std::thread> threads;
+    threads.reserve(clients);
     for (int c = 0; c < clients; ++c) {
         threads.emplace_back([&, c] {
             DbSession session(settings, QStringLiteral("bench"));

@@ -130,7 +130,7 @@ private slots:
         QCOMPARE(whole.counters.publishLatencyHistogram, bruteHistogram);
         for (const double quantile : { 0.5, 0.95, 0.99 }) {
             const qint64 exact
-                = latencies.at(qMax<qsizetype>(0, qsizetype(std::ceil(quantile * latencies.size())) - 1));
+                = latencies.at(qMax<qsizetype>(0, qsizetype(std::ceil(quantile * double(latencies.size()))) - 1));
             const qint64 reported = *whole.publishLatencyQuantileMs(quantile);
             const int bucket = LatencyHistogram::bucketFor(exact);
             QVERIFY2(reported >= exact && (bucket == 0 || reported <= LatencyHistogram::upperBoundMs(bucket)),
@@ -174,7 +174,7 @@ private slots:
             = MetricsRepository(session()).series(from, from.addSecs(600), 60, QStringLiteral("UTC"));
         QCOMPARE(points.size(), 10);
         for (int i = 0; i < points.size(); ++i) {
-            QCOMPARE(points.at(i).start, from.addSecs(60 * i));
+            QCOMPARE(points.at(i).start, from.addSecs(60LL * i));
             QCOMPARE(points.at(i).counters.requests, 0LL);
             QVERIFY(!points.at(i).duplicateHitRate());
             QVERIFY(!points.at(i).publishLatencyQuantileMs(0.5));
@@ -197,7 +197,8 @@ private slots:
         QFETCH(QString, zone);
         QFETCH(int, minuteOfHourUtc);
         const QDateTime from = QDateTime(QDate(2026, 7, 1), QTime(0, 7), Qt::UTC);
-        const QList<MetricPoint> points = MetricsRepository(session()).series(from, from.addSecs(6 * 3600), 3600, zone);
+        const QList<MetricPoint> points
+            = MetricsRepository(session()).series(from, from.addSecs(6LL * 3600), 3600, zone);
         QVERIFY(points.size() >= 6);
         for (const MetricPoint& point : points) {
             QCOMPARE(point.start.time().minute(), minuteOfHourUtc);

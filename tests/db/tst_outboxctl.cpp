@@ -740,7 +740,7 @@ private slots:
             QCOMPARE(error.error, QJsonParseError::NoError);
             const QJsonArray items = document.value(QStringLiteral("items")).toArray();
             QCOMPARE(items.size(), page < 2 ? 3 : 1);
-            for (const QJsonValue& item : items)
+            for (const auto& item : items)
                 seen.append(item.toObject().value(QStringLiteral("id")).toInteger());
             cursor = document.value(QStringLiteral("next_cursor"));
             if (page < 2)
@@ -831,7 +831,7 @@ private slots:
         QVERIFY(series.size() >= 2);
         qint64 jsonReplays = 0;
         qint64 jsonMismatches = 0;
-        for (const QJsonValue& value : series) {
+        for (const auto& value : series) {
             const QJsonObject point = value.toObject();
             QCOMPARE(point.size(), 21);
             const qint64 bucketRequests = point.value(QStringLiteral("requests")).toInteger();

@@ -129,7 +129,7 @@ private slots:
     void customRangeIgnoresNow()
     {
         const QDateTime from = QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
-        const QDateTime to = from.addSecs(90 * 60);
+        const QDateTime to = from.addSecs(90LL * 60);
         const MetricsTimeRange range(from, to);
         QCOMPARE(int(range.span()), int(Span::Custom));
         for (const QDateTime& now : { to, to.addDays(400), from.addDays(-3) }) {

@@ -61,65 +61,47 @@ void addInstant(QTreeWidget* record, const QString& name, const QDateTime& insta
 } // namespace
 
 KeyDetailPane::KeyDetailPane(DatabaseClient& worker, QWidget* parent)
-    : QWidget(parent)
-    , m_worker(worker)
-    , m_summary(new QLabel(this))
-    , m_tabs(new QTabWidget(this))
+    : DossierPane(worker, parent)
     , m_record(DetailViews::historyView({ tr("Field"), tr("Value") }, this))
     , m_response(DetailViews::codeView(this))
     , m_events(DetailViews::historyView({ tr("ID"), tr("Event"), tr("Status"), tr("Created") }, this))
 {
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // Named for tests and style sheets.
-    m_summary->setObjectName(QStringLiteral("summary"));
+    summary()->setObjectName(QStringLiteral("summary"));
     m_record->setObjectName(QStringLiteral("record"));
     m_response->setObjectName(QStringLiteral("response"));
     m_events->setObjectName(QStringLiteral("events"));
-    m_tabs->addTab(m_response, tr("Response"));
-    m_tabs->addTab(m_events, tr("Outbox rows"));
-    m_tabs->addTab(m_record, tr("Record"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_tabs, 1);
+    tabs()->addTab(m_response, tr("Response"));
+    tabs()->addTab(m_events, tr("Outbox rows"));
+    tabs()->addTab(m_record, tr("Record"));
     showKey(0);
 }
 
 void KeyDetailPane::showKey(qint64 id)
 {
-    m_id = id;
-    m_requests.next(); // whatever is on its way for the previous selection is stale now
-    if (id == 0) {
-        present(KeyDossier {});
-        m_summary->setText(
-            tr("Select an idempotency key to see its stored response and the outbox rows of its order."));
-        return;
-    }
-    m_summary->setText(tr("Loading key %1…").arg(id));
-    m_worker.runLatest<KeyDossier>(
-        m_requests, this, [id](DbSession& session) { return KeyDossier::load(session, id); },
-        [this](const KeyDossier& dossier) { present(dossier); },
-        [this, id](const OutboxError& error) {
-            m_summary->setText(tr("Could not load key %1: %2").arg(id).arg(error.message()));
-        });
+    showDossier<KeyDossier>(
+        id,
+        { tr("Select an idempotency key to see its stored response and the outbox rows of its order."),
+            tr("Loading key %1…").arg(id), tr("Could not load key %1: %2").arg(id) },
+        [id](DbSession& session) { return KeyDossier::load(session, id); },
+        [this](const KeyDossier& dossier) { present(dossier); });
 }
 
 void KeyDetailPane::present(const KeyDossier& dossier)
 {
     m_record->clear();
     m_events->clear();
-    m_tabs->setTabText(ResponseTab, tr("Response"));
-    m_tabs->setTabText(EventsTab, tr("Outbox rows"));
+    tabs()->setTabText(ResponseTab, tr("Response"));
+    tabs()->setTabText(EventsTab, tr("Outbox rows"));
     if (!dossier.record) {
         if (dossier.id)
-            m_summary->setText(tr("Key %1 no longer exists (purged).").arg(dossier.id));
+            summary()->setText(tr("Key %1 no longer exists (purged).").arg(dossier.id));
         m_response->clear();
         return;
     }
     const IdempotencyRecord& record = *dossier.record;
     const QString response = record.responseStatus ? tr(" · response %1").arg(record.responseStatus) : QString();
-    m_summary->setText(
+    summary()->setText(
         tr("<b>%1</b> (scope %2) · %3%4<br>fingerprint <code>%5</code><br>%6")
             .arg(record.key.toHtmlEscaped(), record.scope.toHtmlEscaped(), KeysTableModel::statusText(record), response,
                 record.fingerprint, describeState(record, dossier.serverNow).toHtmlEscaped()));
@@ -139,7 +121,7 @@ void KeyDetailPane::present(const KeyDossier& dossier)
     m_record->resizeColumnToContents(0);
 
     if (record.responseStatus) {
-        m_tabs->setTabText(ResponseTab, tr("Response (%1)").arg(record.responseStatus));
+        tabs()->setTabText(ResponseTab, tr("Response (%1)").arg(record.responseStatus));
         m_response->setPlainText(JsonFormat::pretty(record.responseBody));
     } else {
         m_response->setPlainText(tr("(no response stored yet: the request has not finished)"));
@@ -153,5 +135,5 @@ void KeyDetailPane::present(const KeyDossier& dossier)
         item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
     }
     if (record.orderId)
-        m_tabs->setTabText(EventsTab, tr("Outbox rows (%1)").arg(dossier.events.size()));
+        tabs()->setTabText(EventsTab, tr("Outbox rows (%1)").arg(dossier.events.size()));
 }

@@ -25,10 +25,7 @@ QString describeChange(const QByteArray& before, const QByteArray& after)
 } // namespace
 
 OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
-    : QWidget(parent)
-    , m_worker(worker)
-    , m_summary(new QLabel(this))
-    , m_tabs(new QTabWidget(this))
+    : DossierPane(worker, parent)
     , m_payload(DetailViews::codeView(this))
     , m_headers(DetailViews::codeView(this))
     , m_error(DetailViews::codeView(this))
@@ -36,41 +33,27 @@ OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
     , m_audit(DetailViews::historyView({ tr("Time"), tr("Who"), tr("Action"), tr("Reason"), tr("Change") }, this))
     , m_links(new QLabel(this))
 {
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_links->setWordWrap(true);
     m_links->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_links->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_tabs->addTab(m_payload, tr("Payload"));
-    m_tabs->addTab(m_headers, tr("Headers"));
-    m_tabs->addTab(m_error, tr("Last error"));
-    m_tabs->addTab(m_attempts, tr("Attempts"));
-    m_tabs->addTab(m_audit, tr("Audit"));
-    m_tabs->addTab(m_links, tr("Origin"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_tabs, 1);
+    tabs()->addTab(m_payload, tr("Payload"));
+    tabs()->addTab(m_headers, tr("Headers"));
+    tabs()->addTab(m_error, tr("Last error"));
+    tabs()->addTab(m_attempts, tr("Attempts"));
+    tabs()->addTab(m_audit, tr("Audit"));
+    tabs()->addTab(m_links, tr("Origin"));
     showRow(0);
 }
 
 void OutboxDetailPane::showRow(qint64 id)
 {
-    m_id = id;
-    m_requests.next(); // whatever is on its way for the previous selection is stale now
-    if (id == 0) {
-        present(OutboxDossier {});
-        m_summary->setText(tr("Select an outbox row to see its payload, errors and history."));
-        return;
-    }
-    m_summary->setText(tr("Loading row %1…").arg(id));
-    m_worker.runLatest<OutboxDossier>(
-        m_requests, this, [id](DbSession& session) { return OutboxDossier::load(session, id); },
-        [this](const OutboxDossier& dossier) { present(dossier); },
-        [this, id](const OutboxError& error) {
-            m_summary->setText(tr("Could not load row %1: %2").arg(id).arg(error.message()));
-        });
+    showDossier<OutboxDossier>(
+        id,
+        { tr("Select an outbox row to see its payload, errors and history."), tr("Loading row %1…").arg(id),
+            tr("Could not load row %1: %2").arg(id) },
+        [id](DbSession& session) { return OutboxDossier::load(session, id); },
+        [this](const OutboxDossier& dossier) { present(dossier); });
 }
 
 void OutboxDetailPane::present(const OutboxDossier& dossier)
@@ -79,7 +62,7 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     m_audit->clear();
     if (!dossier.detail) {
         if (dossier.id)
-            m_summary->setText(tr("Row %1 no longer exists (purged).").arg(dossier.id));
+            summary()->setText(tr("Row %1 no longer exists (purged).").arg(dossier.id));
         m_payload->clear();
         m_headers->clear();
         m_error->clear();
@@ -92,7 +75,7 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     if (!row.leaseOwner.isEmpty())
         lease = tr(" · leased to %1 until %2")
                     .arg(row.leaseOwner.toHtmlEscaped(), TimeFormatter::display(row.leaseExpiresAt));
-    m_summary->setText(
+    summary()->setText(
         tr("<b>#%1 %2</b> · %3 · %n attempt(s)%4<br>%5 %6 · dedupe key <code>%7</code> · created %8%9", nullptr,
             row.attempts)
             .arg(row.id)
@@ -117,8 +100,8 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
                 describeChange(entry.stateBefore, entry.stateAfter) });
         item->setToolTip(0, TimeFormatter::exact(entry.at));
     }
-    m_tabs->setTabText(3, tr("Attempts (%1)").arg(dossier.attempts.size()));
-    m_tabs->setTabText(4, tr("Audit (%1)").arg(dossier.audit.size()));
+    tabs()->setTabText(3, tr("Attempts (%1)").arg(dossier.attempts.size()));
+    tabs()->setTabText(4, tr("Audit (%1)").arg(dossier.audit.size()));
     if (const auto& key = dossier.idempotencyRecord) {
         m_links->setText(tr("Order <b>%1</b> was created by the request with idempotency key <b>%2</b> (scope %3): "
                             "status %4, response %5, replayed %n time(s), fingerprint <code>%6</code>.",

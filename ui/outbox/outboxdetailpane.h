@@ -1,36 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/latestrequest.h"
+#include "common/dossierpane.h"
 
-#include <QWidget>
-
-class DatabaseClient;
 class QLabel;
 class QPlainTextEdit;
-class QTabWidget;
 class QTreeWidget;
 struct OutboxDossier;
 
 // Everything about one outbox row, read on demand for the selected row only: payload and headers,
 // the full last error, every failed attempt, the operator actions on it, and the idempotency record and
 // order it came from.
-class OutboxDetailPane final : public QWidget {
+class OutboxDetailPane final : public DossierPane {
     Q_OBJECT
 public:
     explicit OutboxDetailPane(DatabaseClient& worker, QWidget* parent = nullptr);
 
     void showRow(qint64 id); // 0 clears the pane
-    qint64 shownRow() const { return m_id; }
+    qint64 shownRow() const { return shownId(); }
 
 private:
     void present(const OutboxDossier& dossier);
 
-    DatabaseClient& m_worker;
-    qint64 m_id = 0;
-    LatestRequest m_requests;
-    QLabel* m_summary;
-    QTabWidget* m_tabs;
     QPlainTextEdit* m_payload;
     QPlainTextEdit* m_headers;
     QPlainTextEdit* m_error;
