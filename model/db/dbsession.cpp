@@ -6,6 +6,7 @@
 
 #include <QSqlDriver>
 #include <QSqlError>
+#include <algorithm>
 #include <atomic>
 #include <libpq-fe.h>
 
@@ -53,7 +54,7 @@ QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const 
     if (it == m_statements.end()) {
         auto query = std::make_unique<QSqlQuery>(m_db);
         if (!query->prepare(sql))
-            throw OutboxError::fromSqlError(query->lastError(), context);
+            throw errorFor(query->lastError(), context);
         it = m_statements.emplace(sql, std::move(query)).first;
     }
     QSqlQuery& query = *it->second;
@@ -62,7 +63,7 @@ QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const 
     // The statement stays prepared after a failure: only a lost connection invalidates it, and then the
     // whole session is replaced.
     if (!query.exec())
-        fail(query.lastError(), context);
+        throw errorFor(query.lastError(), context);
     return query;
 }
 
@@ -70,16 +71,34 @@ void DbSession::execScript(const QString& sql, const QString& context)
 {
     QSqlQuery query(m_db);
     if (!query.exec(sql))
-        fail(query.lastError(), context);
+        throw errorFor(query.lastError(), context);
 }
 
-void DbSession::fail(const QSqlError& error, const QString& context) const
+// Whether a client-side error (one without a SQLSTATE: the server sends one with every error of its own) means
+// the connection is gone. libpq may not have marked the connection bad yet: a write to a socket the server has
+// closed fails first and is reported only at the next read, so let it read, and failing that, go by its words.
+static bool lostConnection(PGconn* connection, const QString& text)
+{
+    if (!connection)
+        return true;
+    if (PQstatus(connection) != CONNECTION_BAD)
+        PQconsumeInput(connection);
+    if (PQstatus(connection) == CONNECTION_BAD)
+        return true;
+    static const char* const phrases[] = { "server closed the connection", "no connection to the server",
+        "could not send data to server", "could not receive data from server", "terminating connection",
+        "connection to server was lost", "not open" };
+    return std::any_of(std::begin(phrases), std::end(phrases),
+        [&text](const char* phrase) { return text.contains(QLatin1String(phrase), Qt::CaseInsensitive); });
+}
+
+OutboxError DbSession::errorFor(const QSqlError& error, const QString& context) const
 {
     const OutboxError classified = OutboxError::fromSqlError(error, context);
-    // A dropped connection reaches the driver as a plain statement error without a SQLSTATE.
-    if (isBroken())
-        throw OutboxError(OutboxError::Kind::Connection, classified.message(), classified.sqlState());
-    throw classified;
+    if (classified.kind() != OutboxError::Kind::Connection && classified.sqlState().isEmpty()
+        && lostConnection(m_db.isOpen() ? connectionOf(m_db) : nullptr, classified.message()))
+        return OutboxError(OutboxError::Kind::Connection, classified.message(), classified.sqlState());
+    return classified;
 }
 
 bool DbSession::isBroken() const

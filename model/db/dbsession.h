@@ -2,6 +2,7 @@
 #pragma once
 
 #include "db/connectionsettings.h"
+#include "db/outboxerror.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -44,8 +45,12 @@ public:
     // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
     bool isBroken() const;
 
+    // `error`, raised on this session, as an OutboxError whose message starts with `context`. A dropped
+    // connection is of kind Connection even where libpq gives no SQLSTATE for it (e.g. "server closed the
+    // connection unexpectedly" after an immediate shutdown), so callers can tell an outage from a bad statement.
+    OutboxError errorFor(const QSqlError& error, const QString& context) const;
+
 private:
-    [[noreturn]] void fail(const QSqlError& error, const QString& context) const;
 
     ConnectionSettings m_settings;
     QString m_connectionName;

@@ -10,7 +10,7 @@ UnitOfWork::UnitOfWork(DbSession& session)
     : m_session(session)
 {
     if (!m_session.database().transaction())
-        throw OutboxError::fromSqlError(m_session.database().lastError(), QStringLiteral("starting a transaction"));
+        throw m_session.errorFor(m_session.database().lastError(), QStringLiteral("starting a transaction"));
     m_open = true;
 }
 
@@ -27,7 +27,7 @@ void UnitOfWork::commit()
     if (!m_session.database().commit()) {
         const QSqlError error = m_session.database().lastError();
         m_session.database().rollback();
-        throw OutboxError::fromSqlError(error, QStringLiteral("committing"));
+        throw m_session.errorFor(error, QStringLiteral("committing"));
     }
 }
 

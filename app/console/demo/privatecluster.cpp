@@ -118,6 +118,16 @@ void PrivateCluster::start()
     m_running = true;
 }
 
+void PrivateCluster::crash()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    run(QStringLiteral("pg_ctl"),
+        { QStringLiteral("--pgdata=") + m_directory + QStringLiteral("/data"), QStringLiteral("--wait"),
+            QStringLiteral("--mode=immediate"), QStringLiteral("stop") });
+}
+
 void PrivateCluster::stop()
 {
     if (m_running) {

@@ -20,6 +20,9 @@ public:
 
     void start();
     void stop();
+    // Stops the server the way a crash or a failover looks to its clients (pg_ctl stop -m immediate: no
+    // checkpoint, every connection cut), keeping the data; start() brings it back through crash recovery.
+    void crash();
 
     bool isRunning() const { return m_running; }
     const QString& directory() const { return m_directory; }
