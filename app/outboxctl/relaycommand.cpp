@@ -41,7 +41,8 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("null"));
     parser.addFlag(QStringLiteral("once"), QStringLiteral("Stop when no due rows remain instead of polling."));
     parser.addValue(QStringLiteral("lease-seconds"), QStringLiteral("S"),
-        QStringLiteral("How long a claimed batch is leased; must exceed the time it takes to publish (1 to 86400)."),
+        QStringLiteral("How long a claimed batch is leased; extended every third of it while the batch is published, "
+                       "so it is how long a crashed relay's rows wait for rescue (1 to 86400)."),
         QString::number(defaults.leaseMs / 1000));
     parser.addValue(QStringLiteral("max-attempts"), QStringLiteral("M"),
         QStringLiteral("Publish attempts before a row is dead (1 to 1000)."), QString::number(defaults.maxAttempts));

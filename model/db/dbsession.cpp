@@ -94,7 +94,7 @@ static bool lostConnection(PGconn* connection, const QString& text)
 
 OutboxError DbSession::errorFor(const QSqlError& error, const QString& context) const
 {
-    const OutboxError classified = OutboxError::fromSqlError(error, context);
+    OutboxError classified = OutboxError::fromSqlError(error, context);
     if (classified.kind() != OutboxError::Kind::Connection && classified.sqlState().isEmpty()
         && lostConnection(m_db.isOpen() ? connectionOf(m_db) : nullptr, classified.message()))
         return OutboxError(OutboxError::Kind::Connection, classified.message(), classified.sqlState());

@@ -78,6 +78,18 @@ int OutboxLeaseRepository::handBack(const QList<LeaseFence>& fences)
     return q.numRowsAffected();
 }
 
+int OutboxLeaseRepository::extendLeases(const QList<LeaseFence>& fences, qint64 leaseMs)
+{
+    if (fences.isEmpty())
+        return 0;
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
+                       "UPDATE outbox o SET lease_expires_at = now() + ?::bigint * interval '1 millisecond' "
+                       "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'"),
+        { fencesJson(fences), leaseMs }, QStringLiteral("extending outbox leases"));
+    return q.numRowsAffected();
+}
+
 static QList<FailedRow> failedRowsFrom(QSqlQuery& q)
 {
     QList<FailedRow> rows;

@@ -30,6 +30,10 @@ public:
     // broker could not be reached, so the messages were not at fault. Returns how many rows changed.
     int handBack(const QList<LeaseFence>& fences);
 
+    // in_flight (this lease) -> in_flight with the lease running until `leaseMs` from now: the heartbeat of a
+    // batch still being published. Returns how many rows were extended (a rescued row is not).
+    int extendLeases(const QList<LeaseFence>& fences, qint64 leaseMs);
+
     // in_flight whose lease expired -> failed (due now), or dead once attempts reach maxAttempts.
     QList<FailedRow> rescueExpiredLeases(const QString& worker, int maxAttempts, int limit);
 

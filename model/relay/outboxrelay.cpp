@@ -82,7 +82,7 @@ void OutboxRelay::workerLoop(int index)
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
             const std::unique_ptr<MessageSink> sink = m_sinks();
-            RelayWorker worker(session, *sink, m_metrics, m_options, name);
+            RelayWorker worker(session, *sink, m_metrics, m_options, name, &m_leases);
             QDeadlineTimer nextRescue(0);
             for (;;) {
                 {
@@ -127,19 +127,18 @@ void OutboxRelay::workerLoop(int index)
     }
 }
 
-// Metric flushes and backlog samples. Failures must not stop publishing: the counters stay queued for the
-// next flush, and a lost connection is opened afresh on the next round.
-void OutboxRelay::keepBooks(std::unique_ptr<DbSession>& session, bool sampleBacklog)
+// The lease heartbeat, metric flushes and backlog samples, on the supervisor's connection. Failures must not stop
+// publishing: counters stay queued for the next flush, an unextended lease runs out as it would after a crash,
+// and a lost connection is opened afresh on the next round.
+void OutboxRelay::superviseOn(
+    std::unique_ptr<DbSession>& session, const QString& what, const std::function<void(DbSession&)>& work)
 {
     try {
         if (!session)
             session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
-        m_metrics.flush(*session);
-        if (sampleBacklog)
-            MetricsRepository(*session).recordBacklogSample(
-                OutboxReadRepository(*session).sampleBacklog(BacklogCountCap));
+        work(*session);
     } catch (const OutboxError& error) {
-        log(QStringLiteral("relay bookkeeping: %1").arg(error.message()));
+        log(QStringLiteral("relay %1: %2").arg(what, error.message()));
         if (error.kind() == OutboxError::Kind::Connection)
             session.reset();
     }
@@ -164,23 +163,40 @@ RelayTotals OutboxRelay::run()
         });
     }
 
+    const auto keepBooks = [this](DbSession& db, bool sampleBacklog) {
+        m_metrics.flush(db);
+        if (sampleBacklog)
+            MetricsRepository(db).recordBacklogSample(OutboxReadRepository(db).sampleBacklog(BacklogCountCap));
+    };
+    // A third of the lease leaves two chances to extend before a lease could run out.
+    const qint64 heartbeatMs = qMax<qint64>(m_options.leaseMs / 3, 50);
     QDeadlineTimer nextSample(0);
+    QDeadlineTimer nextFlush(m_options.metricsFlushMs);
+    QDeadlineTimer nextHeartbeat(heartbeatMs);
     for (;;) {
         {
+            const qint64 waitMs = qMax<qint64>(0, qMin(nextFlush.remainingTime(), nextHeartbeat.remainingTime()));
             std::unique_lock lock(m_mutex);
-            m_wake.wait_for(
-                lock, std::chrono::milliseconds(m_options.metricsFlushMs), [this] { return m_running == 0; });
+            m_wake.wait_for(lock, std::chrono::milliseconds(waitMs), [this] { return m_running == 0; });
             if (m_running == 0)
                 break;
         }
-        const bool sample = nextSample.hasExpired();
-        if (sample)
-            nextSample.setRemainingTime(m_options.backlogSampleMs);
-        keepBooks(session, sample);
+        if (nextHeartbeat.hasExpired()) {
+            nextHeartbeat.setRemainingTime(heartbeatMs);
+            superviseOn(session, QStringLiteral("lease heartbeat"),
+                [this](DbSession& db) { m_leases.extend(db, m_options.leaseMs); });
+        }
+        if (nextFlush.hasExpired()) {
+            nextFlush.setRemainingTime(m_options.metricsFlushMs);
+            const bool sample = nextSample.hasExpired();
+            if (sample)
+                nextSample.setRemainingTime(m_options.backlogSampleMs);
+            superviseOn(session, QStringLiteral("bookkeeping"), [&](DbSession& db) { keepBooks(db, sample); });
+        }
     }
     for (std::thread& thread : threads)
         thread.join();
-    keepBooks(session, true);
+    superviseOn(session, QStringLiteral("bookkeeping"), [&](DbSession& db) { keepBooks(db, true); });
     if (m_fatal)
         std::rethrow_exception(m_fatal);
     return m_totals;

@@ -3,11 +3,13 @@
 
 #include "db/connectionsettings.h"
 #include "metrics/metricsrecorder.h"
+#include "relay/leasekeeper.h"
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
 
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -23,8 +25,9 @@ struct RelayTotals {
     qint64 rescued = 0;
 };
 
-// Runs `options.workers` RelayWorkers, each on its own thread with its own connection and sink, plus the
-// bookkeeping they share: metric flushes once a second and backlog samples. Any number of relays, in any
+// Runs `options.workers` RelayWorkers, each on its own thread with its own connection and sink, plus what they
+// share on a connection of its own: the lease heartbeat (a third of the lease), metric flushes once a second and
+// backlog samples. Any number of relays, in any
 // number of processes and machines, may run against one database: claims use SKIP LOCKED and every
 // completion is fenced by its lease token.
 class OutboxRelay final {
@@ -48,12 +51,14 @@ private:
     void fail(std::exception_ptr error);
     void log(const QString& message) const;
     void addTotals(const RelayBatchResult& batch, bool rescue);
-    void keepBooks(std::unique_ptr<DbSession>& session, bool sampleBacklog);
+    void superviseOn(
+        std::unique_ptr<DbSession>& session, const QString& what, const std::function<void(DbSession&)>& work);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
     RelayOptions m_options;
     MetricsRecorder m_metrics;
+    LeaseKeeper m_leases;
 
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -8,7 +8,7 @@ struct RelayOptions {
     QString workerName; // prefix of each worker's lease owner name; empty = host:pid
     int workers = 1;
     int batchSize = 100;
-    qint64 leaseMs = 30'000; // must exceed the time a batch takes to publish
+    qint64 leaseMs = 30'000; // extended every third of it while a batch is published (LeaseKeeper)
     int maxAttempts = 10; // attempts before a row is dead
     qint64 backoffBaseMs = 1'000;
     qint64 backoffMaxMs = 300'000;

@@ -6,19 +6,21 @@
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
 #include "metrics/metricsrecorder.h"
+#include "relay/leasekeeper.h"
 #include "relay/outboxleaserepository.h"
 
 #include <QHash>
 
 static constexpr int RescueBatchLimit = 1000;
 
-RelayWorker::RelayWorker(
-    DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name)
+RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options,
+    QString name, LeaseKeeper* leases)
     : m_session(session)
     , m_sink(sink)
     , m_metrics(metrics)
     , m_options(options)
     , m_name(std::move(name))
+    , m_leases(leases)
     , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
     , m_random(QRandomGenerator::global()->generate())
 { }
@@ -72,6 +74,10 @@ RelayBatchResult RelayWorker::processBatch()
     result.claimed = int(batch.size());
     if (batch.isEmpty())
         return result;
+    QList<LeaseFence> claimed;
+    for (const OutboxMessage& message : batch)
+        claimed.append({ message.id, message.leaseToken });
+    const LeaseKeeper::Hold held = m_leases ? m_leases->hold(claimed) : LeaseKeeper::Hold();
 
     QHash<qint64, PublishResult> outcomes;
     try {
@@ -82,10 +88,7 @@ RelayBatchResult RelayWorker::processBatch()
             throw;
         // Unconfirmed messages may still have reached the broker: published again later, they are duplicates
         // that consumers drop by message id, never losses.
-        QList<LeaseFence> fences;
-        for (const OutboxMessage& message : batch)
-            fences.append({ message.id, message.leaseToken });
-        OutboxLeaseRepository(m_session).handBack(fences);
+        OutboxLeaseRepository(m_session).handBack(claimed);
         ChangeNotifier::notify(m_session);
         throw;
     }

@@ -8,6 +8,7 @@
 #include <QRandomGenerator>
 
 class DbSession;
+class LeaseKeeper;
 class MetricsRecorder;
 
 struct RelayBatchResult {
@@ -23,8 +24,9 @@ struct RelayBatchResult {
 class RelayWorker final {
     Q_DISABLE_COPY_MOVE(RelayWorker)
 public:
-    RelayWorker(
-        DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options, QString name);
+    // With `leases`, the leases of a batch are kept extended while it is being published (the relay's heartbeat).
+    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options,
+        QString name, LeaseKeeper* leases = nullptr);
 
     RelayBatchResult processBatch();
 
@@ -39,6 +41,7 @@ private:
     MetricsRecorder& m_metrics;
     const RelayOptions& m_options;
     QString m_name;
+    LeaseKeeper* m_leases;
     BackoffPolicy m_backoff;
     QRandomGenerator m_random;
 };

@@ -13,12 +13,16 @@
 #include "support/databasetestcase.h"
 
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <chrono>
+#include <mutex>
+#include <thread>
 
 namespace {
 
@@ -36,6 +40,37 @@ public:
         }
         return results;
     }
+};
+
+// A broker that takes `latencyMs` to confirm each batch and counts every message it was given, across the
+// sinks of one relay.
+class SlowCountingSink final : public MessageSink {
+public:
+    struct Deliveries {
+        std::mutex mutex;
+        QHash<qint64, int> perId;
+    };
+
+    SlowCountingSink(int latencyMs, std::shared_ptr<Deliveries> deliveries)
+        : m_latencyMs(latencyMs)
+        , m_deliveries(std::move(deliveries))
+    { }
+
+    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(m_latencyMs)); // the broker's own pace
+        QList<PublishResult> results;
+        std::lock_guard lock(m_deliveries->mutex);
+        for (const OutboxMessage& message : batch) {
+            ++m_deliveries->perId[message.id];
+            results.append({ message.id, true, {} });
+        }
+        return results;
+    }
+
+private:
+    int m_latencyMs;
+    std::shared_ptr<Deliveries> m_deliveries;
 };
 
 RelayOptions testOptions()
@@ -76,6 +111,34 @@ private:
     }
 
 private slots:
+    // A batch whose publish takes longer than the lease keeps its lease (the heartbeat extends it), so no other
+    // worker rescues and republishes it. Without the heartbeat the second worker's rescue, every 100 ms, would
+    // take over each batch a second after its claim and publish it again.
+    void aSlowBrokerKeepsItsLease()
+    {
+        constexpr int Rows = 20;
+        seed(Rows);
+        auto deliveries = std::make_shared<SlowCountingSink::Deliveries>();
+        RelayOptions options = testOptions();
+        options.workers = 2;
+        options.batchSize = 5;
+        options.leaseMs = 1'500;
+        options.rescueIntervalMs = 100;
+        OutboxRelay relay(
+            db().settings(), [=] { return std::make_unique<SlowCountingSink>(3'000, deliveries); }, options);
+        const RelayTotals totals = relay.run();
+
+        QCOMPARE(totals.published, qint64(Rows));
+        QCOMPARE(totals.rescued, 0LL);
+        QCOMPARE(totals.fenced, 0LL);
+        QCOMPARE(deliveries->perId.size(), Rows);
+        for (auto it = deliveries->perId.cbegin(); it != deliveries->perId.cend(); ++it)
+            QVERIFY2(
+                it.value() == 1, qPrintable(QStringLiteral("row %1 published %2 times").arg(it.key()).arg(it.value())));
+        QCOMPARE(count(QStringLiteral("status = 'published' AND attempts = 1")), qint64(Rows));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts")).toLongLong(), 0LL);
+    }
+
     void workersDrainEverythingDespiteFailures()
     {
         constexpr int Rows = 10'000;

@@ -120,7 +120,7 @@ private slots:
             ids.insert(QJsonDocument::fromJson(line).object().value(QStringLiteral("id")).toInteger());
         }
         QCOMPARE(ids.size(), Rows);
-        QVERIFY2(lines - Rows <= Workers * BatchSize,
+        QVERIFY2(lines - Rows <= qint64(Workers) * BatchSize,
             qPrintable(
                 QStringLiteral("%1 duplicates for %2 workers of %3").arg(lines - Rows).arg(Workers).arg(BatchSize)));
         qInfo("%lld rows published (%lld before the crash), %lld duplicates, first publish %lld ms after the restart",
