@@ -51,7 +51,6 @@ public:
     OutboxError errorFor(const QSqlError& error, const QString& context) const;
 
 private:
-
     ConnectionSettings m_settings;
     QString m_connectionName;
     QSqlDatabase m_db;
