@@ -9,6 +9,12 @@ struct SqlFragment {
     QString sql;
     QVariantList binds;
 
+    SqlFragment() = default;
+    SqlFragment(QString text, QVariantList values = {}) // NOLINT(google-explicit-constructor): SQL reads as SQL
+        : sql(std::move(text))
+        , binds(std::move(values))
+    { }
+
     SqlFragment& operator+=(const SqlFragment& other)
     {
         sql += other.sql;
