@@ -85,10 +85,8 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        QList<OutboxStatus> requeueable = OutboxStatusNames.values();
-        requeueable.removeIf([](OutboxStatus status) { return !isRequeueable(status); });
         selection.statuses = { *OutboxStatusNames.parse(
-            parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueable))) };
+            parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueableStatuses()))) };
         if (parser.isSet(QStringLiteral("older-than")))
             selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));

@@ -50,6 +50,17 @@ public:
             QStringLiteral("unexpected status '%1' in the database: is the schema newer than this program?").arg(text));
     }
 
+    // The values of the names in `names` that this table knows, in the order given (a filter's checked names).
+    QList<Enum> valuesNamed(const QStringList& names) const
+    {
+        QList<Enum> values;
+        for (const QString& name : names) {
+            if (const std::optional<Enum> value = parse(name))
+                values.append(*value);
+        }
+        return values;
+    }
+
     // In declaration order, which is the order lists and menus show them in.
     QList<Enum> values() const
     {

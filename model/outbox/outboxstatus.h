@@ -26,3 +26,11 @@ constexpr bool isRequeueable(OutboxStatus status)
 {
     return status == OutboxStatus::Failed || status == OutboxStatus::Dead;
 }
+
+// The requeueable statuses, in declaration order.
+inline QList<OutboxStatus> requeueableStatuses()
+{
+    QList<OutboxStatus> statuses = OutboxStatusNames.values();
+    statuses.removeIf([](OutboxStatus status) { return !isRequeueable(status); });
+    return statuses;
+}

@@ -21,8 +21,7 @@ namespace {
 OutboxFilter withStatuses(const QStringList& statuses)
 {
     OutboxFilter filter;
-    for (const QString& status : statuses)
-        filter.statuses.append(*OutboxStatusNames.parse(status));
+    filter.statuses = OutboxStatusNames.valuesNamed(statuses);
     return filter;
 }
 

@@ -19,13 +19,9 @@ namespace QueryTesting {
 // Statuses named as in SQL, so that test tables read like the queries they check.
 template<typename Names> auto parsedStatuses(const Names& names, const QStringList& list)
 {
-    decltype(names.values()) statuses;
-    for (const QString& name : list) {
-        const auto status = names.parse(name);
-        if (!status)
-            qFatal("unknown status '%s' in a test table", qPrintable(name));
-        statuses.append(*status);
-    }
+    const auto statuses = names.valuesNamed(list);
+    if (statuses.size() != list.size())
+        qFatal("unknown status in a test table: %s", qPrintable(list.join(QStringLiteral(", "))));
     return statuses;
 }
 inline QList<OutboxStatus> outboxStatuses(const QStringList& names)

@@ -57,6 +57,14 @@ private slots:
         QCOMPARE(names, checked); // same names, same order (the order lists and menus show)
     }
 
+    void checkedNamesBecomeStatuses()
+    {
+        QCOMPARE(OutboxStatusNames.valuesNamed(
+                     { QStringLiteral("dead"), QStringLiteral("bogus"), QStringLiteral("pending") }),
+            (QList<OutboxStatus> { OutboxStatus::Dead, OutboxStatus::Pending }));
+        QVERIFY(KeyStatusNames.valuesNamed({}).isEmpty());
+    }
+
     void namesRoundTrip()
     {
         for (const OutboxStatus status : OutboxStatusNames.values())
@@ -90,6 +98,7 @@ private slots:
         }
         QCOMPARE(
             OutboxStatusNames.names(requeueable), (QStringList { QStringLiteral("failed"), QStringLiteral("dead") }));
+        QCOMPARE(requeueableStatuses(), requeueable);
     }
 };
 

@@ -13,17 +13,6 @@ public:
     QStringList checkedStatuses() const;
     void setCheckedStatuses(const QStringList& statuses);
 
-    // The checked names as statuses of the enum `names` maps (the button only offers names it knows).
-    template<typename Names> static auto parsed(const Names& names, const QStringList& checked)
-    {
-        decltype(names.values()) statuses;
-        for (const QString& name : checked) {
-            if (const auto status = names.parse(name))
-                statuses.append(*status);
-        }
-        return statuses;
-    }
-
 signals:
     void statusesChanged(const QStringList& statuses);
 

@@ -80,7 +80,7 @@ KeyFilter KeysView::filterFromControls() const
     KeyFilter filter;
     // Not trimmed: a key may begin or end with a space, and the prefix matches literally.
     filter.keyPrefix = m_keyPrefix->text();
-    filter.statuses = StatusFilterButton::parsed(KeyStatusNames, m_statuses->checkedStatuses());
+    filter.statuses = KeyStatusNames.valuesNamed(m_statuses->checkedStatuses());
     filter.createdFrom = m_created->from();
     filter.createdTo = m_created->to();
     return filter;

@@ -121,7 +121,7 @@ void OutboxView::buildFilterBar(QWidget* bar)
 OutboxFilter OutboxView::filterFromControls() const
 {
     OutboxFilter filter;
-    filter.statuses = StatusFilterButton::parsed(OutboxStatusNames, m_statuses->checkedStatuses());
+    filter.statuses = OutboxStatusNames.valuesNamed(m_statuses->checkedStatuses());
     filter.eventType = m_eventType->text().trimmed();
     filter.aggregateId = m_aggregateId->text().trimmed();
     filter.errorContains = m_errorContains->text().trimmed();
@@ -239,8 +239,8 @@ void OutboxView::requeueMatching()
     // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
     OutboxFilter filter = m_model->filter();
     QList<OutboxStatus> statuses;
-    for (const OutboxStatus status : OutboxStatusNames.values()) {
-        if (isRequeueable(status) && (filter.statuses.isEmpty() || filter.statuses.contains(status)))
+    for (const OutboxStatus status : requeueableStatuses()) {
+        if (filter.statuses.isEmpty() || filter.statuses.contains(status))
             statuses.append(status);
     }
     if (statuses.isEmpty()) {
