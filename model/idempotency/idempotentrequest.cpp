@@ -24,6 +24,15 @@ Execution Execution::failedFinally(int status, QByteArray body)
     return Execution { status, std::move(body), std::nullopt, true, false };
 }
 
+// Every answer counts as a request, plus the counter of its kind (the duplicate hit rate's terms).
+void IdempotentRequest::countRequest(qint64 MetricCounters::*outcome)
+{
+    m_metrics.record([outcome](MetricCounters& c) {
+        ++c.requests;
+        ++(c.*outcome);
+    });
+}
+
 IdempotentRequest::IdempotentRequest(DbSession& session, MetricsRecorder& metrics)
     : m_session(session)
     , m_metrics(metrics)
@@ -49,10 +58,7 @@ Outcome IdempotentRequest::run(
     } catch (const OutboxError&) {
         // Only the trace is lost; the key is released either way.
     }
-    m_metrics.record([](MetricCounters& c) {
-        ++c.requests;
-        ++c.executions;
-    });
+    countRequest(&MetricCounters::executions);
     Outcome outcome;
     outcome.kind = Outcome::Kind::RetryableFailure;
     outcome.response = Execution { retryableStatus, retryableResponse, std::nullopt, false, false };
@@ -68,25 +74,16 @@ std::optional<Outcome> IdempotentRequest::attempt(const IdempotencyClaim& claim,
     switch (claimed.kind) {
     case ClaimResult::Kind::Replay:
         uow.commit();
-        m_metrics.record([](MetricCounters& c) {
-            ++c.requests;
-            ++c.replays;
-        });
+        countRequest(&MetricCounters::replays);
         outcome.kind = Outcome::Kind::Replayed;
         outcome.response = Execution::completed(claimed.responseStatus, claimed.responseBody, claimed.orderId);
         return outcome;
     case ClaimResult::Kind::Mismatch:
-        m_metrics.record([](MetricCounters& c) {
-            ++c.requests;
-            ++c.mismatches;
-        });
+        countRequest(&MetricCounters::mismatches);
         outcome.kind = Outcome::Kind::Mismatch;
         return outcome;
     case ClaimResult::Kind::InProgress:
-        m_metrics.record([](MetricCounters& c) {
-            ++c.requests;
-            ++c.inProgressRejections;
-        });
+        countRequest(&MetricCounters::inProgressRejections);
         outcome.kind = Outcome::Kind::InProgress;
         outcome.retryAfterMs = claimed.retryAfterMs;
         return outcome;
@@ -104,10 +101,7 @@ std::optional<Outcome> IdempotentRequest::attempt(const IdempotencyClaim& claim,
     uow.commit();
     if (!executed.finalFailure)
         ChangeNotifier::notify(m_session);
-    m_metrics.record([](MetricCounters& c) {
-        ++c.requests;
-        ++c.executions;
-    });
+    countRequest(&MetricCounters::executions);
     outcome.kind = Outcome::Kind::Executed;
     outcome.response = executed;
     return outcome;

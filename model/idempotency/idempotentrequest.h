@@ -9,6 +9,7 @@
 
 class DbSession;
 class MetricsRecorder;
+struct MetricCounters;
 
 // Runs one operation idempotently: claims the key, executes the operation once in the claim's transaction,
 // stores its response and commits, or replays the stored response, refuses a reused key, or answers "in
@@ -66,6 +67,7 @@ public:
 
 private:
     std::optional<Outcome> attempt(const IdempotencyClaim& claim, const Operation& operation);
+    void countRequest(qint64 MetricCounters::*outcome);
 
     DbSession& m_session;
     MetricsRecorder& m_metrics;
