@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/prometheusformat.h"
 
+#include <QLocale>
 #include <cmath>
 
 const QByteArray PrometheusFormat::ContentType = QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8");
@@ -28,7 +29,7 @@ static QByteArray number(double value)
         return QByteArrayLiteral("NaN");
     if (std::isinf(value))
         return value > 0 ? QByteArrayLiteral("+Inf") : QByteArrayLiteral("-Inf");
-    return QByteArray::number(value, 'g', 17);
+    return QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 void PrometheusFormat::addHeader(const QString& name, const QString& help, const char* type)
@@ -50,4 +51,35 @@ void PrometheusFormat::addGauge(const QString& name, const QString& help, double
 {
     addHeader(name, help, "gauge");
     m_text += name.toUtf8() + ' ' + number(value) + '\n';
+}
+
+void PrometheusFormat::addCounter(const QString& name, const QString& help, qint64 value)
+{
+    addHeader(name, help, "counter");
+    m_text += name.toUtf8() + ' ' + QByteArray::number(value) + '\n';
+}
+
+void PrometheusFormat::addHistogram(const QString& name, const QString& help, const LatencyTally& tally)
+{
+    addHeader(name, help, "histogram");
+    const QByteArray family = name.toUtf8();
+    qint64 cumulative = 0;
+    // The last bucket has no upper bound: it is +Inf's alone.
+    for (int bucket = 0; bucket < LatencyHistogram::Buckets - 1; ++bucket) {
+        cumulative += tally.buckets.value(bucket);
+        m_text += family + "_bucket{le=\"" + number(double(LatencyHistogram::upperBoundMs(bucket)) / 1000.0) + "\"} "
+            + QByteArray::number(cumulative) + '\n';
+    }
+    m_text += family + "_bucket{le=\"+Inf\"} " + QByteArray::number(tally.count) + '\n';
+    m_text += family + "_sum " + number(double(tally.sumMs) / 1000.0) + '\n';
+    m_text += family + "_count " + QByteArray::number(tally.count) + '\n';
+}
+
+void PrometheusFormat::addInfo(const QString& name, const QString& help, const QList<QPair<QString, QString>>& labels)
+{
+    addHeader(name, help, "gauge");
+    QByteArrayList pairs;
+    for (const auto& [label, value] : labels)
+        pairs.append(label.toUtf8() + "=\"" + escaped(value, true) + '"');
+    m_text += name.toUtf8() + '{' + pairs.join(',') + "} 1\n";
 }

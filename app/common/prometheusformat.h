@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "metrics/latencyhistogram.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QPair>
@@ -15,7 +17,13 @@ public:
     // One counter family with a sample per value of `label`, in the order given.
     void addCounter(
         const QString& name, const QString& help, const QString& label, const QList<QPair<QString, qint64>>& samples);
+    void addCounter(const QString& name, const QString& help, qint64 value);
     void addGauge(const QString& name, const QString& help, double value);
+    // A histogram of `tally`, whose bucket bounds are in milliseconds; the family is named in seconds, as
+    // Prometheus expects ("..._seconds").
+    void addHistogram(const QString& name, const QString& help, const LatencyTally& tally);
+    // The "info" idiom: a gauge of 1 whose labels carry the facts.
+    void addInfo(const QString& name, const QString& help, const QList<QPair<QString, QString>>& labels);
 
     const QByteArray& text() const { return m_text; }
 

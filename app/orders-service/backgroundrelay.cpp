@@ -4,21 +4,23 @@
 #include <QTextStream>
 #include <exception>
 
-static void logLine(const QString& line)
+static void logLine(QtMsgType, const QString& line)
 {
     QTextStream(stderr) << "orders-service: relay: " << line << Qt::endl;
 }
 
-static RelayOptions relayOptions(int workers)
+static RelayOptions relayOptions(int workers, const QString& sinkDescription)
 {
     RelayOptions options;
     options.workers = workers;
+    options.sinkDescription = sinkDescription;
     options.log = logLine;
     return options;
 }
 
-BackgroundRelay::BackgroundRelay(const ConnectionSettings& settings, const MessageSinkFactory& sinks, int workers)
-    : m_relay(settings, sinks, relayOptions(workers))
+BackgroundRelay::BackgroundRelay(
+    const ConnectionSettings& settings, const MessageSinkFactory& sinks, const QString& sinkDescription, int workers)
+    : m_relay(settings, sinks, relayOptions(workers, sinkDescription))
 {
     // A fatal relay error (schema, permissions, a sink that stopped working) ends only the relay: the
     // service keeps accepting orders, whose outbox rows wait for the next relay.
@@ -26,7 +28,7 @@ BackgroundRelay::BackgroundRelay(const ConnectionSettings& settings, const Messa
         try {
             m_relay.run();
         } catch (const std::exception& error) {
-            logLine(QStringLiteral("stopped: %1").arg(QString::fromUtf8(error.what())));
+            logLine(QtCriticalMsg, QStringLiteral("stopped: %1").arg(QString::fromUtf8(error.what())));
         }
     });
 }

@@ -10,7 +10,9 @@
 class BackgroundRelay final {
     Q_DISABLE_COPY_MOVE(BackgroundRelay)
 public:
-    BackgroundRelay(const ConnectionSettings& settings, const MessageSinkFactory& sinks, int workers);
+    // `sinkDescription` names the sink in the relay registry, without credentials.
+    BackgroundRelay(const ConnectionSettings& settings, const MessageSinkFactory& sinks, const QString& sinkDescription,
+        int workers);
     ~BackgroundRelay();
 
 private:

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backgroundrelay.h"
-#include "boundedtcpserver.h"
+#include "common/boundedtcpserver.h"
 #include "common/exitcode.h"
+#include "common/listenaddress.h"
 #include "common/signalwatcher.h"
+#include "common/sinkspec.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/schemamigrator.h"
@@ -13,8 +15,15 @@
 #include <QHttpServer>
 #include <QTextStream>
 #include <QTimer>
-#include <QUrl>
 #include <optional>
+
+static QtMessageHandler qtDefaultHandler = nullptr;
+
+static void dropConnectionLossEchoes(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (!DbSession::echoesALostConnection(message))
+        qtDefaultHandler(type, context, message);
+}
 
 static int serve(const ServiceOptions& options)
 {
@@ -36,13 +45,9 @@ static int serve(const ServiceOptions& options)
                 .arg(socket->errorString()));
     }
     server.bind(socket);
-    const quint16 port = socket->serverPort();
-    QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    url.setHost(options.listenAddress.toString());
-    url.setPort(port);
     // The first line on stdout, so scripts and tests started with port 0 learn the port.
-    QTextStream(stdout) << "listening on " << url.toString() << Qt::endl;
+    QTextStream(stdout) << "listening on " << ListenAddress::url(options.listenAddress, socket->serverPort())
+                        << Qt::endl;
 
     QTimer flushTimer;
     QObject::connect(&flushTimer, &QTimer::timeout, [&api] { api.flushMetrics(); });
@@ -50,7 +55,7 @@ static int serve(const ServiceOptions& options)
 
     std::optional<BackgroundRelay> relay;
     if (options.relayWorkers > 0)
-        relay.emplace(settings, options.sinks, options.relayWorkers);
+        relay.emplace(settings, options.sinks, SinkSpec::describe(options.sinkSpec), options.relayWorkers);
     const int code = QCoreApplication::exec();
     relay.reset();
     api.flushMetrics();
@@ -61,6 +66,7 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("orders-service"));
+    qtDefaultHandler = qInstallMessageHandler(dropConnectionLossEchoes);
     // Constructed before any other thread exists (see SignalWatcher). A request being handled finishes first:
     // the quit is queued behind it on the main thread.
     const SignalWatcher watcher([] {

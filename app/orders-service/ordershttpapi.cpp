@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QLocale>
+#include <QTextStream>
 #include <cmath>
 #include <optional>
 
@@ -33,11 +34,6 @@ QHttpServerResponse errorResponse(int status, const QString& code, const QString
     if (!field.isEmpty())
         body.insert(QStringLiteral("field"), field);
     return jsonResponse(status, body);
-}
-
-QHttpServerResponse unavailable(const OutboxError& error)
-{
-    return errorResponse(503, QStringLiteral("unavailable"), error.message());
 }
 
 // A field of the request body that is present but of the wrong type, or required and missing.
@@ -87,7 +83,21 @@ bool isJson(const QByteArray& contentType)
 OrdersHttpApi::OrdersHttpApi(ConnectionSettings settings, std::unique_ptr<DbSession> session)
     : m_settings(std::move(settings))
     , m_session(std::move(session))
+    , m_database(QStringLiteral("database"),
+          [](QtMsgType, const QString& line) { QTextStream(stderr) << "orders-service: " << line << Qt::endl; })
 { }
+
+void OrdersHttpApi::noteFailure(const OutboxError& error)
+{
+    if (error.kind() == OutboxError::Kind::Connection)
+        m_database.reportDown(error.message());
+}
+
+QHttpServerResponse OrdersHttpApi::unavailable(const OutboxError& error)
+{
+    noteFailure(error);
+    return errorResponse(503, QStringLiteral("unavailable"), error.message());
+}
 
 OrdersHttpApi::~OrdersHttpApi() = default;
 
@@ -149,6 +159,7 @@ QHttpServerResponse OrdersHttpApi::createOrder(const QHttpServerRequest& request
 
     try {
         const CreateOrderResult result = CreateOrderHandler(session(), m_metrics).handle(order);
+        m_database.reportUp();
         QHttpServerResponse response = jsonResponse(result.httpStatus, result.body);
         if (result.outcome == Outcome::Replayed)
             response.setHeader(QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true"));
@@ -169,7 +180,9 @@ QHttpServerResponse OrdersHttpApi::findOrder(const QString& id)
         return errorResponse(400, QStringLiteral("bad_request"),
             QStringLiteral("the order id '%1' is not a positive integer").arg(id), QStringLiteral("id"));
     try {
-        if (const auto order = OrdersRepository(session()).find(orderId))
+        const auto order = OrdersRepository(session()).find(orderId);
+        m_database.reportUp();
+        if (order)
             return QHttpServerResponse(QByteArrayLiteral("application/json"), *order, Status::Ok);
         return errorResponse(404, QStringLiteral("not_found"), QStringLiteral("there is no order %1").arg(orderId));
     } catch (const OutboxError& error) {
@@ -181,6 +194,7 @@ QHttpServerResponse OrdersHttpApi::health()
 {
     try {
         session().exec(QStringLiteral("SELECT 1"), {}, QStringLiteral("checking the connection"));
+        m_database.reportUp();
         return jsonResponse(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
     } catch (const OutboxError& error) {
         return unavailable(error);
@@ -207,7 +221,9 @@ QHttpServerResponse OrdersHttpApi::metrics()
         format.addGauge(QStringLiteral("outbox_oldest_unpublished_age_seconds"),
             QStringLiteral("Age of the oldest unpublished outbox row; 0 when nothing waits."),
             double(backlog.oldestUnpublishedAgeMs) / 1000.0);
-    } catch (const OutboxError&) { }
+    } catch (const OutboxError& error) {
+        noteFailure(error);
+    }
     return QHttpServerResponse(PrometheusFormat::ContentType, format.text(), Status::Ok);
 }
 
@@ -215,7 +231,7 @@ void OrdersHttpApi::flushMetrics()
 {
     try {
         m_metrics.flush(session());
-    } catch (const OutboxError&) {
-        // Kept by the recorder for the next flush.
+    } catch (const OutboxError& error) {
+        noteFailure(error); // the counters are kept by the recorder for the next flush
     }
 }

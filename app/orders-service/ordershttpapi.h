@@ -2,6 +2,7 @@
 #pragma once
 
 #include "db/connectionsettings.h"
+#include "db/outagetracker.h"
 #include "metrics/metricsrecorder.h"
 #include "orders/createorderhandler.h"
 
@@ -9,6 +10,7 @@
 #include <memory>
 
 class DbSession;
+class OutboxError;
 class QHttpServer;
 class QHttpServerRequest;
 class QHttpServerResponse;
@@ -43,9 +45,13 @@ private:
     // The session, reopened if the connection was lost. Throws OutboxError(Connection) while the server is away.
     DbSession& session();
     QHttpServerResponse countedResponse(CreateOrderResult::Outcome outcome, QHttpServerResponse response);
+    // 503 for a request the database could not serve; an outage is logged once, when it begins.
+    QHttpServerResponse unavailable(const OutboxError& error);
+    void noteFailure(const OutboxError& error);
 
     ConnectionSettings m_settings;
     std::unique_ptr<DbSession> m_session;
     MetricsRecorder m_metrics;
+    OutageTracker m_database;
     std::array<qint64, int(CreateOrderResult::Outcome::Failed) + 1> m_outcomes {};
 };

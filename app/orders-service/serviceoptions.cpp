@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serviceoptions.h"
 
+#include "common/listenaddress.h"
 #include "common/sinkspec.h"
 #include "db/outboxerror.h"
 
@@ -9,24 +10,6 @@
 static OutboxError usageError(const QString& message)
 {
     return OutboxError(OutboxError::Kind::InvalidInput, message);
-}
-
-// HOST:PORT with an IP address as host; an IPv6 host is written in brackets, e.g. [::1]:8080.
-static void parseListen(const QString& text, ServiceOptions& options)
-{
-    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
-    QString host = text.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    bool portOk = false;
-    const uint port = text.mid(colon + 1).toUInt(&portOk);
-    const QHostAddress address(host);
-    if (colon < 0 || address.isNull() || !portOk || port > 65535)
-        throw usageError(QStringLiteral(
-            "--listen: invalid value '%1': expected IP:PORT, e.g. 127.0.0.1:8080 (port 0: any free port)")
-                             .arg(text));
-    options.listenAddress = address;
-    options.listenPort = quint16(port);
 }
 
 ServiceOptions ServiceOptions::parse(const QStringList& arguments)
@@ -64,7 +47,9 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
         options.helpText = parser.helpText();
         return options;
     }
-    parseListen(parser.value(listen), options);
+    const ListenAddress address = ListenAddress::parse(parser.value(listen), QStringLiteral("listen"), false);
+    options.listenAddress = address.address;
+    options.listenPort = address.port;
     const auto boundedInteger = [&parser](const QCommandLineOption& option, int min, int max) {
         bool ok = false;
         const int value = parser.value(option).toInt(&ok);

@@ -6,6 +6,7 @@
 #include "console.h"
 #include "consumecommand.h"
 #include "createordercommand.h"
+#include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
@@ -13,6 +14,7 @@
 #include "migratecommand.h"
 #include "purgecommand.h"
 #include "relaycommand.h"
+#include "relayscommand.h"
 #include "requeuecommand.h"
 
 #include <QCommandLineParser>
@@ -21,6 +23,8 @@
 // Library diagnostics (e.g. server warnings) keep to outboxctl's one-line-per-diagnostic format on stderr.
 static void routeQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
 {
+    if (DbSession::echoesALostConnection(message))
+        return;
     if (type == QtDebugMsg || type == QtInfoMsg)
         Console::log(message);
     else
@@ -33,6 +37,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<MigrateCommand>());
     m_commands.push_back(std::make_unique<CreateOrderCommand>());
     m_commands.push_back(std::make_unique<RelayCommand>());
+    m_commands.push_back(std::make_unique<RelaysCommand>());
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());

@@ -13,9 +13,18 @@ int Command::run(const QStringList& arguments, const QString& globalDsn)
     ArgumentParser parser(name(), synopsis(), summary());
     parser.addValue(QStringLiteral("dsn"), QStringLiteral("DSN"),
         QStringLiteral("PostgreSQL URI or key=value connection string (default: the libpq environment)."));
+    parser.addValue(QStringLiteral("log-format"), QStringLiteral("FORMAT"),
+        QStringLiteral("Diagnostics on stderr as 'text' or as 'json' lines (time, level, program, message) for log "
+                       "collectors."),
+        QStringLiteral("text"));
     addOptions(parser);
     if (!parser.parse(arguments))
         return ExitCode::Success;
+    Console::setLogFormat(
+        parser.choice(QStringLiteral("log-format"), { QStringLiteral("text"), QStringLiteral("json") })
+                == QLatin1String("json")
+            ? Console::LogFormat::Json
+            : Console::LogFormat::Text);
     const QString dsn = parser.isSet(QStringLiteral("dsn")) ? parser.value(QStringLiteral("dsn")) : globalDsn;
     ConnectionSettings settings = dsn.isNull() ? ConnectionSettings() : ConnectionSettings::fromDsn(dsn);
     settings.setDefaultApplicationName(QStringLiteral("outboxctl"));

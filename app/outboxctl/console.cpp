@@ -2,9 +2,19 @@
 #include "console.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <atomic>
 #include <cstdio>
 
 namespace Console {
+
+static std::atomic<LogFormat> logFormat { LogFormat::Text };
+
+void setLogFormat(LogFormat format)
+{
+    logFormat = format;
+}
 
 static void writeTo(FILE* stream, const QByteArray& bytes)
 {
@@ -29,25 +39,55 @@ static QString oneLine(const QString& text)
         .replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 
+static QString levelName(QtMsgType level)
+{
+    switch (level) {
+    case QtWarningMsg:
+        return QStringLiteral("warning");
+    case QtCriticalMsg:
+    case QtFatalMsg:
+        return QStringLiteral("error");
+    case QtDebugMsg:
+        return QStringLiteral("debug");
+    case QtInfoMsg:
+        break;
+    }
+    return QStringLiteral("info");
+}
+
+// In JSON every diagnostic is an object of its own; `textLine` is what a terminal gets instead.
+static void diagnostic(QtMsgType level, const QString& text, const QString& textLine)
+{
+    if (logFormat == LogFormat::Json) {
+        const QJsonObject entry { { QStringLiteral("time"),
+                                      QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+            { QStringLiteral("level"), levelName(level) }, { QStringLiteral("program"), QStringLiteral("outboxctl") },
+            { QStringLiteral("message"), text } };
+        writeTo(stderr, QJsonDocument(entry).toJson(QJsonDocument::Compact) + '\n');
+        return;
+    }
+    writeTo(stderr, oneLine(textLine).toUtf8() + '\n');
+}
+
 void error(const QString& text)
 {
-    writeTo(stderr, QByteArrayLiteral("outboxctl: ") + oneLine(text).toUtf8() + '\n');
+    diagnostic(QtCriticalMsg, text, QStringLiteral("outboxctl: ") + text);
 }
 
 void warning(const QString& text)
 {
-    error(QStringLiteral("warning: ") + text);
+    diagnostic(QtWarningMsg, text, QStringLiteral("outboxctl: warning: ") + text);
 }
 
 void hint(const QString& text)
 {
-    writeTo(stderr, oneLine(text).toUtf8() + '\n');
+    diagnostic(QtInfoMsg, text, text);
 }
 
-void log(const QString& text)
+void log(const QString& text, QtMsgType level)
 {
     const QString stamp = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    writeTo(stderr, (stamp + QLatin1Char(' ') + oneLine(text)).toUtf8() + '\n');
+    diagnostic(level, text, QStringLiteral("%1 %2 %3").arg(stamp, levelName(level), text));
 }
 
 } // namespace Console

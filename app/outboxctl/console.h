@@ -8,6 +8,11 @@
 // write so lines from relay worker threads never interleave.
 namespace Console {
 
+// How diagnostics look on stderr: "outboxctl: ..." and time-stamped lines for a terminal, or one JSON object per
+// line ({"time", "level", "program", "message"}) for a log collector.
+enum class LogFormat { Text, Json };
+void setLogFormat(LogFormat format);
+
 void write(const QByteArray& bytes);
 void line(const QString& text);
 
@@ -18,7 +23,8 @@ void warning(const QString& text);
 // A line on stderr for the human at the terminal that is neither result nor error, e.g. where the next page starts.
 void hint(const QString& text);
 
-// A relay progress line on stderr, stamped with the UTC time.
-void log(const QString& text);
+// A progress line of a long-running command on stderr, stamped with the UTC time and its level
+// (QtInfoMsg: info, QtWarningMsg: warning, QtCriticalMsg: error).
+void log(const QString& text, QtMsgType level = QtInfoMsg);
 
 } // namespace Console

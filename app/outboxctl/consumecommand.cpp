@@ -8,6 +8,8 @@
 #include "common/signalwatcher.h"
 #include "console.h"
 #include "db/dbsession.h"
+#include "db/outagetracker.h"
+#include "db/retrydelay.h"
 #include "inbox/inboxprocessor.h"
 #include "metrics/metricsrecorder.h"
 #include "orders/customerordercounter.h"
@@ -22,8 +24,6 @@ namespace {
 
 constexpr int PollMs = 200; // how long one wait for a delivery lasts, so a stop request is seen promptly
 constexpr qint64 MetricsFlushMs = 1000;
-constexpr qint64 FirstRetryMs = 500;
-constexpr qint64 MaxRetryMs = 30'000;
 
 struct ConsumeTotals {
     qint64 received = 0;
@@ -107,6 +107,9 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     const qint64 maxMessages = parser.integer(QStringLiteral("max-messages"), 0, std::numeric_limits<qint64>::max());
 
     std::unique_ptr<DbSession> session = connect(settings); // fails fast on a wrong server or schema
+    const auto logOutage = [](QtMsgType level, const QString& line) { Console::log(line, level); };
+    OutageTracker database(QStringLiteral("database"), logOutage);
+    OutageTracker broker(QStringLiteral("broker"), logOutage);
     MetricsRecorder metrics;
     ConsumeTotals totals;
     StopRequest stop;
@@ -117,18 +120,23 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
             if (session)
                 metrics.flush(*session);
         } catch (const OutboxError& error) {
-            Console::log(QStringLiteral("consumer metrics: %1").arg(error.message()));
+            if (error.kind() == OutboxError::Kind::Connection)
+                database.reportDown(error.message());
+            else
+                Console::log(QStringLiteral("consumer metrics: %1").arg(error.message()), QtWarningMsg);
         }
     };
 
     Console::log(QStringLiteral("consuming queue %1 from %2 as consumer %3; SIGINT or SIGTERM stops it")
                      .arg(options.queue, endpoint.display(), consumerName));
-    qint64 retryMs = FirstRetryMs;
+    RetryDelay retry;
     while (!done()) {
         try {
             if (!session)
                 session = connect(settings);
+            database.reportUp();
             RabbitMqConsumer consumer(endpoint, options);
+            broker.reportUp();
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
             QDeadlineTimer nextFlush(MetricsFlushMs);
@@ -144,7 +152,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                     const InboxProcessor::Outcome outcome = inbox.process(
                         delivery->messageId, [&](DbSession&) { counter.apply(delivery->eventType, delivery->body); });
                     consumer.ack(delivery->deliveryTag);
-                    retryMs = FirstRetryMs; // a delivery went through: both connections work
+                    retry.reset(); // a delivery went through: both connections work
                     ++(outcome == InboxProcessor::Outcome::Applied ? totals.applied : totals.duplicates);
                 } catch (const OutboxError& error) {
                     // Only the consumer's own verdict on the message (no SQLSTATE): a constraint the database
@@ -166,12 +174,16 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                 throw;
             // Unacknowledged deliveries go back to the queue with the connection; the inbox drops any that
             // were applied already.
-            Console::log(QStringLiteral("%1; retrying in %2 ms").arg(error.message()).arg(retryMs));
+            if (databaseLost)
+                database.reportDown(error.message());
+            else if (error.kind() == OutboxError::Kind::Broker)
+                broker.reportDown(error.message());
+            else
+                Console::log(error.message() + QStringLiteral("; retrying"), QtWarningMsg);
             if (databaseLost)
                 session.reset();
-            if (!stop.wait(retryMs))
+            if (!stop.wait(retry.next()))
                 break;
-            retryMs = qMin(retryMs * 2, MaxRetryMs);
         }
     }
     flushMetrics();

@@ -10,12 +10,13 @@
 QString PurgeCommand::summary() const
 {
     return QStringLiteral(
-        "Delete expired idempotency keys, old published outbox rows and/or old inbox rows, in small batches.");
+        "Delete expired idempotency keys, old published outbox rows, old inbox rows and/or gone relays, in small "
+        "batches.");
 }
 
 QString PurgeCommand::synopsis() const
 {
-    return QStringLiteral("[--keys] [--outbox] [--inbox] [--older-than DURATION] [--batch N]");
+    return QStringLiteral("[--keys] [--outbox] [--inbox] [--relays] [--older-than DURATION] [--batch N]");
 }
 
 void PurgeCommand::addOptions(ArgumentParser& parser) const
@@ -25,9 +26,12 @@ void PurgeCommand::addOptions(ArgumentParser& parser) const
     parser.addFlag(QStringLiteral("inbox"),
         QStringLiteral("Delete consumers' inbox rows (needs --older-than; keep them longer than a message can be "
                        "redelivered)."));
+    parser.addFlag(QStringLiteral("relays"),
+        QStringLiteral("Delete the registry rows of stopped and stale relays (needs --older-than; live ones are "
+                       "never deleted)."));
     parser.addValue(QStringLiteral("older-than"), QStringLiteral("DURATION"),
         QStringLiteral("With --outbox: rows published at least this long ago; with --inbox: rows received at least "
-                       "this long ago, e.g. 7d."));
+                       "this long ago; with --relays: relays last seen at least this long ago, e.g. 7d."));
     parser.addValue(QStringLiteral("batch"), QStringLiteral("N"),
         QStringLiteral("Rows deleted per transaction (1 to 100000)."),
         QString::number(RetentionPurger::DefaultBatchSize));
@@ -38,11 +42,14 @@ int PurgeCommand::execute(const ArgumentParser& parser, const ConnectionSettings
     const bool keys = parser.isSet(QStringLiteral("keys"));
     const bool outbox = parser.isSet(QStringLiteral("outbox"));
     const bool inbox = parser.isSet(QStringLiteral("inbox"));
-    if (!keys && !outbox && !inbox)
-        throw parser.usageError(QStringLiteral("say what to purge: --keys, --outbox, --inbox or several"));
-    if ((outbox || inbox) != parser.isSet(QStringLiteral("older-than")))
-        throw parser.usageError(QStringLiteral("--outbox and --inbox need --older-than, and only they take it"));
-    const qint64 olderThanMs = outbox || inbox ? parser.durationMs(QStringLiteral("older-than")) : 0;
+    const bool relays = parser.isSet(QStringLiteral("relays"));
+    if (!keys && !outbox && !inbox && !relays)
+        throw parser.usageError(QStringLiteral("say what to purge: --keys, --outbox, --inbox, --relays or several"));
+    const bool aged = outbox || inbox || relays;
+    if (aged != parser.isSet(QStringLiteral("older-than")))
+        throw parser.usageError(
+            QStringLiteral("--outbox, --inbox and --relays need --older-than, and only they take it"));
+    const qint64 olderThanMs = aged ? parser.durationMs(QStringLiteral("older-than")) : 0;
     const int batchSize = int(parser.integer(QStringLiteral("batch"), 1, 100'000));
 
     const auto session = connect(settings);
@@ -53,5 +60,7 @@ int PurgeCommand::execute(const ArgumentParser& parser, const ConnectionSettings
         Console::line(QStringLiteral("purged %1 published outbox rows").arg(purger.purgePublishedOutbox(olderThanMs)));
     if (inbox)
         Console::line(QStringLiteral("purged %1 inbox rows").arg(purger.purgeInbox(olderThanMs)));
+    if (relays)
+        Console::line(QStringLiteral("purged %1 gone relays").arg(purger.purgeGoneRelays(olderThanMs)));
     return ExitCode::Success;
 }

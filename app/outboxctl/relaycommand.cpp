@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "relaycommand.h"
 
-#include "db/outboxerror.h"
-
 #include "argumentparser.h"
 #include "common/exitcode.h"
+#include "common/httpendpoint.h"
 #include "common/signalwatcher.h"
 #include "common/sinkspec.h"
 #include "console.h"
 #include "db/dbsession.h"
+#include "db/outboxerror.h"
 #include "relay/outboxrelay.h"
+#include "relayendpoint.h"
 
-#include <stdexcept>
+#include <QCoreApplication>
+#include <optional>
 
 QString RelayCommand::summary() const
 {
@@ -23,7 +25,8 @@ QString RelayCommand::synopsis() const
     return QStringLiteral("[--workers N] [--batch B] "
                           "[--sink amqp://URI|file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
                           "[--once] [--lease-seconds S] [--max-attempts M] [--backoff-base-ms MS] "
-                          "[--backoff-max-ms MS]");
+                          "[--backoff-max-ms MS] [--name NAME] [--heartbeat-seconds S] [--metrics-listen [IP:]PORT] "
+                          "[--log-format text|json]");
 }
 
 void RelayCommand::addOptions(ArgumentParser& parser) const
@@ -51,6 +54,15 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
         QString::number(defaults.backoffBaseMs));
     parser.addValue(QStringLiteral("backoff-max-ms"), QStringLiteral("MS"),
         QStringLiteral("Longest delay between retries (0 to 86400000)."), QString::number(defaults.backoffMaxMs));
+    parser.addValue(QStringLiteral("name"), QStringLiteral("NAME"),
+        QStringLiteral("The relay's name in the registry (outboxctl relays) and in its rows' lease owner "
+                       "(default: HOST:PID)."));
+    parser.addValue(QStringLiteral("heartbeat-seconds"), QStringLiteral("S"),
+        QStringLiteral("How often the relay updates its registry row; three missed heartbeats make it stale "
+                       "(1 to 300)."),
+        QString::number(defaults.registryHeartbeatMs / 1000));
+    parser.addValue(QStringLiteral("metrics-listen"), QStringLiteral("[IP:]PORT"),
+        QStringLiteral("Serve /metrics (Prometheus) and /healthz there; a PORT alone listens on the loopback only."));
 }
 
 static RelayOptions relayOptions(const ArgumentParser& parser)
@@ -65,7 +77,13 @@ static RelayOptions relayOptions(const ArgumentParser& parser)
     if (options.backoffMaxMs < options.backoffBaseMs)
         throw parser.usageError(QStringLiteral("--backoff-max-ms must not be less than --backoff-base-ms"));
     options.once = parser.isSet(QStringLiteral("once"));
-    options.log = [](const QString& line) { Console::log(line); };
+    options.workerName = parser.value(QStringLiteral("name")).trimmed();
+    if (parser.isSet(QStringLiteral("name")) && options.workerName.isEmpty())
+        throw parser.usageError(QStringLiteral("--name must not be blank"));
+    options.registryHeartbeatMs = parser.integer(QStringLiteral("heartbeat-seconds"), 1, 300) * 1000;
+    options.sinkDescription = SinkSpec::describe(parser.value(QStringLiteral("sink")));
+    options.version = QCoreApplication::applicationVersion();
+    options.log = [](QtMsgType level, const QString& line) { Console::log(line, level); };
     return options;
 }
 
@@ -73,6 +91,10 @@ int RelayCommand::execute(const ArgumentParser& parser, const ConnectionSettings
 {
     const RelayOptions options = relayOptions(parser);
     const MessageSinkFactory sinks = SinkSpec::parse(parser.value(QStringLiteral("sink")));
+    std::optional<ListenAddress> listen;
+    if (parser.isSet(QStringLiteral("metrics-listen")))
+        listen = ListenAddress::parse(
+            parser.value(QStringLiteral("metrics-listen")), QStringLiteral("metrics-listen"), true);
     // A sink that cannot be created (say, an unwritable file) is bad input; say so before claiming any row
     // rather than after every worker has failed on it.
     try {
@@ -84,22 +106,31 @@ int RelayCommand::execute(const ArgumentParser& parser, const ConnectionSettings
     const QString target = settings.describe(connect(settings)->database());
 
     OutboxRelay relay(settings, sinks, options);
-    RelayTotals totals;
-    {
-        const SignalWatcher watcher([&relay] { relay.stop(); });
-        Console::log(QStringLiteral("relay started on %1: %2 workers, batch %3, sink %4; SIGINT or SIGTERM stops it")
-                         .arg(target)
-                         .arg(options.workers)
-                         .arg(options.batchSize)
-                         .arg(SinkSpec::describe(parser.value(QStringLiteral("sink")))));
-        totals = relay.run();
+    // Before the endpoint's thread, which must inherit the blocked signals (see SignalWatcher).
+    const SignalWatcher watcher([&relay] { relay.stop(); });
+    std::optional<HttpEndpoint> endpoint;
+    if (listen) {
+        const RelayEndpoint::Identity identity { relay.name(), options.version };
+        endpoint.emplace(*listen, [&relay, identity](QHttpServer& server) {
+            RelayEndpoint::addRoutes(
+                server, [&relay] { return relay.status(); }, identity);
+        });
     }
-    Console::line(QStringLiteral("claimed %1 published %2 failed %3 dead %4 fenced %5 rescued %6")
+    Console::log(QStringLiteral("relay %1 started on %2: %3 workers, batch %4, sink %5; SIGINT or SIGTERM stops it")
+                     .arg(relay.name(), target)
+                     .arg(options.workers)
+                     .arg(options.batchSize)
+                     .arg(options.sinkDescription));
+    if (endpoint)
+        Console::log(QStringLiteral("serving /metrics and /healthz on %1").arg(endpoint->url()));
+    const RelayTotals totals = relay.run();
+    Console::line(QStringLiteral("claimed %1 published %2 failed %3 dead %4 fenced %5 rescued %6 handed back %7")
                       .arg(totals.claimed)
                       .arg(totals.published)
                       .arg(totals.failed)
                       .arg(totals.dead)
                       .arg(totals.fenced)
-                      .arg(totals.rescued));
+                      .arg(totals.rescued)
+                      .arg(totals.handedBack));
     return ExitCode::Success;
 }

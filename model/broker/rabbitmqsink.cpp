@@ -43,6 +43,12 @@ RabbitMqSink::RabbitMqSink(AmqpEndpoint endpoint)
 
 RabbitMqSink::~RabbitMqSink() = default;
 
+void RabbitMqSink::ensureReachable()
+{
+    if (!m_connection)
+        connect();
+}
+
 void RabbitMqSink::connect()
 {
     auto connection = std::make_unique<AmqpConnection>(m_endpoint, m_endpoint.confirmTimeoutMs);

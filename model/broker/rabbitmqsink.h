@@ -25,6 +25,7 @@ public:
     ~RabbitMqSink() final override;
 
     QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override;
+    void ensureReachable() final override;
 
 private:
     void connect();

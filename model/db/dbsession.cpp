@@ -15,6 +15,10 @@
 // handler.
 static void forwardWarnings(void*, const PGresult* notice)
 {
+    // Class 57 ("terminating connection due to immediate shutdown command", ...) announces the loss of the
+    // connection, which the caller reports as an outage, once.
+    if (qstrncmp(PQresultErrorField(notice, PG_DIAG_SQLSTATE), "57", 2) == 0)
+        return;
     if (qstrcmp(PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED), "WARNING") == 0)
         qWarning("PostgreSQL: %s", PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY));
 }
@@ -38,6 +42,11 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     PQsetNoticeReceiver(connectionOf(m_db), forwardWarnings, nullptr);
     // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
+}
+
+bool DbSession::echoesALostConnection(const QString& qtMessage)
+{
+    return qtMessage.startsWith(QLatin1String("Unable to free statement: no connection to the server"));
 }
 
 DbSession::~DbSession()

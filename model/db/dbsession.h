@@ -50,6 +50,10 @@ public:
     // connection unexpectedly" after an immediate shutdown), so callers can tell an outage from a bad statement.
     OutboxError errorFor(const QSqlError& error, const QString& context) const;
 
+    // Whether a Qt message only repeats a connection loss that was reported already: closing a session whose
+    // connection is gone makes Qt's driver warn once per prepared statement. Message handlers drop these.
+    static bool echoesALostConnection(const QString& qtMessage);
+
 private:
     ConnectionSettings m_settings;
     QString m_connectionName;

@@ -18,3 +18,18 @@ public:
     // -1 when the histogram is empty.
     static qint64 quantileMs(const QList<qint64>& counts, double q, qint64 observedMaxMs);
 };
+
+// Observations counted into LatencyHistogram's buckets, with their number and sum: what a Prometheus histogram
+// reports.
+struct LatencyTally {
+    QList<qint64> buckets = QList<qint64>(LatencyHistogram::Buckets, 0);
+    qint64 count = 0;
+    qint64 sumMs = 0;
+
+    void add(qint64 ms)
+    {
+        ++buckets[LatencyHistogram::bucketFor(ms)];
+        ++count;
+        sumMs += qMax<qint64>(0, ms);
+    }
+};

@@ -4,9 +4,11 @@
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
 #include "metrics/metricsrepository.h"
+#include "operations/relayfleet.h"
 #include "outbox/stuckrowclassifier.h"
 
 #include <QSqlQuery>
+#include <algorithm>
 
 namespace {
 
@@ -57,5 +59,14 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
         total.counters.add(point.counters);
     overview.publishedPerMinute = double(total.counters.published) / 60.0;
     overview.duplicateHitRate = total.duplicateHitRate();
+    overview.relays = RelayFleet(session).recent();
     return overview;
+}
+
+bool OutboxOverview::nothingPublishing() const
+{
+    if (!oldestUnpublishedAgeMs)
+        return false;
+    return std::none_of(
+        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
 }

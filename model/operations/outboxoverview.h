@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/relaynode.h"
+
 #include <QDateTime>
+#include <QList>
 #include <optional>
 
 class DbSession;
@@ -26,6 +29,10 @@ struct OutboxOverview {
     double publishedPerMinute = 0; // over the last hour, from the rollups
     std::optional<double> duplicateHitRate; // over the last hour; nullopt without requests
     QDateTime serverNow;
+    QList<RelayNode> relays; // the most recently seen (RelayFleet)
+
+    // Rows wait to be published and no relay is alive to publish them.
+    bool nothingPublishing() const;
 
     static OutboxOverview load(DbSession& session, qint64 stuckThresholdMs);
 };

@@ -3,6 +3,7 @@
 
 #include "idempotency/idempotencyrepository.h"
 #include "inbox/inboxrepository.h"
+#include "operations/relayfleet.h"
 #include "outbox/outboxrepository.h"
 
 #include <functional>
@@ -39,4 +40,10 @@ qint64 RetentionPurger::purgeInbox(qint64 olderThanMs)
 {
     InboxRepository inbox(m_session);
     return purgeInBatches(m_batchSize, [&] { return inbox.purgeOlderThan(olderThanMs, m_batchSize); });
+}
+
+qint64 RetentionPurger::purgeGoneRelays(qint64 olderThanMs)
+{
+    RelayFleet fleet(m_session);
+    return purgeInBatches(m_batchSize, [&] { return fleet.purgeGone(olderThanMs, m_batchSize); });
 }

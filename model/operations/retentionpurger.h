@@ -22,6 +22,9 @@ public:
     // Inbox rows (of every consumer) received more than `olderThanMs` ago.
     qint64 purgeInbox(qint64 olderThanMs);
 
+    // Registry rows of relays that stopped or went stale and were last seen more than `olderThanMs` ago.
+    qint64 purgeGoneRelays(qint64 olderThanMs);
+
 private:
     DbSession& m_session;
     int m_batchSize;

@@ -26,6 +26,10 @@ public:
     // the whole batch, and the relay then retries its messages one by one so that a single poison message
     // cannot fail its neighbours.
     virtual QList<PublishResult> publish(const QList<OutboxMessage>& batch) = 0;
+
+    // Makes sure the sink can publish (a broker sink connects if it is not connected), so that an idle relay
+    // knows too whether its broker is there. Throws OutboxError(Broker) if it cannot.
+    virtual void ensureReachable() { }
 };
 
 using MessageSinkFactory = std::function<std::unique_ptr<MessageSink>()>;

@@ -3,36 +3,44 @@
 
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
+#include "db/retrydelay.h"
 #include "metrics/metricsrepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "relay/relayregistry.h"
 #include "relay/relayworker.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QSysInfo>
+#include <algorithm>
 #include <thread>
 #include <vector>
 
 static constexpr int BacklogCountCap = 100'000;
-static constexpr qint64 ReconnectMaxMs = 30'000;
 
 OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, RelayOptions options)
     : m_settings(std::move(settings))
     , m_sinks(std::move(sinks))
     , m_options(std::move(options))
+    , m_database(QStringLiteral("database"), [this](QtMsgType type, const QString& line) { log(type, line); })
+    , m_sink(QStringLiteral("sink"), [this](QtMsgType type, const QString& line) { log(type, line); })
 {
     if (m_options.workerName.isEmpty())
         m_options.workerName
             = QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(QCoreApplication::applicationPid());
+    if (m_options.version.isEmpty())
+        m_options.version = QCoreApplication::applicationVersion();
     m_settings.setDefaultApplicationName(QStringLiteral("outbox-relay"));
 }
 
-void OutboxRelay::log(const QString& message) const
+void OutboxRelay::log(QtMsgType type, const QString& message) const
 {
     if (m_options.log)
-        m_options.log(message);
-    else
+        m_options.log(type, message);
+    else if (type == QtInfoMsg)
         qInfo().noquote() << message;
+    else
+        qWarning().noquote() << message;
 }
 
 void OutboxRelay::stop()
@@ -58,31 +66,63 @@ void OutboxRelay::fail(std::exception_ptr error)
     m_wake.notify_all();
 }
 
-void OutboxRelay::addTotals(const RelayBatchResult& batch, bool rescue)
+RelayStatus OutboxRelay::status() const
 {
+    RelayStatus status;
+    status.totals = m_tally.totals();
+    status.databaseUp = m_database.isUp();
+    status.databaseProblem = m_database.problem();
+    status.sinkUp = m_sink.isUp();
+    status.sinkProblem = m_sink.problem();
     std::lock_guard lock(m_mutex);
-    m_totals.claimed += batch.claimed;
-    m_totals.published += batch.published;
-    m_totals.dead += batch.dead;
-    m_totals.fenced += batch.fenced;
-    (rescue ? m_totals.rescued : m_totals.failed) += batch.failed;
+    status.backlog = m_backlog;
+    return status;
 }
 
-static bool isRecoverable(const OutboxError& error)
+bool OutboxRelay::databaseReachable() const
 {
-    return error.kind() == OutboxError::Kind::Connection || error.kind() == OutboxError::Kind::Transient
-        || error.kind() == OutboxError::Kind::Broker;
+    try {
+        DbSession probe(m_settings, QStringLiteral("relay-probe"));
+        probe.ping();
+        return true;
+    } catch (const OutboxError&) {
+        return false;
+    }
+}
+
+bool OutboxRelay::reportOutage(const OutboxError& error)
+{
+    switch (error.kind()) {
+    case OutboxError::Kind::Connection:
+        m_database.reportDown(error.message());
+        break;
+    case OutboxError::Kind::Broker:
+        m_sink.reportDown(error.message());
+        break;
+    case OutboxError::Kind::Transient: // a serialization failure or a lock timeout: retried, not an outage
+        log(QtWarningMsg, error.message() + QStringLiteral("; retrying"));
+        break;
+    default:
+        return false;
+    }
+    std::lock_guard lock(m_mutex);
+    m_lastProblem = error.message();
+    m_lastProblemAge.start();
+    return true;
 }
 
 void OutboxRelay::workerLoop(int index)
 {
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
-    qint64 reconnectDelayMs = 500;
+    RetryDelay retry;
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
+            m_database.reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
-            RelayWorker worker(session, *sink, m_metrics, m_options, name, &m_leases);
+            sink->ensureReachable();
+            m_sink.reportUp();
+            RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             for (;;) {
                 {
@@ -93,61 +133,115 @@ void OutboxRelay::workerLoop(int index)
                 if (nextRescue.hasExpired()) {
                     const RelayBatchResult rescued = worker.rescueExpiredLeases();
                     if (rescued.failed > 0) {
-                        log(QStringLiteral("%1: rescued %2 rows whose lease expired (%3 now dead)")
+                        log(QtInfoMsg,
+                            QStringLiteral("%1: rescued %2 rows whose lease expired (%3 now dead)")
                                 .arg(name)
                                 .arg(rescued.failed)
                                 .arg(rescued.dead));
                     }
-                    addTotals(rescued, true);
                     nextRescue.setRemainingTime(m_options.rescueIntervalMs);
                 }
                 const RelayBatchResult batch = worker.processBatch();
-                reconnectDelayMs = 500; // only a batch that went through proves the database and the broker work
-                addTotals(batch, false);
+                // Only a batch that went through proves the database (and, with rows, the sink) works.
+                retry.reset();
+                m_database.reportUp();
+                if (batch.claimed > 0)
+                    m_sink.reportUp();
                 if (batch.claimed == 0) {
                     if (m_options.once)
                         return;
                     if (!waitUnlessStopping(m_options.idlePollMs))
                         return;
+                    sink->ensureReachable();
                 }
             }
         } catch (const OutboxError& error) {
-            if (m_options.once || !isRecoverable(error)) {
+            const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once && m_database.isUp()
+                && databaseReachable();
+            if (!leftover && (m_options.once || !reportOutage(error))) {
                 fail(std::current_exception());
                 return;
             }
-            log(QStringLiteral("%1: %2; retrying in %3 ms").arg(name, error.message()).arg(reconnectDelayMs));
         } catch (...) {
             fail(std::current_exception());
             return;
         }
-        if (!waitUnlessStopping(reconnectDelayMs))
+        if (!waitUnlessStopping(retry.next()))
             return;
-        reconnectDelayMs = qMin(reconnectDelayMs * 2, ReconnectMaxMs);
     }
 }
 
-// The lease heartbeat, metric flushes and backlog samples, on the supervisor's connection. Failures must not stop
-// publishing: counters stay queued for the next flush, an unextended lease runs out as it would after a crash,
-// and a lost connection is opened afresh on the next round.
-void OutboxRelay::superviseOn(
-    std::unique_ptr<DbSession>& session, const QString& what, const std::function<void(DbSession&)>& work)
+// The lease heartbeat, the registry heartbeat, metric flushes and backlog samples, on the supervisor's
+// connection. Failures must not stop publishing: counters stay queued for the next flush, an unextended lease
+// runs out as it would after a crash, the registry row catches up at the next heartbeat, and a lost connection
+// is opened afresh on the next round.
+void OutboxRelay::superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work)
 {
     try {
         if (!session)
             session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
         work(*session);
+        m_database.reportUp();
     } catch (const OutboxError& error) {
-        log(QStringLiteral("relay %1: %2").arg(what, error.message()));
+        const bool leftover = error.kind() == OutboxError::Kind::Connection && m_database.isUp() && databaseReachable();
+        if (!leftover && !reportOutage(error))
+            log(QtWarningMsg, QStringLiteral("relay bookkeeping: %1").arg(error.message()));
         if (error.kind() == OutboxError::Kind::Connection)
             session.reset();
     }
 }
 
+static RelayRegistration registrationOf(const RelayOptions& options)
+{
+    RelayRegistration node;
+    node.name = options.workerName;
+    node.host = QSysInfo::machineHostName();
+    node.pid = QCoreApplication::applicationPid();
+    node.version = options.version.isEmpty() ? QStringLiteral("unknown") : options.version;
+    node.sink = options.sinkDescription;
+    node.workers = options.workers;
+    node.batchSize = options.batchSize;
+    node.leaseMs = options.leaseMs;
+    node.heartbeatMs = options.registryHeartbeatMs;
+    return node;
+}
+
+void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
+{
+    RelayHeartbeat beat;
+    beat.totals = m_tally.totals();
+    const qint64 sinceLastBeatMs = m_sinceLastBeat.elapsed();
+    if (sinceLastBeatMs > 0)
+        beat.publishRate = double(beat.totals.published - m_publishedAtLastBeat) * 1000.0 / double(sinceLastBeatMs);
+    beat.sinkUp = m_sink.isUp();
+    {
+        std::lock_guard lock(m_mutex);
+        beat.lastError = m_lastProblem;
+        beat.lastErrorAgeMs = m_lastProblemAge.isValid() ? m_lastProblemAge.elapsed() : 0;
+    }
+    RelayRegistry registry(session);
+    if (stopping) {
+        registry.markStopped(m_nodeId, beat);
+    } else if (!registry.heartbeat(m_nodeId, beat)) {
+        // Purged as stale while we could not reach the database, or marked stopped by hand: we are alive.
+        m_nodeId = registry.registerNode(registrationOf(m_options));
+        registry.heartbeat(m_nodeId, beat);
+        log(QtWarningMsg,
+            QStringLiteral("relay %1: its registry row was gone; registered again as relay_nodes.id %2")
+                .arg(m_options.workerName)
+                .arg(m_nodeId));
+    }
+    m_sinceLastBeat.restart();
+    m_publishedAtLastBeat = beat.totals.published;
+}
+
 RelayTotals OutboxRelay::run()
 {
-    // Opened up front so that an unreachable server fails the call instead of every worker.
+    // Registered up front, so that an unreachable server or a missing schema fails the call instead of every
+    // worker.
     auto session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
+    m_nodeId = RelayRegistry(*session).registerNode(registrationOf(m_options));
+    m_sinceLastBeat.start();
     {
         std::lock_guard lock(m_mutex);
         m_running = m_options.workers;
@@ -165,39 +259,50 @@ RelayTotals OutboxRelay::run()
 
     const auto keepBooks = [this](DbSession& db, bool sampleBacklog) {
         m_metrics.flush(db);
-        if (sampleBacklog)
-            MetricsRepository(db).recordBacklogSample(OutboxReadRepository(db).sampleBacklog(BacklogCountCap));
+        if (!sampleBacklog)
+            return;
+        const BacklogSample sample = OutboxReadRepository(db).sampleBacklog(BacklogCountCap);
+        MetricsRepository(db).recordBacklogSample(sample);
+        std::lock_guard lock(m_mutex);
+        m_backlog = sample;
     };
     // A third of the lease leaves two chances to extend before a lease could run out.
-    const qint64 heartbeatMs = qMax<qint64>(m_options.leaseMs / 3, 50);
+    const qint64 leaseHeartbeatMs = qMax<qint64>(m_options.leaseMs / 3, 50);
     QDeadlineTimer nextSample(0);
     QDeadlineTimer nextFlush(m_options.metricsFlushMs);
-    QDeadlineTimer nextHeartbeat(heartbeatMs);
+    QDeadlineTimer nextLeaseHeartbeat(leaseHeartbeatMs);
+    QDeadlineTimer nextRegistryHeartbeat(m_options.registryHeartbeatMs);
     for (;;) {
         {
-            const qint64 waitMs = qMax<qint64>(0, qMin(nextFlush.remainingTime(), nextHeartbeat.remainingTime()));
+            const qint64 waitMs = qMax<qint64>(0,
+                std::min({ nextFlush.remainingTime(), nextLeaseHeartbeat.remainingTime(),
+                    nextRegistryHeartbeat.remainingTime() }));
             std::unique_lock lock(m_mutex);
             m_wake.wait_for(lock, std::chrono::milliseconds(waitMs), [this] { return m_running == 0; });
             if (m_running == 0)
                 break;
         }
-        if (nextHeartbeat.hasExpired()) {
-            nextHeartbeat.setRemainingTime(heartbeatMs);
-            superviseOn(session, QStringLiteral("lease heartbeat"),
-                [this](DbSession& db) { m_leases.extend(db, m_options.leaseMs); });
+        if (nextLeaseHeartbeat.hasExpired()) {
+            nextLeaseHeartbeat.setRemainingTime(leaseHeartbeatMs);
+            superviseOn(session, [this](DbSession& db) { m_leases.extend(db, m_options.leaseMs); });
+        }
+        if (nextRegistryHeartbeat.hasExpired()) {
+            nextRegistryHeartbeat.setRemainingTime(m_options.registryHeartbeatMs);
+            superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, false); });
         }
         if (nextFlush.hasExpired()) {
             nextFlush.setRemainingTime(m_options.metricsFlushMs);
             const bool sample = nextSample.hasExpired();
             if (sample)
                 nextSample.setRemainingTime(m_options.backlogSampleMs);
-            superviseOn(session, QStringLiteral("bookkeeping"), [&](DbSession& db) { keepBooks(db, sample); });
+            superviseOn(session, [&](DbSession& db) { keepBooks(db, sample); });
         }
     }
     for (std::thread& thread : threads)
         thread.join();
-    superviseOn(session, QStringLiteral("bookkeeping"), [&](DbSession& db) { keepBooks(db, true); });
+    superviseOn(session, [&](DbSession& db) { keepBooks(db, true); });
+    superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, true); });
     if (m_fatal)
         std::rethrow_exception(m_fatal);
-    return m_totals;
+    return m_tally.totals();
 }

@@ -2,11 +2,15 @@
 #pragma once
 
 #include "db/connectionsettings.h"
+#include "db/outagetracker.h"
 #include "metrics/metricsrecorder.h"
 #include "relay/leasekeeper.h"
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
+#include "relay/relaystatus.h"
+#include "relay/relaytally.h"
 
+#include <QElapsedTimer>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -14,30 +18,26 @@
 #include <mutex>
 
 class DbSession;
-struct RelayBatchResult;
-
-struct RelayTotals {
-    qint64 claimed = 0;
-    qint64 published = 0;
-    qint64 failed = 0;
-    qint64 dead = 0;
-    qint64 fenced = 0;
-    qint64 rescued = 0;
-};
+class OutboxError;
 
 // Runs `options.workers` RelayWorkers, each on its own thread with its own connection and sink, plus what they
-// share on a connection of its own: the lease heartbeat (a third of the lease), metric flushes once a second and
-// backlog samples. Any number of relays, in any
-// number of processes and machines, may run against one database: claims use SKIP LOCKED and every
-// completion is fenced by its lease token.
+// share on a connection of its own (the supervisor): the lease heartbeat (a third of the lease), the registry
+// heartbeat in relay_nodes, metric flushes once a second and backlog samples. Any number of relays, in any number
+// of processes and machines, may run against one database: claims use SKIP LOCKED and every completion is fenced
+// by its lease token.
+//
+// Outages of the database or the broker never end run(): each is logged once when it begins and once when it
+// ends (OutageTracker), every thread retries with RetryDelay's backoff, and the registry and the books catch up
+// after it. Only a configuration problem ends it: the sink cannot be created, the schema is wrong, a permission
+// is missing.
 class OutboxRelay final {
     Q_DISABLE_COPY_MOVE(OutboxRelay)
 public:
     OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, RelayOptions options);
 
-    // Blocks until stop() is called or, with options.once, until no worker finds a due row. A lost
-    // connection is retried with backoff unless options.once is set; a configuration problem (sink cannot
-    // be created, schema, permissions) stops every worker. Rethrows the first fatal error after shutdown.
+    // Blocks until stop() is called or, with options.once, until no worker finds a due row. Registers the relay
+    // first, so an unreachable server or a missing schema fails the call at once; once running, a lost
+    // connection is retried unless options.once is set. Rethrows the first fatal error after shutdown.
     RelayTotals run();
 
     // Thread-safe: workers finish the batch in hand, then run() returns.
@@ -45,25 +45,45 @@ public:
 
     MetricsRecorder& metrics() { return m_metrics; }
 
+    // Its name in the registry (options.workerName, or HOST:PID).
+    const QString& name() const { return m_options.workerName; }
+
+    // Thread-safe: for /metrics and /healthz.
+    RelayStatus status() const;
+
 private:
     void workerLoop(int index);
     bool waitUnlessStopping(qint64 ms);
     void fail(std::exception_ptr error);
-    void log(const QString& message) const;
-    void addTotals(const RelayBatchResult& batch, bool rescue);
-    void superviseOn(
-        std::unique_ptr<DbSession>& session, const QString& what, const std::function<void(DbSession&)>& work);
+    void log(QtMsgType type, const QString& message) const;
+    // Files an error a thread ran into under the peer it concerns; false if it is not an outage.
+    bool reportOutage(const OutboxError& error);
+    // Whether a new connection works. A connection the last outage left behind (each thread has its own, and
+    // finds it broken only at its next statement) fails after the database is back: that is not a new outage.
+    bool databaseReachable() const;
+    void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
+    void sendHeartbeat(DbSession& session, bool stopping);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
     RelayOptions m_options;
     MetricsRecorder m_metrics;
     LeaseKeeper m_leases;
+    RelayTally m_tally;
+    OutageTracker m_database;
+    OutageTracker m_sink;
 
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stopping = false;
     int m_running = 0;
     std::exception_ptr m_fatal;
-    RelayTotals m_totals;
+    std::optional<BacklogSample> m_backlog;
+    QString m_lastProblem;
+    QElapsedTimer m_lastProblemAge;
+
+    // The supervisor's registry bookkeeping.
+    qint64 m_nodeId = 0;
+    qint64 m_publishedAtLastBeat = 0;
+    QElapsedTimer m_sinceLastBeat;
 };

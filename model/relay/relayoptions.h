@@ -5,7 +5,7 @@
 #include <functional>
 
 struct RelayOptions {
-    QString workerName; // prefix of each worker's lease owner name; empty = host:pid
+    QString workerName; // the relay's name in the registry and prefix of each worker's lease owner; empty = host:pid
     int workers = 1;
     int batchSize = 100;
     qint64 leaseMs = 30'000; // extended every third of it while a batch is published (LeaseKeeper)
@@ -16,6 +16,10 @@ struct RelayOptions {
     qint64 rescueIntervalMs = 5'000; // how often each worker looks for expired leases
     qint64 metricsFlushMs = 1'000;
     qint64 backlogSampleMs = 10'000;
+    qint64 registryHeartbeatMs = 5'000; // relay_nodes.last_seen; stale after three missed heartbeats
+    QString sinkDescription = QStringLiteral("unspecified"); // for the registry; must not hold credentials
+    QString version; // for the registry; empty = QCoreApplication::applicationVersion()
     bool once = false; // stop when no due rows remain instead of polling forever
-    std::function<void(const QString&)> log; // progress and recoverable errors; default: qInfo
+    // Progress (QtInfoMsg) and outages (QtWarningMsg); default: qInfo and qWarning.
+    std::function<void(QtMsgType, const QString&)> log;
 };

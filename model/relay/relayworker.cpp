@@ -8,19 +8,22 @@
 #include "metrics/metricsrecorder.h"
 #include "relay/leasekeeper.h"
 #include "relay/outboxleaserepository.h"
+#include "relay/relaytally.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 
 static constexpr int RescueBatchLimit = 1000;
 
-RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options,
-    QString name, LeaseKeeper* leases)
+RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, LeaseKeeper& leases,
+    RelayTally& tally, const RelayOptions& options, QString name)
     : m_session(session)
     , m_sink(sink)
     , m_metrics(metrics)
     , m_options(options)
     , m_name(std::move(name))
     , m_leases(leases)
+    , m_tally(tally)
     , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
     , m_random(QRandomGenerator::global()->generate())
 { }
@@ -67,6 +70,8 @@ QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMes
 
 RelayBatchResult RelayWorker::processBatch()
 {
+    QElapsedTimer took;
+    took.start();
     // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
     const QList<OutboxMessage> batch
         = OutboxLeaseRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
@@ -77,7 +82,7 @@ RelayBatchResult RelayWorker::processBatch()
     QList<LeaseFence> claimed;
     for (const OutboxMessage& message : batch)
         claimed.append({ message.id, message.leaseToken });
-    const LeaseKeeper::Hold held = m_leases ? m_leases->hold(claimed) : LeaseKeeper::Hold();
+    const LeaseKeeper::Hold held = m_leases.hold(claimed);
 
     QHash<qint64, PublishResult> outcomes;
     try {
@@ -90,6 +95,7 @@ RelayBatchResult RelayWorker::processBatch()
         // that consumers drop by message id, never losses.
         OutboxLeaseRepository(m_session).handBack(claimed);
         ChangeNotifier::notify(m_session);
+        m_tally.addHandedBack(claimed.size());
         throw;
     }
 
@@ -118,12 +124,15 @@ RelayBatchResult RelayWorker::processBatch()
     for (const FailedRow& row : failed)
         result.dead += row.dead ? 1 : 0;
     result.fenced = result.claimed - result.published - result.failed;
+    for (const PublishedRow& row : published)
+        result.publishLatenciesMs.append(row.latencyMs);
     m_metrics.record([&](MetricCounters& c) {
-        for (const PublishedRow& row : published)
-            c.addPublishLatency(row.latencyMs);
+        for (const qint64 latencyMs : result.publishLatenciesMs)
+            c.addPublishLatency(latencyMs);
         c.failedAttempts += result.failed;
         c.deadLetters += result.dead;
     });
+    m_tally.addBatch(result, took.elapsed());
     return result;
 }
 
@@ -135,6 +144,7 @@ RelayBatchResult RelayWorker::rescueExpiredLeases()
     result.failed = int(rescued.size());
     for (const FailedRow& row : rescued)
         result.dead += row.dead ? 1 : 0;
+    m_tally.addRescue(result);
     if (!rescued.isEmpty()) {
         ChangeNotifier::notify(m_session);
         m_metrics.record([&](MetricCounters& c) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "relay/backoffpolicy.h"
+#include "db/backoffpolicy.h"
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
 
@@ -10,6 +10,7 @@
 class DbSession;
 class LeaseKeeper;
 class MetricsRecorder;
+class RelayTally;
 
 struct RelayBatchResult {
     int claimed = 0;
@@ -17,6 +18,7 @@ struct RelayBatchResult {
     int failed = 0; // of which `dead` reached max attempts
     int dead = 0;
     int fenced = 0; // completions rejected because the lease had been taken over meanwhile
+    QList<qint64> publishLatenciesMs; // of the rows published
 };
 
 // One relay worker: claim a batch, publish it through the sink, record the outcome. Runs on one thread
@@ -24,9 +26,10 @@ struct RelayBatchResult {
 class RelayWorker final {
     Q_DISABLE_COPY_MOVE(RelayWorker)
 public:
-    // With `leases`, the leases of a batch are kept extended while it is being published (the relay's heartbeat).
-    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, const RelayOptions& options,
-        QString name, LeaseKeeper* leases = nullptr);
+    // `leases` keeps a batch's leases extended while it is being published (the relay's heartbeat); `tally`
+    // collects the process's totals.
+    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, LeaseKeeper& leases, RelayTally& tally,
+        const RelayOptions& options, QString name);
 
     RelayBatchResult processBatch();
 
@@ -41,7 +44,8 @@ private:
     MetricsRecorder& m_metrics;
     const RelayOptions& m_options;
     QString m_name;
-    LeaseKeeper* m_leases;
+    LeaseKeeper& m_leases;
+    RelayTally& m_tally;
     BackoffPolicy m_backoff;
     QRandomGenerator m_random;
 };

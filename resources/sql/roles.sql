@@ -21,8 +21,9 @@ END
 $$;
 GRANT USAGE ON SCHEMA public TO outbox_viewer, outbox_operator;
 GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, metric_rollups, backlog_samples,
-    schema_migrations, inbox, customer_order_counts TO outbox_viewer, outbox_operator;
-GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz) TO outbox_viewer, outbox_operator;
+    schema_migrations, inbox, customer_order_counts, relay_nodes TO outbox_viewer, outbox_operator;
+GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(timestamptz, timestamptz, integer, timestamptz)
+    TO outbox_viewer, outbox_operator;
 -- Column-level: an operator can move a row's state, never rewrite its payload.
 GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at)
     ON outbox TO outbox_operator;

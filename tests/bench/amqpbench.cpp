@@ -35,7 +35,7 @@ double relayRate(const ConnectionSettings& settings, DbSession& admin, int rows,
     options.batchSize = batch;
     options.once = true;
     options.backoffBaseMs = 0;
-    options.log = [](const QString& line) { std::fprintf(stderr, "%s\n", qPrintable(line)); };
+    options.log = [](QtMsgType, const QString& line) { std::fprintf(stderr, "%s\n", qPrintable(line)); };
     QElapsedTimer timer;
     timer.start();
     const RelayTotals totals = OutboxRelay(settings, std::move(sinks), options).run();

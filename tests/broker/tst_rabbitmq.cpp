@@ -121,7 +121,7 @@ private:
         options.batchSize = 500;
         options.backoffBaseMs = 0;
         options.once = true;
-        options.log = [](const QString&) {};
+        options.log = [](QtMsgType, const QString&) {};
         return options;
     }
 

@@ -81,7 +81,7 @@ private slots:
         options.maxAttempts = 3;
         options.backoffBaseMs = 0;
         options.once = true;
-        options.log = [](const QString&) {};
+        options.log = [](QtMsgType, const QString&) {};
         FaultInjectingSink::Options faults;
         faults.failureRate = 0.3;
         auto published = std::make_shared<std::atomic<qint64>>(0);

@@ -7,6 +7,7 @@
 #include "support/processtesting.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -206,16 +207,31 @@ private slots:
         row("metrics too many buckets",
             { QStringLiteral("metrics"), QStringLiteral("--from=now-30d"), QStringLiteral("--to=now") }, 2,
             QStringLiteral("more than"));
-        row("purge nothing", { QStringLiteral("purge") }, 2, QStringLiteral("--keys, --outbox, --inbox or several"));
+        row("purge nothing", { QStringLiteral("purge") }, 2,
+            QStringLiteral("--keys, --outbox, --inbox, --relays or several"));
         row("purge outbox without age", { QStringLiteral("purge"), QStringLiteral("--outbox") }, 2,
-            QStringLiteral("--outbox and --inbox need --older-than"));
+            QStringLiteral("--outbox, --inbox and --relays need --older-than"));
         row("purge bad duration",
             { QStringLiteral("purge"), QStringLiteral("--outbox"), QStringLiteral("--older-than=5x") }, 2,
             QStringLiteral("invalid duration '5x'"));
         row("purge batch", { QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--batch=0") }, 2,
             QStringLiteral("--batch"));
         row("purge inbox without age", { QStringLiteral("purge"), QStringLiteral("--inbox") }, 2,
-            QStringLiteral("--outbox and --inbox need --older-than"));
+            QStringLiteral("--outbox, --inbox and --relays need --older-than"));
+        row("purge relays without age", { QStringLiteral("purge"), QStringLiteral("--relays") }, 2,
+            QStringLiteral("--outbox, --inbox and --relays need --older-than"));
+        row("relays format", { QStringLiteral("relays"), QStringLiteral("--format=csv") }, 2,
+            QStringLiteral("--format: invalid value 'csv'"));
+        row("relay metrics address", { QStringLiteral("relay"), QStringLiteral("--metrics-listen=localhost:x") }, 2,
+            QStringLiteral("--metrics-listen: invalid value 'localhost:x'"));
+        row("relay metrics port too large", { QStringLiteral("relay"), QStringLiteral("--metrics-listen=70000") }, 2,
+            QStringLiteral("--metrics-listen: invalid value '70000'"));
+        row("relay heartbeat", { QStringLiteral("relay"), QStringLiteral("--heartbeat-seconds=0") }, 2,
+            QStringLiteral("--heartbeat-seconds"));
+        row("relay blank name", { QStringLiteral("relay"), QStringLiteral("--name= ") }, 2,
+            QStringLiteral("--name must not be blank"));
+        row("log format", { QStringLiteral("relays"), QStringLiteral("--log-format=xml") }, 2,
+            QStringLiteral("--log-format: invalid value 'xml'"));
         row("purge keys with age",
             { QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--older-than=1d") }, 2,
             QStringLiteral("only they take it"));
@@ -499,8 +515,8 @@ private slots:
         const CliRun run = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--workers=3"),
             QStringLiteral("--batch=4"), QStringLiteral("--sink"), QStringLiteral("file:") + path });
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("claimed 25 published 25 failed 0 dead 0 fenced 0 rescued 0\n"));
-        QVERIFY(run.err.contains("relay started on "));
+        QCOMPARE(run.out, QByteArray("claimed 25 published 25 failed 0 dead 0 fenced 0 rescued 0 handed back 0\n"));
+        QVERIFY(run.err.contains(" started on "));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")).toLongLong(), rows);
 
@@ -525,7 +541,7 @@ private slots:
         const CliRun run = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
             QStringLiteral("--max-attempts=1") });
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("claimed 6 published 0 failed 6 dead 6 fenced 0 rescued 0\n"));
+        QCOMPARE(run.out, QByteArray("claimed 6 published 0 failed 6 dead 6 fenced 0 rescued 0 handed back 0\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 6);
     }
 
@@ -544,7 +560,7 @@ private slots:
 
         const CliRun next = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") });
         EXPECT_EXIT(next, 0);
-        QCOMPARE(next.out, QByteArray("claimed 10 published 10 failed 0 dead 0 fenced 0 rescued 10\n"));
+        QCOMPARE(next.out, QByteArray("claimed 10 published 10 failed 0 dead 0 fenced 0 rescued 10 handed back 0\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 2"))
                      .toLongLong(),
             10);
@@ -565,7 +581,7 @@ private slots:
         EXPECT_EXIT(run, 0);
         const QRegularExpressionMatch totals
             = QRegularExpression(QStringLiteral("^claimed (\\d+) published (\\d+) failed (\\d+) dead (\\d+) fenced 0 "
-                                                "rescued 0\n$"))
+                                                "rescued 0 handed back 0\n$"))
                   .match(QString::fromUtf8(run.out));
         QVERIFY2(totals.hasMatch(), qPrintable(describe(run)));
         const qint64 published = totals.captured(2).toLongLong();
@@ -597,18 +613,18 @@ private slots:
         QByteArray log;
         for (;;) {
             log += relay.readAllStandardError();
-            if (log.contains("relay started on ") || !logged.wait(30'000))
+            if (log.contains(" started on ") || !logged.wait(30'000))
                 break;
         }
-        QVERIFY2(log.contains("relay started on "), log.constData());
+        QVERIFY2(log.contains(" started on "), log.constData());
         ::kill(pid_t(relay.processId()), signal);
         const CliRun run = finish(relay);
         EXPECT_EXIT(run, 0);
         QCOMPARE(run.outLines().size(), 1);
-        QVERIFY2(
-            QRegularExpression(QStringLiteral("^claimed \\d+ published \\d+ failed 0 dead 0 fenced 0 rescued 0\n$"))
-                .match(QString::fromUtf8(run.out))
-                .hasMatch(),
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("^claimed \\d+ published \\d+ failed 0 dead 0 fenced 0 rescued 0 handed back 0\n$"))
+                     .match(QString::fromUtf8(run.out))
+                     .hasMatch(),
             qPrintable(describe(run)));
     }
 
@@ -914,6 +930,106 @@ private slots:
         QCOMPARE(both.out, QByteArray("purged 0 expired keys\npurged 1 published outbox rows\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox")).toString(),
             QStringLiteral("2,3"));
+    }
+
+    // A relay registers, signs off when done, is listed with its state and totals, and is purged once gone.
+    void relaysListsTheRegistryAndPurgeRemovesTheGone()
+    {
+        enqueue(4);
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--name=cli-relay") }), 0);
+        const CliRun listed = ctl({ QStringLiteral("relays"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(listed, 0);
+        const QJsonArray relays = listed.json().value(QStringLiteral("relays")).toArray();
+        QCOMPARE(relays.size(), 1);
+        const QJsonObject relay = relays.first().toObject();
+        QCOMPARE(relay.value(QStringLiteral("name")).toString(), QStringLiteral("cli-relay"));
+        QCOMPARE(relay.value(QStringLiteral("state")).toString(), QStringLiteral("stopped"));
+        QCOMPARE(relay.value(QStringLiteral("published")).toInt(), 4);
+        QCOMPARE(relay.value(QStringLiteral("sink")).toString(), QStringLiteral("null"));
+        QVERIFY(!relay.value(QStringLiteral("stopped_at")).isNull());
+
+        const CliRun table = ctl({ QStringLiteral("relays") });
+        EXPECT_EXIT(table, 0);
+        QCOMPARE(table.outLines().size(), 2);
+        QVERIFY2(table.outLines().at(1).contains("cli-relay") && table.outLines().at(1).contains("stopped"),
+            table.out.constData());
+
+        const CliRun recent
+            = ctl({ QStringLiteral("purge"), QStringLiteral("--relays"), QStringLiteral("--older-than=1h") });
+        EXPECT_EXIT(recent, 0);
+        QCOMPARE(recent.out, QByteArray("purged 0 gone relays\n"));
+        db().exec(QStringLiteral("UPDATE relay_nodes SET last_seen = now() - interval '2 hours'"));
+        const CliRun old
+            = ctl({ QStringLiteral("purge"), QStringLiteral("--relays"), QStringLiteral("--older-than=1h") });
+        EXPECT_EXIT(old, 0);
+        QCOMPARE(old.out, QByteArray("purged 1 gone relays\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 0);
+    }
+
+    // For log collectors: every diagnostic line is one JSON object with a timestamp and a level.
+    void logFormatJsonIsOneObjectPerLine()
+    {
+        enqueue(2);
+        const CliRun run
+            = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--log-format=json") });
+        EXPECT_EXIT(run, 0);
+        const QList<QByteArray> lines = run.err.trimmed().split('\n');
+        QVERIFY2(!lines.isEmpty() && !lines.first().isEmpty(), run.err.constData());
+        for (const QByteArray& line : lines) {
+            QJsonParseError error;
+            const QJsonObject entry = QJsonDocument::fromJson(line, &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, line.constData());
+            QVERIFY(QDateTime::fromString(entry.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs).isValid());
+            QVERIFY(QStringList({ QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error") })
+                        .contains(entry.value(QStringLiteral("level")).toString()));
+            QCOMPARE(entry.value(QStringLiteral("program")).toString(), QStringLiteral("outboxctl"));
+            QVERIFY(!entry.value(QStringLiteral("message")).toString().isEmpty());
+        }
+        QVERIFY2(run.err.contains("\"message\":\"relay ") && run.err.contains(" started on "), run.err.constData());
+        const CliRun bad
+            = ctl({ QStringLiteral("list"), QStringLiteral("nothing"), QStringLiteral("--log-format=json") });
+        EXPECT_EXIT(bad, 2);
+        QCOMPARE(QJsonDocument::fromJson(bad.err).object().value(QStringLiteral("level")).toString(),
+            QStringLiteral("error"));
+    }
+
+    // The systemd unit's command line, with the example environment file's values, is one this binary accepts.
+    void theSystemdUnitsCommandLineRuns()
+    {
+        QFile unit(QStringLiteral(OUTBOX_SOURCE_DIR "/resources/systemd/outbox-relay@.service"));
+        QFile example(QStringLiteral(OUTBOX_SOURCE_DIR "/resources/systemd/outbox-relay.env.example"));
+        QVERIFY(
+            unit.open(QIODevice::ReadOnly | QIODevice::Text) && example.open(QIODevice::ReadOnly | QIODevice::Text));
+        QHash<QString, QString> environment;
+        for (const QByteArray& line : example.readAll().split('\n')) {
+            const qsizetype equals = line.indexOf('=');
+            if (!line.startsWith('#') && equals > 0)
+                environment.insert(QString::fromUtf8(line.left(equals)), QString::fromUtf8(line.mid(equals + 1)));
+        }
+        // Where a test can publish and listen.
+        environment.insert(QStringLiteral("RELAY_SINK"), QStringLiteral("null"));
+        environment.insert(QStringLiteral("RELAY_METRICS_LISTEN"), QStringLiteral("0"));
+        const QString text = QString::fromUtf8(unit.readAll()).replace(QStringLiteral("\\\n"), QStringLiteral(" "));
+        const QRegularExpressionMatch exec
+            = QRegularExpression(QStringLiteral("^ExecStart=(.*)$"), QRegularExpression::MultilineOption).match(text);
+        QVERIFY(exec.hasMatch());
+        QStringList arguments = exec.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QCOMPARE(arguments.takeFirst(), QStringLiteral("/usr/bin/outboxctl"));
+        for (QString& argument : arguments) {
+            argument.replace(QStringLiteral("%H"), QStringLiteral("host"))
+                .replace(QStringLiteral("%i"), QStringLiteral("orders"));
+            const QRegularExpressionMatch variable
+                = QRegularExpression(QStringLiteral("^\\$\\{(\\w+)\\}$")).match(argument);
+            if (variable.hasMatch()) {
+                QVERIFY2(environment.contains(variable.captured(1)), qPrintable(variable.captured(1)));
+                argument = environment.value(variable.captured(1));
+            }
+        }
+        enqueue(3);
+        const CliRun run = ctl(arguments + QStringList { QStringLiteral("--once") });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("claimed 3 published 3 failed 0 dead 0 fenced 0 rescued 0 handed back 0\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT name FROM relay_nodes")).toString(), QStringLiteral("host-orders"));
     }
 
 private:

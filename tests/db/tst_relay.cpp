@@ -81,7 +81,7 @@ RelayOptions testOptions()
     options.maxAttempts = 5;
     options.backoffBaseMs = 0; // failed rows are due again at once, so --once drains everything
     options.once = true;
-    options.log = [](const QString&) {};
+    options.log = [](QtMsgType, const QString&) {};
     return options;
 }
 

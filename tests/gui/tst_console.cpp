@@ -15,11 +15,15 @@
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
+#include "overview/relayfleetmodel.h"
 #include "support/databasetestcase.h"
 #include "support/listmodeltesting.h"
+#include "support/relayprocess.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QBrush>
 #include <QCoreApplication>
 #include <QImage>
 #include <QLineEdit>
@@ -388,6 +392,45 @@ private slots:
         window->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(window->overview()->figure(QStringLiteral("pending")), QStringLiteral("20"), 10'000);
         saveScreenshot(*window, QStringLiteral("console-overview.png"));
+    }
+
+    // The fleet on the Overview, with a real relay process: running, it is listed alive; killed with SIGKILL it
+    // turns stale (no heartbeat for three intervals) in red, and with rows waiting and no live relay the red
+    // "Nothing is publishing" warning shows.
+    void overviewShowsTheFleet()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        OverviewPage* overview = window->overview();
+        QAbstractItemModelTester tester(overview->relays(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto stateOf = [&](const QString& name) {
+            window->refresh();
+            const RelayFleetModel* relays = overview->relays();
+            for (int row = 0; row < relays->rowCount(); ++row) {
+                if (relays->index(row, RelayFleetModel::Name).data().toString() == name)
+                    return relays->index(row, RelayFleetModel::State).data(RelayFleetModel::StateRole).toString();
+            }
+            return QString();
+        };
+
+        RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("relay"), QStringLiteral("--dsn"), db().dsn(), QStringLiteral("--name"),
+                QStringLiteral("console-relay"), QStringLiteral("--heartbeat-seconds"), QStringLiteral("1") });
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("console-relay")), QStringLiteral("alive"), 15'000);
+        QVERIFY(!overview->warnsNothingPublishing());
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("0"), 15'000);
+
+        relay.kill();
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "SELECT 'order', g::text, 'order.created', '{}', 'after-kill-' || g "
+                                 "FROM generate_series(1, 25) g"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("console-relay")), QStringLiteral("stale"), 15'000);
+        QTRY_VERIFY_WITH_TIMEOUT(overview->warnsNothingPublishing(), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("25"), 10'000);
+        const QModelIndex state = overview->relays()->index(0, RelayFleetModel::State);
+        QCOMPARE(state.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xdc, 0x32, 0x2f));
+        saveScreenshot(*window, QStringLiteral("console-fleet.png"));
     }
 
 private:

@@ -59,8 +59,9 @@ std::unique_ptr<DbSession> TestDatabase::openSession(const QString& purpose)
 void TestDatabase::reset()
 {
     m_session->execScript(
-        QStringLiteral("TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
-                       "metric_rollups, backlog_samples, inbox, customer_order_counts RESTART IDENTITY CASCADE"),
+        QStringLiteral(
+            "TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
+            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes RESTART IDENTITY CASCADE"),
         QStringLiteral("resetting the test database"));
 }
 

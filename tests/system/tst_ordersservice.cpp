@@ -2,6 +2,7 @@
 #include "db/dbsession.h"
 #include "db/unitofwork.h"
 #include "support/databasetestcase.h"
+#include "support/httptesting.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,31 +18,9 @@
 
 namespace {
 
-constexpr int WaitMs = 30'000;
-
-struct HttpReply {
-    int status = 0; // 0: no HTTP answer
-    QByteArray body;
-    QByteArray contentType;
-    QByteArray replayed; // the Idempotent-Replayed header
-    QByteArray retryAfter;
-
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-};
-
-HttpReply collect(QNetworkReply* reply)
-{
-    if (!reply->isFinished())
-        QSignalSpy(reply, &QNetworkReply::finished).wait(WaitMs);
-    HttpReply result;
-    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    result.body = reply->readAll();
-    result.contentType = reply->rawHeader("Content-Type");
-    result.replayed = reply->rawHeader("Idempotent-Replayed");
-    result.retryAfter = reply->rawHeader("Retry-After");
-    reply->deleteLater();
-    return result;
-}
+using HttpTesting::collect;
+using HttpTesting::HttpReply;
+using HttpTesting::WaitMs;
 
 QByteArray orderBody(const QString& amount = QStringLiteral("12.5"))
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "relay/backoffpolicy.h"
+#include "db/backoffpolicy.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -157,6 +157,61 @@ private slots:
         QVERIFY(first >= 0 && second > first && third > second);
         QVERIFY(text.indexOf("second_total{k=\"b\"} 2\n") < third);
     }
+
+    void unlabelledCounterIsOneSample()
+    {
+        PrometheusFormat format;
+        format.addCounter(QStringLiteral("outbox_relay_published_total"), QStringLiteral("Published."), 7);
+        QCOMPARE(format.text(),
+            QByteArray("# HELP outbox_relay_published_total Published.\n"
+                       "# TYPE outbox_relay_published_total counter\n"
+                       "outbox_relay_published_total 7\n"));
+    }
+
+    // Buckets are cumulative, bounds in seconds and increasing, the last one +Inf equal to the count; sum in seconds.
+    void histogramIsCumulativeInSeconds()
+    {
+        LatencyTally tally;
+        for (const qint64 ms : { 0, 1, 3, 3, 900, 10'000'000 })
+            tally.add(ms);
+        PrometheusFormat format;
+        format.addHistogram(QStringLiteral("h_seconds"), QStringLiteral("Durations."), tally);
+        const QList<QByteArray> lines = format.text().split('\n');
+        QCOMPARE(lines.at(1), QByteArray("# TYPE h_seconds histogram"));
+        const QByteArray prefix = "h_seconds_bucket{le=\"";
+        QList<QPair<double, qint64>> buckets;
+        for (const QByteArray& line : lines) {
+            if (!line.startsWith(prefix))
+                continue;
+            const QByteArray bound = line.mid(prefix.size(), line.indexOf('"', prefix.size()) - prefix.size());
+            buckets.append(
+                { bound == "+Inf" ? qInf() : bound.toDouble(), line.mid(line.lastIndexOf(' ') + 1).toLongLong() });
+        }
+        QCOMPARE(buckets.size(), LatencyHistogram::Buckets);
+        for (qsizetype i = 1; i < buckets.size(); ++i) {
+            QVERIFY(buckets.at(i).first > buckets.at(i - 1).first);
+            QVERIFY(buckets.at(i).second >= buckets.at(i - 1).second);
+        }
+        QCOMPARE(buckets.first(), qMakePair(0.001, qint64(1))); // 0 ms
+        QCOMPARE(buckets.at(1), qMakePair(0.002, qint64(2))); // + 1 ms
+        QCOMPARE(buckets.at(2), qMakePair(0.004, qint64(4))); // + 3 ms twice
+        QCOMPARE(buckets.at(10).second, qint64(5)); // 900 ms is under 1.024 s
+        QCOMPARE(buckets.at(LatencyHistogram::Buckets - 2).second, qint64(5)); // 10,000 s is beyond every bound
+        QCOMPARE(buckets.last(), qMakePair(qInf(), qint64(6)));
+        QVERIFY2(format.text().contains("h_seconds_sum 10000.907\n"), format.text().constData());
+        QVERIFY(format.text().endsWith("h_seconds_count 6\n"));
+    }
+
+    void infoIsAGaugeOfOneWithEscapedLabels()
+    {
+        PrometheusFormat format;
+        format.addInfo(QStringLiteral("outbox_relay_info"), QStringLiteral("Who."),
+            { { QStringLiteral("version"), QStringLiteral("1.2") },
+                { QStringLiteral("name"), QStringLiteral("a\"b") } });
+        QVERIFY2(format.text().endsWith(
+                     "# TYPE outbox_relay_info gauge\noutbox_relay_info{version=\"1.2\",name=\"a\\\"b\"} 1\n"),
+            format.text().constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPrometheusFormat)

@@ -5,11 +5,14 @@
 #include "core/timeformatter.h"
 #include "metrics/metricthresholds.h"
 #include "operations/outboxoverview.h"
+#include "overview/relayfleetmodel.h"
 
 #include <QGridLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QSettings>
+#include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -39,6 +42,10 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_oldest(new QLabel(this))
     , m_rates(new QLabel(this))
     , m_updated(new QLabel(this))
+    , m_fleet(new QLabel(this))
+    , m_nothingPublishing(new QLabel(this))
+    , m_relayModel(new RelayFleetModel(this))
+    , m_relayTable(new QTableView(this))
 {
     auto* grid = new QGridLayout;
     grid->setSpacing(12);
@@ -60,12 +67,29 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     }
     m_updated->setForegroundRole(QPalette::PlaceholderText);
 
+    m_nothingPublishing->setFont(large);
+    m_nothingPublishing->setStyleSheet(QStringLiteral("color: #dc322f; font-weight: bold;"));
+    m_nothingPublishing->setWordWrap(true);
+    m_nothingPublishing->hide();
+    m_relayTable->setModel(m_relayModel);
+    m_relayTable->setObjectName(QStringLiteral("relays"));
+    m_relayTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_relayTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_relayTable->setWordWrap(false);
+    m_relayTable->verticalHeader()->hide();
+    m_relayTable->horizontalHeader()->setStretchLastSection(true);
+    m_relayTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_relayTable->horizontalHeader()->setSectionResizeMode(RelayFleetModel::LastError, QHeaderView::Stretch);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(grid);
     layout->addSpacing(16);
     layout->addWidget(m_oldest);
     layout->addWidget(m_rates);
-    layout->addStretch(1);
+    layout->addSpacing(16);
+    layout->addWidget(m_nothingPublishing);
+    layout->addWidget(m_fleet);
+    layout->addWidget(m_relayTable, 1);
     layout->addWidget(m_updated);
 }
 
@@ -156,6 +180,35 @@ void OverviewPage::present(const OutboxOverview& overview)
     m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
     m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
     m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
+    presentFleet(overview);
+}
+
+void OverviewPage::presentFleet(const OutboxOverview& overview)
+{
+    m_relayModel->setNodes(overview.relays);
+    qsizetype alive = 0;
+    qsizetype stale = 0;
+    for (const RelayNode& node : overview.relays) {
+        alive += node.state == RelayState::Alive ? 1 : 0;
+        stale += node.state == RelayState::Stale ? 1 : 0;
+    }
+    QString fleet = overview.relays.isEmpty() ? tr("<b>Relays</b>: none has registered yet.")
+                                              : tr("<b>Relays</b>: %n alive", nullptr, int(alive));
+    if (stale > 0)
+        fleet += QStringLiteral(" · <span style=\"color:#dc322f\"><b>%1</b></span>")
+                     .arg(tr("%n stale (presumed dead)", nullptr, int(stale)));
+    m_fleet->setText(fleet);
+    m_nothingPublishing->setVisible(overview.nothingPublishing());
+    if (overview.nothingPublishing()) {
+        m_nothingPublishing->setText(
+            tr("⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay "
+               "(outboxctl relay) or look at why the relays below stopped."));
+    }
+}
+
+bool OverviewPage::warnsNothingPublishing() const
+{
+    return !m_nothingPublishing->isHidden();
 }
 
 QString OverviewPage::figure(const QString& name) const

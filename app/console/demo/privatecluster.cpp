@@ -106,11 +106,18 @@ void PrivateCluster::start()
             { QStringLiteral("--pgdata=") + data, QStringLiteral("--username=postgres"), QStringLiteral("--auth=trust"),
                 QStringLiteral("--no-sync"), QStringLiteral("--encoding=UTF8"), QStringLiteral("--locale=C.UTF-8") });
     }
-    // No TCP at all; the socket lives in the cluster's own directory.
-    const QString options = QStringLiteral("-c listen_addresses='' -c unix_socket_directories='%1' -p %2 "
+    // The socket lives in the cluster's own directory; TCP only where listenOnTcp() asked for it.
+    const quint16 port = m_tcpAddress.isEmpty() ? Port : m_tcpPort;
+    const QString options = QStringLiteral("-c listen_addresses='%1' -c unix_socket_directories='%2' -p %3 "
                                            "-c fsync=off -c max_connections=100")
-                                .arg(m_directory)
-                                .arg(Port);
+                                .arg(m_tcpAddress, m_directory)
+                                .arg(port);
+    if (!m_tcpAddress.isEmpty()) {
+        QFile hba(data + QStringLiteral("/pg_hba.conf"));
+        const QByteArray line = QStringLiteral("host all all %1 trust\n").arg(m_tcpClients).toUtf8();
+        if (!hba.open(QIODevice::ReadWrite) || (!hba.readAll().contains(line) && hba.write(line) != line.size()))
+            throw failure(QStringLiteral("cannot add the TCP clients to %1").arg(hba.fileName()));
+    }
     run(QStringLiteral("pg_ctl"),
         { QStringLiteral("--pgdata=") + data, QStringLiteral("--wait"),
             QStringLiteral("--log=") + m_directory + QStringLiteral("/server.log"),
@@ -140,9 +147,23 @@ void PrivateCluster::stop()
         QDir(m_directory).removeRecursively();
 }
 
+void PrivateCluster::listenOnTcp(const QString& address, quint16 port, const QString& clients)
+{
+    m_tcpAddress = address;
+    m_tcpPort = port;
+    m_tcpClients = clients;
+}
+
 QString PrivateCluster::dsn() const
 {
-    return QStringLiteral("host='%1' port=%2 user=postgres dbname=postgres").arg(m_directory).arg(Port);
+    return QStringLiteral("host='%1' port=%2 user=postgres dbname=postgres")
+        .arg(m_directory)
+        .arg(m_tcpAddress.isEmpty() ? Port : m_tcpPort);
+}
+
+QString PrivateCluster::tcpDsn() const
+{
+    return QStringLiteral("host=%1 port=%2 user=postgres dbname=postgres").arg(m_tcpAddress).arg(m_tcpPort);
 }
 
 ConnectionSettings PrivateCluster::settings() const

@@ -6,10 +6,10 @@
 #include <QString>
 
 // A private, throwaway PostgreSQL server for demos: initdb and pg_ctl from the installed server binaries,
-// data in a temporary directory, listening only on a Unix socket inside that directory (no TCP port, so
-// nothing else on the machine can reach it). PostgreSQL refuses to run as root, so when the caller is root
-// the server runs as the unprivileged `postgres` user. stop() (also called by the destructor) shuts the
-// server down and removes the directory unless it was given to keep.
+// data in a temporary directory, listening only on a Unix socket inside that directory (no TCP port unless
+// listenOnTcp() asks for one, so nothing else on the machine can reach it). PostgreSQL refuses to run as root, so when
+// the caller is root the server runs as the unprivileged `postgres` user. stop() (also called by the destructor) shuts
+// the server down and removes the directory unless it was given to keep.
 class PrivateCluster final {
     Q_DISABLE_COPY_MOVE(PrivateCluster)
 public:
@@ -17,6 +17,12 @@ public:
     // new temporary directory that stop() removes. Throws OutboxError (kind Other) naming what failed.
     explicit PrivateCluster(const QString& keepDir = {});
     ~PrivateCluster();
+
+    // Also listens on TCP at `address`:`port` and lets clients from the network `clients` (CIDR) in without a
+    // password: for tests whose clients sit in other network namespaces. Takes effect at the next start().
+    void listenOnTcp(const QString& address, quint16 port, const QString& clients);
+    // A DSN that reaches the server over that TCP address.
+    QString tcpDsn() const;
 
     void start();
     void stop();
@@ -40,4 +46,7 @@ private:
     bool m_keep = false;
     bool m_running = false;
     QString m_user; // the operating-system user the server runs as
+    QString m_tcpAddress; // empty: Unix socket only
+    quint16 m_tcpPort = 0;
+    QString m_tcpClients;
 };

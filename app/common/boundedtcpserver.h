@@ -3,10 +3,10 @@
 
 #include <QTcpServer>
 
-// The listening socket of orders-service, with the limits Qt HTTP Server 6.4 does not have: at most
-// `maxConnections` open connections (more are closed at once), and every connection closed after
+// The listening socket of the HTTP endpoints (orders-service, the relay), with the limits Qt HTTP Server 6.4 does not
+// have: at most `maxConnections` open connections (more are closed at once), and every connection closed after
 // `maxLifetimeMs`, however slowly its client sends. A slow or idle client can therefore hold one connection
-// for a bounded time, never the whole service.
+// for a bounded time, never the whole endpoint.
 class BoundedTcpServer final : public QTcpServer {
     Q_OBJECT
 public:

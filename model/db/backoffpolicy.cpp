@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "relay/backoffpolicy.h"
+#include "db/backoffpolicy.h"
 
 BackoffPolicy::BackoffPolicy(qint64 baseMs, qint64 maxMs)
     : m_baseMs(qMax<qint64>(0, baseMs))

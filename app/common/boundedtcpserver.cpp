@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "boundedtcpserver.h"
+#include "common/boundedtcpserver.h"
 
 #include <QTcpSocket>
 #include <QTimer>

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/httpendpoint.h"
+
+#include "common/boundedtcpserver.h"
+#include "db/outboxerror.h"
+
+#include <QEventLoop>
+#include <QHttpServer>
+#include <QThread>
+#include <future>
+
+// Scrapers and health checks hold a connection for a moment; a handful at once is plenty.
+static constexpr int MaxConnections = 32;
+static constexpr int ConnectionLifetimeMs = 10'000;
+
+namespace {
+struct Bound {
+    QString url;
+    QString error;
+};
+} // namespace
+
+HttpEndpoint::HttpEndpoint(const ListenAddress& listen, Routes routes)
+{
+    std::promise<Bound> bound;
+    std::future<Bound> result = bound.get_future();
+    m_thread.reset(QThread::create([listen, routes = std::move(routes), &bound] {
+        QHttpServer server;
+        routes(server);
+        auto* socket = new BoundedTcpServer(MaxConnections, ConnectionLifetimeMs, &server);
+        if (!socket->listen(listen.address, listen.port)) {
+            bound.set_value({ {},
+                QStringLiteral("cannot listen on %1:%2: %3")
+                    .arg(listen.address.toString())
+                    .arg(listen.port)
+                    .arg(socket->errorString()) });
+            return;
+        }
+        server.bind(socket);
+        bound.set_value({ ListenAddress::url(listen.address, socket->serverPort()), {} });
+        QEventLoop loop;
+        loop.exec(); // until QThread::quit()
+    }));
+    m_thread->start();
+    const Bound outcome = result.get();
+    if (!outcome.error.isEmpty()) {
+        m_thread->wait();
+        throw OutboxError(OutboxError::Kind::InvalidInput, outcome.error);
+    }
+    m_url = outcome.url;
+}
+
+HttpEndpoint::~HttpEndpoint()
+{
+    m_thread->quit();
+    m_thread->wait();
+}

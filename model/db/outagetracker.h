@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QElapsedTimer>
+#include <QString>
+#include <functional>
+#include <mutex>
+
+// Whether a peer of a long-running process (the database, the broker) is reachable, as all of its threads find
+// it. An outage is logged once when it begins, once when it ends (with how long it lasted), and in between only
+// when its reason changes (the server is back but now refuses the login, say), at most every ReminderMs: one
+// story per outage in the log, however many threads and retries run into it. Thread-safe.
+class OutageTracker final {
+    Q_DISABLE_COPY_MOVE(OutageTracker)
+public:
+    using Log = std::function<void(QtMsgType, const QString&)>;
+    static constexpr qint64 ReminderMs = 30'000;
+
+    // `peer` starts the log lines ("database", "broker").
+    OutageTracker(QString peer, Log log);
+
+    void reportDown(const QString& reason);
+    void reportUp();
+
+    bool isUp() const;
+    // Why the peer is down; empty while it is up.
+    QString problem() const;
+
+private:
+    const QString m_peer;
+    const Log m_log;
+    mutable std::mutex m_mutex;
+    bool m_up = true;
+    QString m_problem;
+    QElapsedTimer m_since;
+    QElapsedTimer m_lastLine;
+};

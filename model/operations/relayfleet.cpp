@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/relayfleet.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+
+RelayFleet::RelayFleet(DbSession& session)
+    : m_session(session)
+{ }
+
+QList<RelayNode> RelayFleet::recent(int limit)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT id, name, host, pid, version, sink, workers, batch_size, lease_ms, heartbeat_ms, "
+                       "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
+                       "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(stopped_at, last_seen, heartbeat_ms), "
+                       "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
+                       "publish_rate FROM relay_nodes ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
+        { limit }, QStringLiteral("reading the relay registry"));
+    QList<RelayNode> nodes;
+    while (q.next()) {
+        RelayNode node;
+        node.id = q.value(0).toLongLong();
+        node.name = q.value(1).toString();
+        node.host = q.value(2).toString();
+        node.pid = q.value(3).toLongLong();
+        node.version = q.value(4).toString();
+        node.sink = q.value(5).toString();
+        node.workers = q.value(6).toInt();
+        node.batchSize = q.value(7).toInt();
+        node.leaseMs = q.value(8).toLongLong();
+        node.heartbeatMs = q.value(9).toLongLong();
+        node.startedAt = SqlValues::instant(q.value(10));
+        node.lastSeen = SqlValues::instant(q.value(11));
+        node.stoppedAt = SqlValues::instant(q.value(12));
+        node.lastSeenAgeMs = q.value(13).toLongLong();
+        node.state = RelayStateNames.fromColumn(q.value(14));
+        node.sinkUp = q.value(15).toBool();
+        node.lastError = q.value(16).toString();
+        node.lastErrorAt = SqlValues::instant(q.value(17));
+        node.published = q.value(18).toLongLong();
+        node.failed = q.value(19).toLongLong();
+        node.dead = q.value(20).toLongLong();
+        node.rescued = q.value(21).toLongLong();
+        node.fenced = q.value(22).toLongLong();
+        node.publishRate = q.value(23).toDouble();
+        nodes.append(node);
+    }
+    return nodes;
+}
+
+int RelayFleet::purgeGone(qint64 olderThanMs, int batchSize)
+{
+    QSqlQuery& q
+        = m_session.exec(QStringLiteral("DELETE FROM relay_nodes WHERE id IN ("
+                                        "  SELECT id FROM relay_nodes "
+                                        "  WHERE last_seen < now() - ?::bigint * interval '1 millisecond' "
+                                        "    AND relay_node_state(stopped_at, last_seen, heartbeat_ms) <> 'alive' "
+                                        "  ORDER BY last_seen LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
+            { olderThanMs, batchSize }, QStringLiteral("purging gone relays"));
+    return q.numRowsAffected();
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "relay/relayregistry.h"
+
+#include "db/dbsession.h"
+
+RelayRegistry::RelayRegistry(DbSession& session)
+    : m_session(session)
+{ }
+
+qint64 RelayRegistry::registerNode(const RelayRegistration& node)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
+                       "heartbeat_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+        { node.name, node.host, node.pid, node.version, node.sink, node.workers, node.batchSize, node.leaseMs,
+            node.heartbeatMs },
+        QStringLiteral("registering the relay"));
+    q.next();
+    return q.value(0).toLongLong();
+}
+
+bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
+{
+    const RelayTotals& t = beat.totals;
+    const QVariant lastError = beat.lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : beat.lastError;
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("UPDATE relay_nodes SET last_seen = now(), stopped_at = CASE WHEN ?::boolean THEN now() END, "
+                       "sink_up = ?, published = ?, failed = ?, dead = ?, rescued = ?, fenced = ?, publish_rate = ?, "
+                       "last_error = coalesce(?, last_error), "
+                       "last_error_at = CASE WHEN ?::text IS NULL THEN last_error_at "
+                       "ELSE now() - ?::bigint * interval '1 millisecond' END "
+                       "WHERE id = ? AND stopped_at IS NULL"),
+        { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
+            lastError, beat.lastErrorAgeMs, id },
+        QStringLiteral("sending the relay's heartbeat"));
+    return q.numRowsAffected() == 1;
+}
+
+bool RelayRegistry::heartbeat(qint64 id, const RelayHeartbeat& beat)
+{
+    return update(id, beat, false);
+}
+
+void RelayRegistry::markStopped(qint64 id, const RelayHeartbeat& beat)
+{
+    update(id, beat, true);
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "relay/relaystatus.h"
+
+#include <QString>
+
+class DbSession;
+
+// Who a relay process is, as it registers itself in relay_nodes.
+struct RelayRegistration {
+    QString name;
+    QString host;
+    qint64 pid = 0;
+    QString version;
+    QString sink; // without credentials
+    int workers = 1;
+    int batchSize = 1;
+    qint64 leaseMs = 0;
+    qint64 heartbeatMs = 0;
+};
+
+// What a relay reports with each heartbeat.
+struct RelayHeartbeat {
+    RelayTotals totals;
+    double publishRate = 0; // rows per second since the previous heartbeat
+    bool sinkUp = true;
+    QString lastError; // the latest problem with either peer; empty if there has been none
+    qint64 lastErrorAgeMs = 0;
+};
+
+// The relay's side of the registry (relay_nodes, migration 0004): register, heartbeat, sign off. Each is one
+// statement guarded by the row still being live, so a purged or stopped row is never revived. The console and
+// outboxctl read the registry through RelayFleet.
+class RelayRegistry final {
+public:
+    explicit RelayRegistry(DbSession& session);
+
+    // Returns the new row's id. Throws OutboxError.
+    qint64 registerNode(const RelayRegistration& node);
+
+    // False when the row is no longer live (purged, or marked stopped): the caller registers anew.
+    bool heartbeat(qint64 id, const RelayHeartbeat& beat);
+
+    // A graceful stop: the row becomes 'stopped' with the final totals.
+    void markStopped(qint64 id, const RelayHeartbeat& beat);
+
+private:
+    bool update(qint64 id, const RelayHeartbeat& beat, bool stopping);
+
+    DbSession& m_session;
+};

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/sinkspec.h"
+#include "operations/relayfleet.h"
+#include "operations/retentionpurger.h"
+#include "relay/outboxrelay.h"
+#include "support/databasetestcase.h"
+
+#include <QCoreApplication>
+#include <QSysInfo>
+#include <QTest>
+#include <optional>
+#include <thread>
+
+// The relay registry (relay_nodes): relays register, heartbeat and sign off; the database judges which are
+// alive, stale or stopped; purging removes only the gone.
+class TestRelayRegistry final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestRelayRegistry()
+        : DatabaseTestCase(QStringLiteral("relayregistry"))
+    { }
+
+private:
+    static RelayOptions options(const QString& name)
+    {
+        RelayOptions options;
+        options.workerName = name;
+        options.workers = 2;
+        options.batchSize = 20;
+        options.idlePollMs = 20;
+        options.registryHeartbeatMs = 100;
+        options.sinkDescription = QStringLiteral("null");
+        options.log = [](QtMsgType, const QString&) {};
+        return options;
+    }
+
+    std::optional<RelayNode> node(const QString& name)
+    {
+        for (const RelayNode& node : RelayFleet(session()).recent()) {
+            if (node.name == name)
+                return node;
+        }
+        return std::nullopt;
+    }
+
+    void seed(int rows)
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "SELECT 'order', g::text, 'order.created', '{}', 'reg:' || g "
+                                 "FROM generate_series(1, ?::int) AS g"),
+            { rows });
+    }
+
+    // A registry row as a relay on another host would have left it, last seen `secondsAgo` ago.
+    void insertNode(const QString& name, int secondsAgo, bool stopped)
+    {
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "lease_ms, heartbeat_ms, started_at, last_seen, stopped_at) "
+                                 "VALUES (?, 'elsewhere', 1, '0', 'null', 1, 1, 30000, 5000, "
+                                 "  now() - ?::int * interval '1 second' - interval '1 hour', "
+                                 "  now() - ?::int * interval '1 second', "
+                                 "  CASE WHEN ?::boolean THEN now() - ?::int * interval '1 second' END)"),
+            { name, secondsAgo, secondsAgo, stopped, secondsAgo });
+    }
+
+private slots:
+    void initTestCase() { setUpDatabase(); }
+    void init() { db().reset(); }
+    void cleanupTestCase() { tearDownDatabase(); }
+
+    void aRelayRegistersHeartbeatsAndSignsOff()
+    {
+        seed(60);
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("reg-a")));
+        std::thread running([&relay] { relay.run(); });
+        auto stop = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        // The heartbeat carries the totals: the row catches up with the publishing.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            node(QStringLiteral("reg-a")) && node(QStringLiteral("reg-a"))->published == 60, 10'000);
+        const RelayNode alive = *node(QStringLiteral("reg-a"));
+        QCOMPARE(alive.state, RelayState::Alive);
+        QCOMPARE(alive.host, QSysInfo::machineHostName());
+        QCOMPARE(alive.pid, QCoreApplication::applicationPid());
+        QCOMPARE(alive.sink, QStringLiteral("null"));
+        QCOMPARE(alive.workers, 2);
+        QCOMPARE(alive.batchSize, 20);
+        QCOMPARE(alive.heartbeatMs, 100LL);
+        QVERIFY(!alive.stoppedAt.isValid());
+        QVERIFY(alive.lastSeenAgeMs < 5'000);
+        QVERIFY(alive.lastError.isEmpty());
+
+        stop.dismiss();
+        relay.stop();
+        running.join();
+        const RelayNode stopped = *node(QStringLiteral("reg-a"));
+        QCOMPARE(stopped.state, RelayState::Stopped);
+        QVERIFY(stopped.stoppedAt.isValid());
+        QCOMPARE(stopped.published, 60LL);
+        QCOMPARE(stopped.id, alive.id);
+    }
+
+    // The one definition of a relay's state, in SQL: three missed heartbeats make it stale.
+    void stateIsJudgedByTheHeartbeat_data()
+    {
+        QTest::addColumn<int>("lastSeenMsAgo");
+        QTest::addColumn<bool>("stopped");
+        QTest::addColumn<QString>("state");
+        QTest::newRow("just seen") << 0 << false << QStringLiteral("alive");
+        QTest::newRow("two missed heartbeats") << 2'900 << false << QStringLiteral("alive");
+        QTest::newRow("three missed heartbeats") << 3'100 << false << QStringLiteral("stale");
+        QTest::newRow("long gone") << 86'400'000 << false << QStringLiteral("stale");
+        QTest::newRow("stopped just now") << 0 << true << QStringLiteral("stopped");
+        QTest::newRow("stopped long ago") << 86'400'000 << true << QStringLiteral("stopped");
+    }
+
+    void stateIsJudgedByTheHeartbeat()
+    {
+        QFETCH(int, lastSeenMsAgo);
+        QFETCH(bool, stopped);
+        QFETCH(QString, state);
+        const QString judged
+            = db().scalar(QStringLiteral("SELECT relay_node_state(CASE WHEN ?::boolean THEN now() END, "
+                                         "now() - ?::int * interval '1 millisecond', 1000)"),
+                      { stopped, lastSeenMsAgo })
+                  .toString();
+        QCOMPARE(judged, state);
+        QVERIFY(RelayStateNames.parse(judged).has_value());
+    }
+
+    void purgeRemovesOnlyTheGone()
+    {
+        insertNode(QStringLiteral("stopped-old"), 7200, true);
+        insertNode(QStringLiteral("stale-old"), 7200, false);
+        insertNode(QStringLiteral("stopped-recent"), 60, true);
+        insertNode(QStringLiteral("stale-recent"), 60, false);
+        insertNode(QStringLiteral("alive"), 0, false);
+        QCOMPARE(RetentionPurger(session(), 1).purgeGoneRelays(3'600'000), 2LL);
+        QStringList left;
+        for (const RelayNode& node : RelayFleet(session()).recent())
+            left.append(node.name);
+        QCOMPARE(left,
+            (QStringList {
+                QStringLiteral("alive"), QStringLiteral("stale-recent"), QStringLiteral("stopped-recent") }));
+        // The newest first, and what the fleet view reads of each.
+        const QList<RelayNode> nodes = RelayFleet(session()).recent();
+        QCOMPARE(nodes.at(0).state, RelayState::Alive);
+        QCOMPARE(nodes.at(1).state, RelayState::Stale);
+        QCOMPARE(nodes.at(2).state, RelayState::Stopped);
+        QCOMPARE(RelayFleet(session()).recent(1).size(), 1);
+    }
+
+    // A relay whose row was purged while it was cut off from the database (it went stale) is alive after all:
+    // it registers again instead of heartbeating into nothing.
+    void aPurgedLiveRelayRegistersAgain()
+    {
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("reg-b")));
+        std::thread running([&relay] { relay.run(); });
+        const auto stop = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(node(QStringLiteral("reg-b")).has_value(), 10'000);
+        const qint64 first = node(QStringLiteral("reg-b"))->id;
+        db().exec(QStringLiteral("DELETE FROM relay_nodes"));
+        QTRY_VERIFY_WITH_TIMEOUT(node(QStringLiteral("reg-b")).has_value(), 10'000);
+        QVERIFY(node(QStringLiteral("reg-b"))->id > first);
+        QCOMPARE(node(QStringLiteral("reg-b"))->state, RelayState::Alive);
+    }
+
+    // The registry is not optional: a relay that cannot register (here: the schema lacks relay_nodes) does not
+    // start, with the reason.
+    void aRelayThatCannotRegisterDoesNotStart()
+    {
+        const auto rename = [this](const char* from, const char* to) {
+            session().execScript(
+                QStringLiteral("ALTER TABLE %1 RENAME TO %2").arg(QLatin1String(from), QLatin1String(to)),
+                QStringLiteral("renaming the registry"));
+        };
+        rename("relay_nodes", "relay_nodes_away");
+        const auto restore = qScopeGuard([&] { rename("relay_nodes_away", "relay_nodes"); });
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("reg-c")));
+        try {
+            relay.run();
+            QFAIL("the relay ran without its registry");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::Schema);
+            QVERIFY2(error.message().contains(QStringLiteral("registering the relay")), qPrintable(error.message()));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRelayRegistry)
+#include "tst_relayregistry.moc"

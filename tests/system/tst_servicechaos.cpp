@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "broker/amqpconnection.h"
+#include "broker/amqpendpoint.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "demo/privatecluster.h"
+#include "support/httptesting.h"
+#include "support/relayprocess.h"
+
+#include <QCoreApplication>
+#include <QNetworkProxy>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QTest>
+#include <memory>
+
+// The other long-running processes under the same faults as the relay: `outboxctl consume` while PostgreSQL
+// crashes (`pg_ctl stop -m immediate`) and while the broker stops, orders-service while PostgreSQL crashes. Each
+// keeps running, logs each outage once as it begins and once as it ends, and loses nothing. Stops the broker's
+// application, so CTest runs it alone with the broker tests (RESOURCE_LOCK rabbitmq).
+class TestServiceChaos final : public QObject {
+    Q_OBJECT
+
+    static qint64 scalar(const PrivateCluster& cluster, const QString& sql)
+    {
+        try {
+            DbSession session(cluster.settings(), QStringLiteral("chaos-probe"));
+            QSqlQuery& q = session.exec(sql, {}, QStringLiteral("probing"));
+            return q.next() ? q.value(0).toLongLong() : -1;
+        } catch (const OutboxError&) {
+            return -1;
+        }
+    }
+
+    static void rabbitmqctl(const QString& command)
+    {
+        QProcess ctl;
+        ctl.setProcessChannelMode(QProcess::MergedChannels);
+        ctl.start(QStringLiteral("rabbitmqctl"), { command });
+        QVERIFY2(ctl.waitForFinished(120'000) && ctl.exitCode() == 0, ctl.readAll().constData());
+    }
+
+    static std::unique_ptr<RelayProcess> outboxctl(const PrivateCluster& cluster, const QStringList& arguments)
+    {
+        return std::make_unique<RelayProcess>(QStringLiteral(OUTBOXCTL_PATH),
+            QStringList { arguments.first(), QStringLiteral("--dsn"), cluster.dsn() } + arguments.mid(1));
+    }
+
+    QString m_uri;
+    QNetworkAccessManager m_network;
+
+private slots:
+    void initTestCase()
+    {
+        m_uri = qEnvironmentVariable("OUTBOX_TEST_AMQP_URI");
+        QVERIFY2(!m_uri.isEmpty(), "OUTBOX_TEST_AMQP_URI is not set: run the tests through .ci/test");
+        m_network.setProxy(QNetworkProxy::NoProxy);
+    }
+
+    // 3,000 order events flow relay -> RabbitMQ -> consumer; PostgreSQL crashes mid-way, then the broker stops.
+    // Both processes ride it out and every event is counted exactly once (the inbox drops redeliveries).
+    void consumerSurvivesTheDatabaseAndTheBroker()
+    {
+        constexpr int Events = 3'000;
+        const QString suffix = QString::number(QCoreApplication::applicationPid());
+        const QString exchange = QStringLiteral("chaos-events-") + suffix;
+        const QString queue = QStringLiteral("chaos-orders-") + suffix;
+        {
+            AmqpEndpoint endpoint = AmqpEndpoint::parse(m_uri);
+            endpoint.exchange = exchange;
+            AmqpConnection connection(endpoint, 10'000);
+            connection.declareExchange();
+            connection.declareQueue(queue);
+            connection.bindQueue(queue, exchange, QStringLiteral("#"));
+        }
+        PrivateCluster cluster;
+        cluster.start();
+        {
+            DbSession session(cluster.settings(), QStringLiteral("chaos-seed"));
+            SchemaMigrator(session).migrate();
+            session.execScript(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                              "dedupe_key) SELECT 'order', g::text, 'order.created', "
+                                              "jsonb_build_object('id', g, 'customer', 'c-' || (g % 7)), 'ev-' || g "
+                                              "FROM generate_series(1, %1) g")
+                                   .arg(Events),
+                QStringLiteral("seeding the outbox"));
+        }
+        const QString broker = QStringLiteral("%1?exchange=%2").arg(m_uri, exchange);
+        // A slow sink, so that the faults land mid-stream.
+        const auto relay = outboxctl(cluster,
+            { QStringLiteral("relay"), QStringLiteral("--batch"), QStringLiteral("10"), QStringLiteral("--sink"),
+                broker });
+        const auto consumer = outboxctl(cluster,
+            { QStringLiteral("consume"), QStringLiteral("--from"), broker, QStringLiteral("--queue"), queue,
+                QStringLiteral("--consumer"), QStringLiteral("counts"), QStringLiteral("--prefetch"),
+                QStringLiteral("10") });
+        const QString counted = QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts");
+        QTRY_VERIFY2_WITH_TIMEOUT(scalar(cluster, counted) > 0, consumer->story().constData(), 30'000);
+
+        cluster.crash();
+        QVERIFY2(consumer->waitForLog("database unavailable: "), consumer->story().constData());
+        QVERIFY2(relay->waitForLog("database unavailable: "), relay->story().constData());
+        cluster.start();
+        QVERIFY2(consumer->waitForLog("database available again after ", 60'000), consumer->story().constData());
+
+        rabbitmqctl(QStringLiteral("stop_app"));
+        auto restart = qScopeGuard([] { rabbitmqctl(QStringLiteral("start_app")); });
+        QVERIFY2(consumer->waitForLog("broker unavailable: "), consumer->story().constData());
+        QVERIFY2(relay->waitForLog("sink unavailable: "), relay->story().constData());
+        restart.dismiss();
+        rabbitmqctl(QStringLiteral("start_app"));
+
+        QTRY_COMPARE_WITH_TIMEOUT(scalar(cluster, counted), qint64(Events), 120'000);
+        QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM inbox")), qint64(Events));
+        QVERIFY2(consumer->waitForLog("broker available again after "), consumer->story().constData());
+        for (RelayProcess* process : { relay.get(), consumer.get() }) {
+            QVERIFY2(process->isRunning(), process->story().constData());
+            QVERIFY2(process->count("database unavailable: ") == 1, process->story().constData());
+        }
+        QVERIFY2(consumer->count("broker unavailable: ") == 1, consumer->story().constData());
+        QVERIFY2(consumer->terminate(), consumer->story().constData());
+        QVERIFY2(relay->terminate(), relay->story().constData());
+    }
+
+    // orders-service answers 503 while its database is gone, says so once, and serves again when it is back.
+    void ordersServiceSurvivesTheDatabase()
+    {
+        PrivateCluster cluster;
+        cluster.start();
+        {
+            DbSession session(cluster.settings(), QStringLiteral("chaos-seed"));
+            SchemaMigrator(session).migrate();
+        }
+        RelayProcess service(QStringLiteral(ORDERS_SERVICE_PATH),
+            { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
+        QVERIFY2(service.waitForLog("listening on http://"), service.story().constData());
+        const qsizetype start = service.log().indexOf("http://");
+        const QUrl base(
+            QString::fromUtf8(service.log().mid(start, service.log().indexOf('\n', start) - start).trimmed()));
+        int key = 0;
+        qint64 created = 0;
+        const auto post = [&] {
+            QNetworkRequest request(base.resolved(QUrl(QStringLiteral("/orders"))));
+            request.setRawHeader("Content-Type", "application/json");
+            request.setRawHeader("Idempotency-Key", QByteArray::number(++key));
+            const int status
+                = HttpTesting::collect(m_network.post(request, R"({"customer":"c-1","amount":"5"})")).status;
+            created += status == 201 ? 1 : 0;
+            return status;
+        };
+        QCOMPARE(post(), 201);
+
+        cluster.crash();
+        for (int attempt = 0; attempt < 5; ++attempt)
+            QCOMPARE(post(), 503);
+        QVERIFY2(service.count("database unavailable: ") == 1, service.story().constData());
+        cluster.start();
+        QTRY_COMPARE_WITH_TIMEOUT(post(), 201, 30'000);
+        QVERIFY2(service.waitForLog("database available again after "), service.story().constData());
+        QVERIFY2(service.isRunning(), service.story().constData());
+        QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM orders")), created); // no 503 left a row
+        QVERIFY2(service.terminate(), service.story().constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServiceChaos)
+#include "tst_servicechaos.moc"
