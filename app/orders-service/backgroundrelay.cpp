@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backgroundrelay.h"
 
-#include <QTextStream>
+#include "common/diagnosticlog.h"
+
 #include <exception>
 
-static void logLine(QtMsgType, const QString& line)
+static void logLine(QtMsgType level, const QString& line)
 {
-    QTextStream(stderr) << "orders-service: relay: " << line << Qt::endl;
+    DiagnosticLog::event(level, QStringLiteral("relay: ") + line);
 }
 
 static RelayOptions relayOptions(int workers, const QString& sinkDescription)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backgroundrelay.h"
 #include "common/boundedtcpserver.h"
+#include "common/diagnosticlog.h"
 #include "common/exitcode.h"
 #include "common/listenaddress.h"
 #include "common/signalwatcher.h"
@@ -79,9 +80,10 @@ int main(int argc, char* argv[])
             QTextStream(stdout) << options.helpText;
             return ExitCode::Success;
         }
+        DiagnosticLog::setFormat(options.logFormat);
         return serve(options);
     } catch (const OutboxError& error) {
-        QTextStream(stderr) << "orders-service: " << error.message() << Qt::endl;
+        DiagnosticLog::write(QtCriticalMsg, error.message(), QStringLiteral("orders-service: ") + error.message());
         return ExitCode::forError(error.kind());
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ordershttpapi.h"
 
+#include "common/diagnosticlog.h"
 #include "common/prometheusformat.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
@@ -13,7 +14,6 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QLocale>
-#include <QTextStream>
 #include <cmath>
 #include <optional>
 
@@ -83,8 +83,7 @@ bool isJson(const QByteArray& contentType)
 OrdersHttpApi::OrdersHttpApi(ConnectionSettings settings, std::unique_ptr<DbSession> session)
     : m_settings(std::move(settings))
     , m_session(std::move(session))
-    , m_database(QStringLiteral("database"),
-          [](QtMsgType, const QString& line) { QTextStream(stderr) << "orders-service: " << line << Qt::endl; })
+    , m_database(QStringLiteral("database"), DiagnosticLog::event)
 { }
 
 void OrdersHttpApi::noteFailure(const OutboxError& error)

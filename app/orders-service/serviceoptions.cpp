@@ -36,7 +36,10 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     const QCommandLineOption connectionLifetime(QStringLiteral("connection-lifetime-ms"),
         QStringLiteral("Close every connection after this long, so a slow client cannot hold one (100 to 3600000)."),
         QStringLiteral("MS"), QStringLiteral("30000"));
-    parser.addOptions({ help, listen, dsn, relay, sink, maxConnections, connectionLifetime });
+    const QCommandLineOption logFormat(QStringLiteral("log-format"),
+        QStringLiteral("Diagnostics on stderr as 'text' or as 'json' lines (time, level, program, message)."),
+        QStringLiteral("FORMAT"), QStringLiteral("text"));
+    parser.addOptions({ help, listen, dsn, relay, sink, maxConnections, connectionLifetime, logFormat });
     if (!parser.parse(arguments))
         throw usageError(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
@@ -47,6 +50,9 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
         options.helpText = parser.helpText();
         return options;
     }
+    if (!DiagnosticLog::parseFormat(parser.value(logFormat), options.logFormat))
+        throw usageError(QStringLiteral("--log-format: invalid value '%1': expected one of text, json")
+                             .arg(parser.value(logFormat)));
     const ListenAddress address = ListenAddress::parse(parser.value(listen), QStringLiteral("listen"), false);
     options.listenAddress = address.address;
     options.listenPort = address.port;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/diagnosticlog.h"
 #include "relay/messagesink.h"
 
 #include <QHostAddress>
@@ -18,6 +19,7 @@ struct ServiceOptions {
     int maxConnections = 256;
     int connectionLifetimeMs = 30'000;
     MessageSinkFactory sinks;
+    DiagnosticLog::Format logFormat = DiagnosticLog::Format::Text;
     QString helpText; // set when --help was given: print it and exit
 
     // Throws OutboxError(InvalidInput) naming the bad option.

@@ -2,6 +2,7 @@
 #include "command.h"
 
 #include "argumentparser.h"
+#include "common/diagnosticlog.h"
 #include "common/exitcode.h"
 #include "console.h"
 #include "db/connectionsettings.h"
@@ -20,11 +21,10 @@ int Command::run(const QStringList& arguments, const QString& globalDsn)
     addOptions(parser);
     if (!parser.parse(arguments))
         return ExitCode::Success;
-    Console::setLogFormat(
-        parser.choice(QStringLiteral("log-format"), { QStringLiteral("text"), QStringLiteral("json") })
-                == QLatin1String("json")
-            ? Console::LogFormat::Json
-            : Console::LogFormat::Text);
+    DiagnosticLog::Format format = DiagnosticLog::Format::Text;
+    DiagnosticLog::parseFormat(
+        parser.choice(QStringLiteral("log-format"), { QStringLiteral("text"), QStringLiteral("json") }), format);
+    DiagnosticLog::setFormat(format);
     const QString dsn = parser.isSet(QStringLiteral("dsn")) ? parser.value(QStringLiteral("dsn")) : globalDsn;
     ConnectionSettings settings = dsn.isNull() ? ConnectionSettings() : ConnectionSettings::fromDsn(dsn);
     settings.setDefaultApplicationName(QStringLiteral("outboxctl"));

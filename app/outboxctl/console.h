@@ -4,14 +4,9 @@
 #include <QByteArray>
 #include <QString>
 
-// Everything outboxctl prints goes through here: results to stdout, diagnostics to stderr, each call one
-// write so lines from relay worker threads never interleave.
+// Everything outboxctl prints goes through here: results to stdout, diagnostics to stderr (as text or JSON lines,
+// see DiagnosticLog), each call one write so lines from relay worker threads never interleave.
 namespace Console {
-
-// How diagnostics look on stderr: "outboxctl: ..." and time-stamped lines for a terminal, or one JSON object per
-// line ({"time", "level", "program", "message"}) for a log collector.
-enum class LogFormat { Text, Json };
-void setLogFormat(LogFormat format);
 
 void write(const QByteArray& bytes);
 void line(const QString& text);

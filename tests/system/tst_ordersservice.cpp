@@ -462,6 +462,8 @@ private slots:
                                       << 2 << QStringLiteral("--sink");
         QTest::newRow("sink without relay")
             << QStringList { QStringLiteral("--sink=null") } << 2 << QStringLiteral("--sink");
+        QTest::newRow("log format") << QStringList { QStringLiteral("--log-format=xml") } << 2
+                                    << QStringLiteral("--log-format");
         QTest::newRow("bad dsn") << QStringList { QStringLiteral("--dsn=nonsense") } << 2 << QString();
         QTest::newRow("cannot connect") << QStringList { QStringLiteral("--dsn=host=127.0.0.1 port=1") } << 5
                                         << QString();
@@ -483,6 +485,25 @@ private slots:
         QVERIFY(process.readAllStandardOutput().isEmpty());
         QVERIFY2(err.startsWith("orders-service: ") && err.count('\n') == 1, err.constData());
         QVERIFY2(err.contains(message.toUtf8()), err.constData());
+    }
+
+    // With --log-format json a start that fails is one JSON object too, for the log collector.
+    void badStartInJsonIsOneObject()
+    {
+        QProcess process;
+        process.start(QStringLiteral(ORDERS_SERVICE_PATH),
+            { QStringLiteral("--log-format=json"), QStringLiteral("--dsn=host=127.0.0.1 port=1"),
+                QStringLiteral("--listen=127.0.0.1:0") });
+        QVERIFY(process.waitForFinished(WaitMs));
+        QCOMPARE(process.exitCode(), 5);
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(err.count('\n'), 1);
+        const QJsonObject entry = QJsonDocument::fromJson(err).object();
+        QCOMPARE(entry.value(QStringLiteral("level")).toString(), QStringLiteral("error"));
+        QCOMPARE(entry.value(QStringLiteral("program")).toString(), QStringLiteral("orders-service"));
+        QVERIFY2(
+            entry.value(QStringLiteral("message")).toString().contains(QStringLiteral("127.0.0.1")), err.constData());
+        QVERIFY(!entry.value(QStringLiteral("time")).toString().isEmpty());
     }
 
     void databaseWithoutSchemaExits6()
