@@ -72,6 +72,25 @@ qint64 ArgumentParser::toDurationMs(const QString& name, const QString& text) co
     return *ms;
 }
 
+QDateTime ArgumentParser::instant(const QString& name, const QDateTime& now, const QTimeZone& zone) const
+{
+    const QString text = requiredText(name).trimmed();
+    if (text == QLatin1String("now"))
+        return now;
+    if (text.startsWith(QLatin1String("now-")))
+        return now.addMSecs(-toDurationMs(name, text.mid(4)));
+    QDateTime instant = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!instant.isValid()) {
+        throw usageError(QStringLiteral("--%1: invalid time '%2': expected ISO-8601 such as "
+                                        "2026-11-30T06:00:00Z, now or now-DURATION")
+                             .arg(name, text));
+    }
+    // Qt reads a time without an offset as local time; it means a time in the chosen zone.
+    if (instant.timeSpec() == Qt::LocalTime)
+        instant = QDateTime(instant.date(), instant.time(), zone);
+    return instant;
+}
+
 QString ArgumentParser::choice(const QString& name, const QStringList& allowed) const
 {
     QString text = value(name);

@@ -2,12 +2,14 @@
 #include "cli.h"
 
 #include "argumentparser.h"
+#include "auditcommand.h"
 #include "common/exitcode.h"
 #include "console.h"
 #include "consumecommand.h"
 #include "createordercommand.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
+#include "failurescommand.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
 #include "metricscommand.h"
@@ -39,7 +41,9 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<RelayCommand>());
     m_commands.push_back(std::make_unique<RelaysCommand>());
     m_commands.push_back(std::make_unique<ListCommand>());
+    m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
+    m_commands.push_back(std::make_unique<AuditCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());
     m_commands.push_back(std::make_unique<LoadgenCommand>());

@@ -8,6 +8,7 @@
 #include "export/exporttables.h"
 #include "idempotency/idempotencyrepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "signatureoption.h"
 
 #include <functional>
 #include <limits>
@@ -19,7 +20,9 @@ QString ListCommand::summary() const
 
 QString ListCommand::synopsis() const
 {
-    return QStringLiteral("outbox|keys [--status S] [--limit N] [--after CURSOR] [--format table|json|csv]");
+    return QStringLiteral("outbox|keys [--status S] [--limit N] [--after CURSOR] [--format table|json|csv] "
+                          "[outbox: --event-type T] [--aggregate ID] [--error-contains TEXT] [--signature SIG] "
+                          "[--created-from TIME] [--created-to TIME] [--stuck]]");
 }
 
 void ListCommand::addOptions(ArgumentParser& parser) const
@@ -35,7 +38,24 @@ void ListCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("Continue after this cursor (the last id of the previous page)."));
     parser.addValue(
         QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("table, json or csv."), QStringLiteral("table"));
+    // The console's outbox filters, through the same OutboxFilter and query code.
+    parser.addValue(QStringLiteral("event-type"), QStringLiteral("T"), QStringLiteral("outbox: this event type only."));
+    parser.addValue(
+        QStringLiteral("aggregate"), QStringLiteral("ID"), QStringLiteral("outbox: this aggregate id only."));
+    parser.addValue(QStringLiteral("error-contains"), QStringLiteral("TEXT"),
+        QStringLiteral("outbox: rows whose last error contains TEXT (case-insensitive)."));
+    parser.addValue(QStringLiteral("signature"), QStringLiteral("SIG"),
+        QStringLiteral("outbox: a failure group, by its id as `outboxctl failures` shows it or its signature."));
+    parser.addValue(QStringLiteral("created-from"), QStringLiteral("TIME"),
+        QStringLiteral("outbox: created at or after TIME (ISO-8601 in UTC unless it has an offset, now, now-1h)."));
+    parser.addValue(
+        QStringLiteral("created-to"), QStringLiteral("TIME"), QStringLiteral("outbox: created before TIME."));
+    parser.addFlag(QStringLiteral("stuck"), QStringLiteral("outbox: only rows that look stuck (see the README)."));
 }
+
+static const QStringList OutboxOnlyOptions { QStringLiteral("event-type"), QStringLiteral("aggregate"),
+    QStringLiteral("error-contains"), QStringLiteral("signature"), QStringLiteral("created-from"),
+    QStringLiteral("created-to"), QStringLiteral("stuck") };
 
 namespace {
 
@@ -58,12 +78,28 @@ template<typename Filter, typename Names> Filter statusFilter(const Names& names
     return filter;
 }
 
-Page outboxPage(DbSession& session, const QString& status, int limit, qint64 beforeId)
+// The outbox filter the options describe.
+OutboxFilter outboxFilter(const ArgumentParser& parser, DbSession& session, const QString& status)
 {
-    const QList<OutboxRowSummary> rows
-        = OutboxReadRepository(session)
-              .page(statusFilter<OutboxFilter>(OutboxStatusNames, status), limit, beforeId)
-              .rows;
+    OutboxFilter filter = statusFilter<OutboxFilter>(OutboxStatusNames, status);
+    filter.eventType = parser.value(QStringLiteral("event-type"));
+    filter.aggregateId = parser.value(QStringLiteral("aggregate"));
+    filter.errorContains = parser.value(QStringLiteral("error-contains"));
+    if (parser.isSet(QStringLiteral("signature")))
+        filter.errorSignature = SignatureOption::resolve(parser, session);
+    const QDateTime now = session.serverNow();
+    const QTimeZone utc = QTimeZone::utc();
+    if (parser.isSet(QStringLiteral("created-from")))
+        filter.createdFrom = parser.instant(QStringLiteral("created-from"), now, utc);
+    if (parser.isSet(QStringLiteral("created-to")))
+        filter.createdTo = parser.instant(QStringLiteral("created-to"), now, utc);
+    filter.stuckOnly = parser.isSet(QStringLiteral("stuck"));
+    return filter;
+}
+
+Page outboxPage(DbSession& session, const OutboxFilter& filter, int limit, qint64 beforeId)
+{
+    const QList<OutboxRowSummary> rows = OutboxReadRepository(session).page(filter, limit, beforeId).rows;
     return makePage(
         ExportTables::outbox(rows), rows.isEmpty() ? std::nullopt : std::optional(rows.last().id), rows.size(), limit);
 }
@@ -94,9 +130,15 @@ int ListCommand::execute(const ArgumentParser& parser, const ConnectionSettings&
     const RecordTable::Format format = RecordTable::formatNamed(parser.choice(
         QStringLiteral("format"), { QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv") }));
 
+    if (!outbox) {
+        for (const QString& option : OutboxOnlyOptions) {
+            if (parser.isSet(option))
+                throw parser.usageError(QStringLiteral("--%1 applies to outbox rows only").arg(option));
+        }
+    }
     const auto session = connect(settings);
-    const Page page
-        = outbox ? outboxPage(*session, status, limit, beforeId) : keysPage(*session, status, limit, beforeId);
+    const Page page = outbox ? outboxPage(*session, outboxFilter(parser, *session, status), limit, beforeId)
+                             : keysPage(*session, status, limit, beforeId);
     const QJsonValue nextCursor = page.nextCursor ? QJsonValue(QString::number(*page.nextCursor)) : QJsonValue::Null;
     Console::write(
         page.table.render(format, QStringLiteral("items"), { { QStringLiteral("next_cursor"), nextCursor } }));

@@ -38,26 +38,6 @@ void MetricsCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("csv or json."), QStringLiteral("csv"));
 }
 
-static QDateTime instantFrom(
-    const ArgumentParser& parser, const QString& name, const QDateTime& now, const QTimeZone& zone)
-{
-    const QString text = parser.requiredText(name).trimmed();
-    if (text == QLatin1String("now"))
-        return now;
-    if (text.startsWith(QLatin1String("now-")))
-        return now.addMSecs(-parser.toDurationMs(name, text.mid(4)));
-    QDateTime instant = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!instant.isValid()) {
-        throw parser.usageError(QStringLiteral("--%1: invalid time '%2': expected ISO-8601 such as "
-                                               "2026-11-30T06:00:00Z, now or now-DURATION")
-                                    .arg(name, text));
-    }
-    // Qt reads a time without an offset as local time; it means a time in the chosen zone.
-    if (instant.timeSpec() == Qt::LocalTime)
-        instant = QDateTime(instant.date(), instant.time(), zone);
-    return instant;
-}
-
 int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
 {
     QString zoneId = parser.value(QStringLiteral("tz"));
@@ -69,8 +49,8 @@ int MetricsCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     }
     const QTimeZone zone(zoneId.toUtf8());
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    const QDateTime from = instantFrom(parser, QStringLiteral("from"), now, zone);
-    const QDateTime to = instantFrom(parser, QStringLiteral("to"), now, zone);
+    const QDateTime from = parser.instant(QStringLiteral("from"), now, zone);
+    const QDateTime to = parser.instant(QStringLiteral("to"), now, zone);
     if (from > to)
         throw parser.usageError(QStringLiteral("--from must not be after --to"));
     const QString bucket

@@ -6,6 +6,7 @@
 #include "console.h"
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
+#include "outbox/signaturebackfill.h"
 
 QString MigrateCommand::summary() const
 {
@@ -23,7 +24,15 @@ int MigrateCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     const bool grantRoles = parser.isSet(QStringLiteral("grant-roles"));
     const auto session = connect(settings, SchemaCheck::Skip);
     SchemaMigrator migrator(*session);
+    const int before = migrator.currentVersion();
     const int version = migrator.migrate();
+    // Failures recorded before signatures existed are signed once, in short batches (safe while relays run).
+    if (before > 0 && before < SignatureBackfill::IntroducedBySchemaVersion) {
+        const SignatureBackfill::Result backfilled = SignatureBackfill(*session).run();
+        Console::line(QStringLiteral("error signatures backfilled: %1 outbox rows, %2 attempts")
+                          .arg(backfilled.outboxRows)
+                          .arg(backfilled.attemptRows));
+    }
     if (grantRoles)
         migrator.grantRoles();
     Console::line(QStringLiteral("schema version %1").arg(version));

@@ -6,21 +6,25 @@
 #include "console.h"
 #include "db/dbsession.h"
 #include "operations/outboxoperator.h"
+#include "signatureoption.h"
 
+#include <QFile>
 #include <QSet>
 #include <algorithm>
 
 static constexpr int DefaultCap = 100'000;
+static constexpr int DryRunIdsShown = 20;
 
 QString RequeueCommand::summary() const
 {
-    return QStringLiteral("Requeue failed or dead outbox rows (by id or by status), with an audited reason.");
+    return QStringLiteral(
+        "Requeue failed or dead outbox rows (by id, status or failure group), with an audited reason.");
 }
 
 QString RequeueCommand::synopsis() const
 {
-    return QStringLiteral("(--id ID ... | --status failed|dead [--older-than DURATION] [--error-like TEXT] "
-                          "[--limit N]) --reason TEXT [--dry-run]");
+    return QStringLiteral("(--id ID ... | [--status failed|dead] [--signature SIG] [--older-than DURATION] "
+                          "[--error-like TEXT] [--limit N]) --reason TEXT [--dry-run [--ids-file PATH]]");
 }
 
 void RequeueCommand::addOptions(ArgumentParser& parser) const
@@ -29,16 +33,22 @@ void RequeueCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("Requeue this row; repeat the option or separate ids with commas."));
     parser.addValue(QStringLiteral("status"), QStringLiteral("S"),
         QStringLiteral("Requeue the rows in this state: failed or dead."));
+    parser.addValue(QStringLiteral("signature"), QStringLiteral("SIG"),
+        QStringLiteral("Requeue a failure group: its id as `outboxctl failures` shows it, or its signature (failed and "
+                       "dead rows unless --status narrows it)."));
     parser.addValue(QStringLiteral("older-than"), QStringLiteral("DURATION"),
-        QStringLiteral("With --status: only rows whose state changed at least this long ago, e.g. 30m, 2h, 7d."));
+        QStringLiteral("With --status or --signature: only rows whose state changed at least this long ago, e.g. 2h."));
     parser.addValue(QStringLiteral("error-like"), QStringLiteral("TEXT"),
-        QStringLiteral("With --status: only rows whose last error contains TEXT (case-insensitive)."));
+        QStringLiteral("With --status or --signature: only rows whose last error contains TEXT (case-insensitive)."));
     parser.addValue(QStringLiteral("limit"), QStringLiteral("N"),
-        QStringLiteral("With --status: requeue at most N rows, lowest ids first (1 to 10000000)."),
+        QStringLiteral("With --status or --signature: requeue at most N rows, lowest ids first (1 to 10000000)."),
         QString::number(DefaultCap));
     parser.addValue(
         QStringLiteral("reason"), QStringLiteral("TEXT"), QStringLiteral("Why, for the audit log (required)."));
-    parser.addFlag(QStringLiteral("dry-run"), QStringLiteral("Show what would be requeued and change nothing."));
+    parser.addFlag(QStringLiteral("dry-run"),
+        QStringLiteral("Show how many rows would be requeued (and the first 20 ids) and change nothing."));
+    parser.addValue(QStringLiteral("ids-file"), QStringLiteral("PATH"),
+        QStringLiteral("With --dry-run: write every id that would be requeued to PATH, one per line."));
 }
 
 static QList<qint64> idsFrom(const ArgumentParser& parser)
@@ -69,15 +79,20 @@ static QString idList(const QList<qint64>& ids)
 int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
 {
     const bool byId = parser.isSet(QStringLiteral("id"));
-    const bool byStatus = parser.isSet(QStringLiteral("status"));
+    const bool bySignature = parser.isSet(QStringLiteral("signature"));
+    const bool byStatus = parser.isSet(QStringLiteral("status")) || bySignature;
     if (byId == byStatus)
-        throw parser.usageError(QStringLiteral("give either --id or --status"));
+        throw parser.usageError(QStringLiteral("give either --id, or --status and/or --signature"));
     const bool filtered = parser.isSet(QStringLiteral("older-than")) || parser.isSet(QStringLiteral("error-like"))
         || parser.isSet(QStringLiteral("limit"));
     if (byId && filtered)
-        throw parser.usageError(QStringLiteral("--older-than, --error-like and --limit only apply to --status"));
+        throw parser.usageError(
+            QStringLiteral("--older-than, --error-like and --limit only apply to --status and --signature"));
     const QString reason = parser.requiredText(QStringLiteral("reason"));
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+    const QString idsFile = parser.value(QStringLiteral("ids-file"));
+    if (parser.isSet(QStringLiteral("ids-file")) && (!dryRun || idsFile.trimmed().isEmpty()))
+        throw parser.usageError(QStringLiteral("--ids-file needs --dry-run and a path"));
 
     QList<qint64> ids;
     OutboxFilter selection;
@@ -85,8 +100,10 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        selection.statuses = { *OutboxStatusNames.parse(
-            parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueableStatuses()))) };
+        selection.statuses = parser.isSet(QStringLiteral("status"))
+            ? QList<OutboxStatus> { *OutboxStatusNames.parse(
+                parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueableStatuses()))) }
+            : requeueableStatuses();
         if (parser.isSet(QStringLiteral("older-than")))
             selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));
@@ -94,6 +111,8 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     }
 
     const auto session = connect(settings);
+    if (bySignature)
+        selection.errorSignature = SignatureOption::resolve(parser, *session);
     OutboxOperator outboxOperator(*session);
     if (byStatus) {
         ids = outboxOperator.freeze(selection, cap);
@@ -105,8 +124,24 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
         Console::line(QStringLiteral("dry run: would requeue %1%2 rows")
                           .arg(byId ? QStringLiteral("up to ") : QString())
                           .arg(ids.size()));
-        if (!ids.isEmpty())
-            Console::line(QStringLiteral("ids: %1").arg(idList(ids)));
+        // A count and a glimpse; a selection of 100,000 ids is for a file, not a terminal line.
+        if (!ids.isEmpty()) {
+            Console::line(
+                QStringLiteral("ids: %1%2")
+                    .arg(idList(ids.mid(0, DryRunIdsShown)),
+                        ids.size() > DryRunIdsShown ? QStringLiteral(" and %1 more").arg(ids.size() - DryRunIdsShown)
+                                                    : QString()));
+        }
+        if (!idsFile.isEmpty()) {
+            QFile file(idsFile);
+            QByteArray lines;
+            for (const qint64 id : ids)
+                lines += QByteArray::number(id) + '\n';
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(lines) != lines.size())
+                throw parser.usageError(
+                    QStringLiteral("--ids-file: cannot write %1: %2").arg(idsFile, file.errorString()));
+            Console::hint(QStringLiteral("%1 ids written to %2").arg(ids.size()).arg(idsFile));
+        }
         if (byId)
             Console::hint(
                 QStringLiteral("rows given by --id are requeued only if they are still failed or dead when applied"));

@@ -45,8 +45,19 @@ RabbitMqSink::~RabbitMqSink() = default;
 
 void RabbitMqSink::ensureReachable()
 {
-    if (!m_connection)
+    if (!m_connection) {
         connect();
+        return;
+    }
+    // An idle connection learns that the broker closed it (connection.close, or the socket's end) only by reading.
+    // Nothing else is due on it between batches: publish() returns only once every confirm has arrived.
+    try {
+        amqp_frame_t frame;
+        m_connection->waitFrame(frame, 0);
+    } catch (const OutboxError&) {
+        m_connection.reset();
+        throw;
+    }
 }
 
 void RabbitMqSink::connect()

@@ -65,6 +65,28 @@ RecordTable ExportTables::keys(const QList<IdempotencyRecord>& rows)
     return table;
 }
 
+RecordTable ExportTables::failureGroups(const QList<FailureGroup>& groups, bool everyField)
+{
+    QStringList columns { QStringLiteral("id"), QStringLiteral("rows"), QStringLiteral("failed"),
+        QStringLiteral("dead"), QStringLiteral("last_seen"), QStringLiteral("event_types"),
+        QStringLiteral("signature") };
+    if (everyField)
+        columns += { QStringLiteral("first_seen"), QStringLiteral("sample_id"), QStringLiteral("sample_error") };
+    RecordTable table(columns);
+    for (const FailureGroup& group : groups) {
+        QList<Cell> cells { Cell::text(group.id), Cell::integer(group.rows()), Cell::integer(group.failed),
+            Cell::integer(group.dead), Cell::instant(group.lastSeen),
+            Cell::text(group.eventTypes.join(QLatin1Char(','))), Cell::text(group.signature) };
+        if (everyField) {
+            cells += { Cell::instant(group.firstSeen),
+                Cell::integer(group.sampleId ? std::optional(group.sampleId) : std::nullopt),
+                Cell::text(group.sampleError) };
+        }
+        table.addRow(cells);
+    }
+    return table;
+}
+
 QString ExportTables::zonedTimestamp(const QDateTime& instant, const QTimeZone& zone)
 {
     const QDateTime local = instant.toTimeZone(zone);

@@ -4,6 +4,7 @@
 #include "export/recordtable.h"
 #include "idempotency/idempotencyrepository.h"
 #include "metrics/metricsrepository.h"
+#include "outbox/failuregroup.h"
 #include "outbox/outboxfilter.h"
 #include "outbox/outboxrows.h"
 
@@ -17,6 +18,9 @@ class ExportTables final {
 public:
     static RecordTable outbox(const QList<OutboxRowSummary>& rows);
     static RecordTable keys(const QList<IdempotencyRecord>& rows);
+    // The failure groups; with `everyField` also first seen, the sample row and its full error (for JSON and
+    // CSV), else what an operator scans in a terminal.
+    static RecordTable failureGroups(const QList<FailureGroup>& groups, bool everyField);
     // One row per bucket; bucket_start is ISO-8601 in `zone` with an explicit offset (+00:00 for UTC).
     static RecordTable metrics(const QList<MetricPoint>& points, const QTimeZone& zone);
 

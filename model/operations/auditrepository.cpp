@@ -2,6 +2,7 @@
 #include "operations/auditrepository.h"
 
 #include "db/dbsession.h"
+#include "db/keysetquery.h"
 #include "db/sqlvalues.h"
 
 #include <QJsonDocument>
@@ -34,13 +35,11 @@ void AuditRepository::record(
         QStringLiteral("writing the audit log"));
 }
 
-QList<AuditEntry> AuditRepository::forEntity(const QString& entity, qint64 entityId, int limit)
+static const QString EntryColumns = QStringLiteral(
+    "id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, state_after::text");
+
+QList<AuditEntry> AuditRepository::entriesFrom(QSqlQuery& q)
 {
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, "
-                       "state_after::text FROM audit_log WHERE entity = ?::text AND entity_ids @> ARRAY[?::bigint] "
-                       "ORDER BY id DESC LIMIT ?::int"),
-        { entity, entityId, limit }, QStringLiteral("reading the audit log"));
     QList<AuditEntry> entries;
     while (q.next()) {
         entries.append(AuditEntry { q.value(0).toLongLong(), SqlValues::instant(q.value(1)), q.value(2).toString(),
@@ -49,4 +48,37 @@ QList<AuditEntry> AuditRepository::forEntity(const QString& entity, qint64 entit
             q.value(8).toString().toUtf8() });
     }
     return entries;
+}
+
+QList<AuditEntry> AuditRepository::forEntity(const QString& entity, qint64 entityId, int limit)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + EntryColumns
+            + QStringLiteral(" FROM audit_log WHERE entity = ?::text AND entity_ids @> ARRAY[?::bigint] "
+                             "ORDER BY id DESC LIMIT ?::int"),
+        { entity, entityId, limit }, QStringLiteral("reading the audit log"));
+    return entriesFrom(q);
+}
+
+QList<AuditEntry> AuditRepository::page(const AuditFilter& filter, int limit, qint64 beforeId)
+{
+    KeysetQuery query(QStringLiteral("audit_log"), EntryColumns);
+    if (!filter.actor.isEmpty())
+        query.require(QStringLiteral("actor = ?::text"), { filter.actor });
+    if (!filter.action.isEmpty())
+        query.require(QStringLiteral("action = ?::text"), { filter.action });
+    if (filter.from.isValid())
+        query.require(QStringLiteral("at >= ?::timestamptz"), { SqlValues::timestamp(filter.from) });
+    if (filter.to.isValid())
+        query.require(QStringLiteral("at < ?::timestamptz"), { SqlValues::timestamp(filter.to) });
+    const SqlFragment sql = query.build(true, beforeId, limit);
+    QSqlQuery& q = m_session.exec(sql.sql, sql.binds, QStringLiteral("reading the audit log"));
+    return entriesFrom(q);
+}
+
+QList<AuditEntry> AuditRepository::byIds(const QList<qint64>& ids)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + EntryColumns
+            + QStringLiteral(" FROM audit_log WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("reading the audit log"));
+    return entriesFrom(q);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/auditfilter.h"
 #include "outbox/statuschange.h"
 
 #include <QDateTime>
@@ -8,6 +9,7 @@
 #include <QString>
 
 class DbSession;
+class QSqlQuery;
 
 struct AuditEntry {
     qint64 id = 0;
@@ -34,6 +36,13 @@ public:
     // Entries that touched `entityId`, newest first.
     QList<AuditEntry> forEntity(const QString& entity, qint64 entityId, int limit);
 
+    // Entries matching `filter`, newest first, keyset-paged on id (`beforeId` 0 for the first page); an index for
+    // each filter (migration 0006), so a page costs the same at any size of the log.
+    QList<AuditEntry> page(const AuditFilter& filter, int limit, qint64 beforeId);
+    QList<AuditEntry> byIds(const QList<qint64>& ids);
+
 private:
+    QList<AuditEntry> entriesFrom(QSqlQuery& q);
+
     DbSession& m_session;
 };

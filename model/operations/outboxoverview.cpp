@@ -20,7 +20,35 @@ QString cappedCount(const QString& condition)
 
 CappedCount capped(qint64 counted)
 {
-    return CappedCount { qMin<qint64>(counted, OutboxOverview::CountCap), counted > OutboxOverview::CountCap };
+    return CappedCount { qMin<qint64>(counted, OutboxOverview::CountCap), counted > OutboxOverview::CountCap,
+        std::nullopt };
+}
+
+// Counts that reached the cap get the planner's estimate: the share of the status among the most common values
+// of outbox.status (pg_stats, kept by ANALYZE and autovacuum) times the table's estimated rows. One catalogue
+// read, whatever the table's size; a status too rare to be among the most common values stays "cap+".
+void estimateCapped(DbSession& session, OutboxOverview& overview)
+{
+    const std::pair<OutboxStatus, CappedCount*> counts[]
+        = { { OutboxStatus::Pending, &overview.pending }, { OutboxStatus::InFlight, &overview.inFlight },
+              { OutboxStatus::Failed, &overview.failed }, { OutboxStatus::Dead, &overview.dead } };
+    if (std::none_of(std::begin(counts), std::end(counts), [](const auto& count) { return count.second->capped; }))
+        return;
+    QSqlQuery& q = session.exec(
+        QStringLiteral("SELECT v.status, round(v.freq * greatest(c.reltuples, 0))::bigint "
+                       "FROM pg_class c, pg_stats s, "
+                       "  LATERAL unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS v(status, freq) "
+                       "WHERE c.oid = 'outbox'::regclass AND s.schemaname = current_schema() "
+                       "  AND s.tablename = 'outbox' AND s.attname = 'status'"),
+        {}, QStringLiteral("estimating the counts"));
+    while (q.next()) {
+        const std::optional<OutboxStatus> status = OutboxStatusNames.parse(q.value(0).toString());
+        for (const auto& [counted, count] : counts) {
+            // An estimate below the exact lower bound is stale statistics: the bound is the better answer.
+            if (status == counted && count->capped && q.value(1).toLongLong() > count->value)
+                count->estimate = q.value(1).toLongLong();
+        }
+    }
 }
 
 } // namespace
@@ -51,6 +79,8 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     if (!q.value(6).isNull())
         overview.oldestUnpublishedAgeMs = q.value(6).toLongLong();
     overview.serverNow = SqlValues::instant(q.value(7));
+
+    estimateCapped(session, overview);
 
     const QList<MetricPoint> lastHour = MetricsRepository(session).series(
         overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));

@@ -9,10 +9,12 @@
 
 class DbSession;
 
-// A count read through an index up to a cap: exact below the cap, "cap+" at it.
+// A count read through an index up to a cap: exact below the cap, "cap+" at it. At the cap, where the planner's
+// statistics know the table, also an estimate of the real number (never exact: it is as old as the last ANALYZE).
 struct CappedCount {
     qint64 value = 0;
     bool capped = false;
+    std::optional<qint64> estimate; // only when capped
 };
 
 // What the on-call operator sees first. Every figure reads an index or the metric rollups, never a scan

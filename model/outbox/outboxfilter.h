@@ -15,6 +15,8 @@ struct OutboxFilter {
     QString eventType; // exact
     QString aggregateId; // exact
     QString errorContains; // case-insensitive substring of last_error
+    QString errorSignature; // exact: the signature of last_error (a failure group)
+    QList<qint64> ids; // only these rows (e.g. those an audited action touched); empty = any
     QDateTime createdFrom; // inclusive
     QDateTime createdTo; // exclusive
     qint64 unchangedForMs = 0; // last state change at least this long ago (e.g. dead for an hour); 0 = any

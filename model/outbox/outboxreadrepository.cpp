@@ -35,6 +35,10 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         query.require(QStringLiteral("last_error ILIKE '%' || ?::text || '%' ESCAPE '\\'"),
             { SqlValues::likeLiteral(filter.errorContains) });
     }
+    if (!filter.errorSignature.isEmpty())
+        query.require(QStringLiteral("error_signature = ?::text"), { filter.errorSignature });
+    if (!filter.ids.isEmpty())
+        query.require(QStringLiteral("id = ANY(?::bigint[])"), { SqlValues::bigintArray(filter.ids) });
     if (filter.createdFrom.isValid())
         query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
     if (filter.createdTo.isValid())

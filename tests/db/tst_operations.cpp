@@ -199,6 +199,26 @@ private slots:
         QVERIFY(!overview.failed.capped);
     }
 
+    // Past the cap the planner's statistics give an order of magnitude; below it, and for a status the statistics
+    // do not know, nothing is guessed.
+    void overviewEstimatesPastTheCap()
+    {
+        addRows(db(), 30'000, QStringLiteral("dead"));
+        addRows(db(), 20'000, QStringLiteral("published"), QStringLiteral("published_at = now()"));
+        addRows(db(), 5, QStringLiteral("failed"));
+        session().execScript(QStringLiteral("ANALYZE outbox"), QStringLiteral("analyzing"));
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QVERIFY(overview.dead.capped);
+        QVERIFY(overview.dead.estimate.has_value());
+        // ANALYZE samples 30,000 rows of this small table: all of them, so the estimate is close.
+        QVERIFY2(*overview.dead.estimate > 27'000 && *overview.dead.estimate < 33'000,
+            qPrintable(QString::number(*overview.dead.estimate)));
+        QVERIFY(!overview.failed.capped);
+        QVERIFY(!overview.failed.estimate.has_value());
+        QCOMPARE(overview.failed.value, 5LL);
+        QVERIFY(!overview.pending.estimate.has_value());
+    }
+
     void sessionInfoReflectsTheRole_data()
     {
         QTest::addColumn<QString>("groupRole"); // empty: the fixture's own (superuser) session

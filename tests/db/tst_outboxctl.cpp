@@ -161,9 +161,20 @@ private slots:
         row("requeue id and status",
             { QStringLiteral("requeue"), QStringLiteral("--id=1"), QStringLiteral("--status=dead"),
                 QStringLiteral("--reason=x") },
-            2, QStringLiteral("either --id or --status"));
+            2, QStringLiteral("either --id, or --status and/or --signature"));
         row("requeue neither", { QStringLiteral("requeue"), QStringLiteral("--reason=x") }, 2,
-            QStringLiteral("either --id or --status"));
+            QStringLiteral("either --id, or --status and/or --signature"));
+        row("requeue ids file without dry run",
+            { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x"),
+                QStringLiteral("--ids-file=/tmp/x") },
+            2, QStringLiteral("--ids-file needs --dry-run"));
+        row("failures status", { QStringLiteral("failures"), QStringLiteral("--status=pending") }, 2,
+            QStringLiteral("--status: invalid value 'pending'"));
+        row("failures format", { QStringLiteral("failures"), QStringLiteral("--format=xml") }, 2,
+            QStringLiteral("--format: invalid value 'xml'"));
+        row("list created time",
+            { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--created-from=yesterday") }, 2,
+            QStringLiteral("--created-from: invalid time 'yesterday'"));
         row("requeue bad id", { QStringLiteral("requeue"), QStringLiteral("--id=4,x"), QStringLiteral("--reason=x") },
             2, QStringLiteral("--id: invalid id 'x'"));
         row("requeue bad status",
@@ -964,6 +975,81 @@ private slots:
         EXPECT_EXIT(old, 0);
         QCOMPARE(old.out, QByteArray("purged 1 gone relays\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 0);
+    }
+
+    // `failures` groups by cause; a group's id selects it in `list` and `requeue`; dry runs stay short.
+    void failuresGroupsAndTheirIdSelectsTheRows()
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                 "  status, attempts, last_error) "
+                                 "SELECT 'order', g::text, 'order.created', '{}', 'f' || g, "
+                                 "  CASE WHEN g <= 25 THEN 'failed' ELSE 'dead' END, 2, "
+                                 "  CASE WHEN g <= 30 THEN 'message size ' || (g * 100) || ' larger than max 64' "
+                                 "       ELSE 'connect to 10.1.1.' || g || ':5672 failed' END "
+                                 "FROM generate_series(1, 34) g"));
+        const CliRun json = ctl({ QStringLiteral("failures"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(json, 0);
+        const QJsonArray groups = json.json().value(QStringLiteral("groups")).toArray();
+        QCOMPARE(groups.size(), 2);
+        const QJsonObject size = groups.at(0).toObject();
+        QCOMPARE(
+            size.value(QStringLiteral("signature")).toString(), QStringLiteral("message size <n> larger than max <n>"));
+        QCOMPARE(size.value(QStringLiteral("rows")).toInt(), 30);
+        QCOMPARE(size.value(QStringLiteral("failed")).toInt(), 25);
+        QCOMPARE(size.value(QStringLiteral("dead")).toInt(), 5);
+        QCOMPARE(size.value(QStringLiteral("event_types")).toString(), QStringLiteral("order.created"));
+        QVERIFY(size.value(QStringLiteral("sample_error")).toString().startsWith(QStringLiteral("message size ")));
+        const QString id = size.value(QStringLiteral("id")).toString();
+
+        const CliRun table = ctl({ QStringLiteral("failures"), QStringLiteral("--status=dead") });
+        EXPECT_EXIT(table, 0);
+        QCOMPARE(table.outLines().size(), 3); // header and two groups
+        QVERIFY2(table.outLines().at(1).startsWith(id.toUtf8()), table.out.constData());
+
+        const CliRun listed = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--signature"), id,
+            QStringLiteral("--status=dead"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(listed, 0);
+        QCOMPARE(listed.json().value(QStringLiteral("items")).toArray().size(), 5);
+
+        QTemporaryDir dir;
+        const QString idsFile = dir.filePath(QStringLiteral("ids.txt"));
+        const CliRun dryRun = ctl({ QStringLiteral("requeue"), QStringLiteral("--signature"), id,
+            QStringLiteral("--reason=frame size raised"), QStringLiteral("--dry-run"), QStringLiteral("--ids-file"),
+            idsFile });
+        EXPECT_EXIT(dryRun, 0);
+        QCOMPARE(dryRun.outLines().at(0), QByteArray("dry run: would requeue 30 rows"));
+        QCOMPARE(
+            dryRun.outLines().at(1), QByteArray("ids: 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 and 10 more"));
+        QFile written(idsFile);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll().count('\n'), 30);
+
+        const CliRun requeued = ctl({ QStringLiteral("requeue"), QStringLiteral("--signature"), id,
+            QStringLiteral("--reason=frame size raised") });
+        EXPECT_EXIT(requeued, 0);
+        QCOMPARE(requeued.outLines().at(0), QByteArray("requeued 30, skipped 0 (not failed or dead when applied)"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', 'dead')")).toInt(), 4);
+
+        EXPECT_EXIT(
+            ctl({ QStringLiteral("requeue"), QStringLiteral("--signature"), id, QStringLiteral("--reason=x") }), 2);
+        const CliRun unknown
+            = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--signature=0123456789ab") });
+        EXPECT_EXIT(unknown, 2);
+        QVERIFY2(isOneDiagnostic(unknown) && unknown.err.contains("no failure group has the id '0123456789ab'"),
+            qPrintable(describe(unknown)));
+        const CliRun keys = ctl({ QStringLiteral("list"), QStringLiteral("keys"), QStringLiteral("--event-type=x") });
+        EXPECT_EXIT(keys, 2);
+        QVERIFY2(keys.err.contains("--event-type applies to outbox rows only"), qPrintable(describe(keys)));
+        const CliRun byError
+            = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--error-contains=10.1.1.33"),
+                QStringLiteral("--created-from=now-1h"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(byError, 0);
+        QCOMPARE(byError.json().value(QStringLiteral("items")).toArray().size(), 1);
+        const CliRun future = ctl({ QStringLiteral("list"), QStringLiteral("outbox"),
+            QStringLiteral("--created-from=2999-01-01T00:00:00Z"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(future, 0);
+        QCOMPARE(future.json().value(QStringLiteral("items")).toArray().size(), 0);
     }
 
     // For log collectors: every diagnostic line is one JSON object with a timestamp and a level.

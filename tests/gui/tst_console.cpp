@@ -4,6 +4,8 @@
 #include "core/bulkactionrunner.h"
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
+#include "failures/failuregroupsmodel.h"
+#include "failures/failuresview.h"
 #include "keys/keydetailpane.h"
 #include "keys/keystablemodel.h"
 #include "keys/keysview.h"
@@ -35,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 // The console as a whole, on the offscreen platform against a real database.
 class TestConsole final : public DatabaseTestCase {
@@ -431,6 +434,88 @@ private slots:
         const QModelIndex state = overview->relays()->index(0, RelayFleetModel::State);
         QCOMPARE(state.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xdc, 0x32, 0x2f));
         saveScreenshot(*window, QStringLiteral("console-fleet.png"));
+    }
+
+    // The Failures tab: the failed and dead rows by cause, largest first; Show rows opens a group in the outbox
+    // list, Retry group requeues exactly the group's rows through the audited requeue (dialog, reason).
+    void failuresTabGroupsAndRetriesAGroup()
+    {
+        db().exec(QStringLiteral("UPDATE outbox SET last_error = CASE WHEN id % 5 = 0 "
+                                 "  THEN 'message size ' || (id * 977) || ' larger than max 16384' "
+                                 "  ELSE 'connect to 10.0.0.' || id || ':5672 failed: Connection refused' END "
+                                 "WHERE status IN ('failed', 'dead')"));
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        auto* tabs = window->findChild<QTabWidget*>();
+        FailuresView* failures = window->failuresView();
+        QAbstractItemModelTester tester(failures->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        tabs->setCurrentWidget(failures);
+        QTRY_COMPARE_WITH_TIMEOUT(failures->model()->rowCount(), 2, 10'000);
+        const FailureGroup largest = failures->model()->groups().at(0);
+        QCOMPARE(largest.signature, QStringLiteral("connect to <host> failed: Connection refused"));
+        QCOMPARE(largest.rows(), 8LL); // ids 1..10 fail or are dead; 5 and 10 have the other cause
+        QCOMPARE(failures->model()->groups().at(1).rows(), 2LL);
+        failures->table()->selectRow(0);
+        saveScreenshot(*window, QStringLiteral("console-failures.png"));
+
+        emit failures->showOutbox(failures->selectedGroupFilter());
+        QCOMPARE(tabs->currentWidget(), window->outboxView());
+        QVERIFY(waitForRows(*window->outboxView(), 8));
+
+        tabs->setCurrentWidget(failures);
+        answerNextDialog(QStringLiteral("broker back after the network fix"));
+        emit failures->retryGroup(failures->selectedGroupFilter());
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', "
+                                                             "'dead')"))
+                                      .toLongLong(),
+            2LL, 10'000);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT reason || ' ' || cardinality(entity_ids) FROM audit_log")).toString(),
+            QStringLiteral("broker back after the network fix 8"));
+        tabs->setCurrentWidget(failures);
+        QTRY_COMPARE_WITH_TIMEOUT(failures->model()->rowCount(), 1, 10'000);
+    }
+
+    // What tells why a row is stuck comes first: the list's first columns, the detail pane's first tab for a failed
+    // row, no next attempt for a row that has none, and times that are never cut off.
+    void outboxListPutsTheCauseFirst()
+    {
+        db().exec(QStringLiteral("INSERT INTO outbox_attempts (outbox_id, attempt, worker, error) "
+                                 "VALUES (6, 3, 'relay-1/w0', 'broker unavailable: connection refused')"));
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        view.showFilter(OutboxFilter {});
+        QVERIFY(waitForRows(view, 40));
+        OutboxTableModel& model = *view.model();
+        const QStringList first { QStringLiteral("Status"), QStringLiteral("Event"), QStringLiteral("Aggregate"),
+            QStringLiteral("Attempts"), QStringLiteral("Last error") };
+        for (int column = 0; column < first.size(); ++column)
+            QCOMPARE(model.headerData(column, Qt::Horizontal).toString(), first.at(column));
+        const QRect lastError = view.table()->visualRect(model.index(0, OutboxTableModel::LastError));
+        QVERIFY2(lastError.right() < 1400, "Last error is off-screen at 1400 pixels");
+
+        const int dead = model.rowOfId(3);
+        const int failed = model.rowOfId(6);
+        QVERIFY(model.index(dead, OutboxTableModel::NextAttempt).data().toString().isEmpty());
+        QVERIFY(!model.index(failed, OutboxTableModel::NextAttempt).data().toString().isEmpty());
+
+        auto* detail = view.findChild<OutboxDetailPane*>();
+        auto* tabs = detail->findChild<QTabWidget*>();
+        tabs->setCurrentIndex(0);
+        selectIds(view, { 6 });
+        QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->currentIndex()), QStringLiteral("Last error"), 10'000);
+        selectIds(view, { 15 }); // pending: back to the payload
+        QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->currentIndex()), QStringLiteral("Payload"), 10'000);
+        selectIds(view, { 6 });
+        QTRY_VERIFY_WITH_TIMEOUT(tabs->tabText(3) == QStringLiteral("Attempts (1)"), 10'000);
+        tabs->setCurrentIndex(3);
+        auto* attempts = qobject_cast<QTreeWidget*>(tabs->currentWidget());
+        QVERIFY(attempts);
+        const QString time = attempts->topLevelItem(0)->text(0);
+        QVERIFY2(attempts->columnWidth(0) >= attempts->fontMetrics().horizontalAdvance(time),
+            qPrintable(QStringLiteral("'%1' in %2 pixels").arg(time).arg(attempts->columnWidth(0))));
     }
 
 private:

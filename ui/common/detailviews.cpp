@@ -25,6 +25,8 @@ QTreeWidget* historyView(const QStringList& headers, QWidget* parent)
     view->setUniformRowHeights(true);
     view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view->header()->setStretchLastSection(true);
+    // The first column is the time: never cut to "2026-11-30 0…".
+    view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     return view;
 }
 

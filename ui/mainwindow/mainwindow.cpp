@@ -6,6 +6,7 @@
 #include "connect/recentconnections.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "failures/failuresview.h"
 #include "keys/keysview.h"
 #include "metrics/metricspage.h"
 #include "outbox/outboxview.h"
@@ -33,7 +34,7 @@ constexpr int ChangeCoalesceMs = 300;
 constexpr int DefaultAutoRefreshSeconds = 10;
 const int AutoRefreshChoices[] = { 0, 5, 10, 30, 60 };
 
-enum Tab { OverviewTab, OutboxTab, KeysTab, MetricsTab };
+enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab };
 
 } // namespace
 
@@ -45,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_tabs(new QTabWidget(this))
     , m_overview(new OverviewPage(m_reads, this))
     , m_outbox(new OutboxView(m_reads, m_actions, this))
+    , m_failures(new FailuresView(m_reads, this))
     , m_keys(new KeysView(m_reads, this))
     , m_metrics(new MetricsPage(m_reads, this))
     , m_serverLabel(new QLabel(this))
@@ -56,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Outbox Console"));
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_outbox, tr("O&utbox"));
+    m_tabs->addTab(m_failures, tr("F&ailures"));
     m_tabs->addTab(m_keys, tr("&Idempotency keys"));
     m_tabs->addTab(m_metrics, tr("&Metrics"));
     m_tabs->setEnabled(false);
@@ -80,6 +83,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->setSessionInfo(info);
         // Lists that failed while the connection was down start over.
         m_outbox->refresh();
+        m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+        m_failures->refresh();
         m_keys->refresh();
         m_overview->refresh();
     });
@@ -102,19 +107,33 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
     });
+    connect(m_failures, &FailuresView::showOutbox, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+    });
+    // Retry group is Retry all matching on the group's rows: the same frozen set, dialog, reason and audit.
+    connect(m_failures, &FailuresView::retryGroup, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+        m_outbox->requeueMatching();
+    });
     connect(m_outbox, &OutboxView::actionFinished, this, [this](const QString& summary) {
         statusBar()->showMessage(summary, 15'000);
         m_overview->refresh();
+        m_failures->refresh();
     });
     const auto showFailure = [this](const QString& message) { statusBar()->showMessage(message, 15'000); };
     connect(m_overview, &OverviewPage::loadFailed, this, showFailure);
     connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
+    connect(m_failures, &FailuresView::loadFailed, this, showFailure);
     connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
     // The charts are read only while they are seen: on opening the tab, then with every refresh.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (index == MetricsTab)
             m_metrics->refresh();
+        else if (index == FailuresTab)
+            m_failures->refresh();
     });
     connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)), 15'000);
@@ -241,6 +260,7 @@ void MainWindow::onConnected(const SessionInfo& info)
     m_roleLabel->setText(info.roleDescription());
     m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
     m_outbox->setSessionInfo(info);
+    m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
     m_overview->refresh();
     m_outbox->showFilter(m_outbox->filter());
     m_keys->showFilter(m_keys->filter());
@@ -254,6 +274,8 @@ void MainWindow::refresh()
     m_overview->refresh();
     if (m_tabs->currentIndex() == OutboxTab)
         m_outbox->refresh();
+    else if (m_tabs->currentIndex() == FailuresTab)
+        m_failures->refresh();
     else if (m_tabs->currentIndex() == KeysTab)
         m_keys->refresh();
     else if (m_tabs->currentIndex() == MetricsTab)

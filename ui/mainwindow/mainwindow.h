@@ -9,6 +9,7 @@
 
 class ConnectionBanner;
 class ExportRunner;
+class FailuresView;
 class KeysView;
 class MetricsPage;
 class OutboxView;
@@ -36,6 +37,7 @@ public:
     OverviewPage* overview() const { return m_overview; }
     OutboxView* outboxView() const { return m_outbox; }
     KeysView* keysView() const { return m_keys; }
+    FailuresView* failuresView() const { return m_failures; }
     MetricsPage* metricsPage() const { return m_metrics; }
     QAction* exportMetricsAction() const { return m_exportMetrics; }
     ConnectionBanner* banner() const { return m_banner; }
@@ -72,6 +74,7 @@ private:
     QTabWidget* m_tabs;
     OverviewPage* m_overview;
     OutboxView* m_outbox;
+    FailuresView* m_failures;
     KeysView* m_keys;
     MetricsPage* m_metrics;
     QAction* m_exportMetrics = nullptr;

@@ -71,6 +71,15 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     }
     const OutboxRowDetail& detail = *dossier.detail;
     const OutboxRowSummary& row = detail.summary;
+    // A row that failed is read for its error first; a refresh of the row shown keeps the operator's tab.
+    if (dossier.id != m_presentedId) {
+        m_presentedId = dossier.id;
+        const bool failing = row.status == OutboxStatus::Failed || row.status == OutboxStatus::Dead;
+        if (failing)
+            tabs()->setCurrentWidget(m_error);
+        else if (tabs()->currentWidget() == m_error)
+            tabs()->setCurrentWidget(m_payload);
+    }
     QString lease;
     if (!row.leaseOwner.isEmpty())
         lease = tr(" · leased to %1 until %2")

@@ -28,4 +28,5 @@ private:
     QTreeWidget* m_attempts;
     QTreeWidget* m_audit;
     QLabel* m_links;
+    qint64 m_presentedId = 0;
 };

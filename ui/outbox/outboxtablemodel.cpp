@@ -58,7 +58,9 @@ static QDateTime instantOf(const OutboxRowSummary& row, int column)
 {
     switch (column) {
     case OutboxTableModel::NextAttempt:
-        return row.status == OutboxStatus::Published ? QDateTime() : row.nextAttemptAt;
+        // Published and dead rows are never attempted again.
+        return row.status == OutboxStatus::Published || row.status == OutboxStatus::Dead ? QDateTime()
+                                                                                         : row.nextAttemptAt;
     case OutboxTableModel::LeaseExpires:
         return row.leaseExpiresAt;
     case OutboxTableModel::Created:

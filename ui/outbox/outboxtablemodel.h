@@ -9,18 +9,19 @@
 // those for the selected row only). Stuck rows are marked for the view.
 class OutboxTableModel final : public PagedListModel<OutboxRowSummary, OutboxFilter> {
 public:
+    // What tells an operator why a row is where it is comes first; the rest follows.
     enum Column {
-        Id,
+        Status,
         EventType,
         Aggregate,
-        Status,
         Attempts,
-        NextAttempt,
-        LeaseOwner,
-        LeaseExpires,
         LastError,
+        Id,
+        NextAttempt,
         Created,
         Published,
+        LeaseOwner,
+        LeaseExpires,
         ColumnCount
     };
     enum Role {

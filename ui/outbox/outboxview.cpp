@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QMenu>
@@ -42,6 +43,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_errorContains(ListViewSetup::filterEdit(tr("Error contains"), this))
     , m_created(new TimeRangeFilter(tr("Created from"), this))
     , m_stuckOnly(new QCheckBox(tr("Stuck only"), this))
+    , m_group(new QToolButton(this))
     , m_filterDelay(ListViewSetup::filterDelay(this))
     , m_requeueSelected(new QAction(tr("&Retry selected"), this))
     , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
@@ -108,6 +110,15 @@ void OutboxView::buildFilterBar(QWidget* bar)
     layout->addWidget(m_errorContains, 2);
     layout->addWidget(m_created);
     layout->addWidget(m_stuckOnly);
+    // A failure group (from the Failures tab) narrows the list until the operator drops it.
+    m_group->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_group->setToolTip(tr("Only this failure group's rows; click to show rows of every cause"));
+    m_group->hide();
+    connect(m_group, &QToolButton::clicked, this, [this] {
+        setErrorSignature({});
+        m_filterDelay->start();
+    });
+    layout->addWidget(m_group);
     ListViewSetup::addClearButton(layout, tr("Show every row"), [this] { showFilter(OutboxFilter {}); });
 
     const auto later = [this] { m_filterDelay->start(); };
@@ -129,7 +140,15 @@ OutboxFilter OutboxView::filterFromControls() const
     filter.createdTo = m_created->to();
     filter.stuckOnly = m_stuckOnly->isChecked();
     filter.stuckThresholdMs = m_stuckThresholdMs;
+    filter.errorSignature = m_errorSignature;
     return filter;
+}
+
+void OutboxView::setErrorSignature(const QString& signature)
+{
+    m_errorSignature = signature;
+    m_group->setText(tr("Cause: %1 ✕").arg(QFontMetrics(m_group->font()).elidedText(signature, Qt::ElideRight, 260)));
+    m_group->setVisible(!signature.isEmpty());
 }
 
 void OutboxView::applyFilterControls()
@@ -151,6 +170,7 @@ void OutboxView::showFilter(const OutboxFilter& filter)
     m_errorContains->setText(filter.errorContains);
     m_created->setRange(filter.createdFrom, filter.createdTo);
     m_stuckOnly->setChecked(filter.stuckOnly);
+    setErrorSignature(filter.errorSignature);
     m_filterDelay->stop();
     m_detail->showRow(0);
     m_model->setFilter(filterFromControls());

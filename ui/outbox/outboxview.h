@@ -16,6 +16,7 @@ class QSettings;
 class QSplitter;
 class QTableView;
 class QTimer;
+class QToolButton;
 class StatusFilterButton;
 class TimeRangeFilter;
 struct OperatorActionReport;
@@ -48,6 +49,10 @@ public:
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
 
+    // Freezes every failed or dead row matching the filter on the action worker, confirms with a reason and
+    // requeues them (Retry all matching, and the Failures tab's Retry group).
+    void requeueMatching();
+
 signals:
     // An operator action finished; the summary is for the status bar.
     void actionFinished(const QString& summary);
@@ -59,8 +64,8 @@ private:
     void applyFilterControls();
     void updateActions();
     void requeueSelected();
-    void requeueMatching();
     void releaseSelected();
+    void setErrorSignature(const QString& signature);
     void confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release);
     void reportResult(const QString& verb, const OperatorActionReport& report);
     void showContextMenu(const QPoint& position);
@@ -77,6 +82,8 @@ private:
     QLineEdit* m_errorContains;
     TimeRangeFilter* m_created;
     QCheckBox* m_stuckOnly;
+    QToolButton* m_group;
+    QString m_errorSignature;
     QTimer* m_filterDelay;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
     QAction* m_requeueSelected;

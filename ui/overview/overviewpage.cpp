@@ -28,8 +28,19 @@ OutboxFilter statusFilter(OutboxStatus status)
     return filter;
 }
 
+// Three significant digits: an estimate says its order of magnitude, not a false precision.
+qint64 roughly(qint64 value)
+{
+    qint64 scale = 1;
+    while (value / scale >= 1000)
+        scale *= 10;
+    return (value + scale / 2) / scale * scale;
+}
+
 QString countText(const CappedCount& count)
 {
+    if (count.estimate)
+        return QStringLiteral("≈ ") + QLocale().toString(roughly(*count.estimate));
     const QString number = QLocale().toString(count.value);
     return count.capped ? number + QLatin1Char('+') : number;
 }
@@ -151,9 +162,14 @@ void OverviewPage::present(const OutboxOverview& overview)
         // Rows that need an operator stand out; the colour reads on light and dark palettes.
         const bool alarming = count.value > 0 && (tileName == name(OutboxStatus::Dead) || tileName == StuckTile);
         tile->setStyleSheet(alarming ? QStringLiteral("color: #dc322f; font-weight: bold;") : QString());
-        if (count.capped)
+        if (count.estimate) {
+            tile->setToolTip(tr("An estimate from the planner's statistics (as of the last ANALYZE): about %1. "
+                                "Exact counts stop at %2 so that they stay cheap on large tables.")
+                                 .arg(QLocale().toString(*count.estimate), QLocale().toString(count.value)));
+        } else if (count.capped) {
             tile->setToolTip(tr("At least %1 — counts stop at %1 so that they stay cheap on large tables")
                                  .arg(QLocale().toString(count.value)));
+        }
     }
     // The Metrics tab's warning levels colour the same figures here, so the first screen already says
     // whether something is over its level.

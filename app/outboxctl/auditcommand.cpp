@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "auditcommand.h"
+
+#include "argumentparser.h"
+#include "common/exitcode.h"
+#include "console.h"
+#include "db/dbsession.h"
+#include "export/recordtable.h"
+#include "operations/auditrepository.h"
+
+#include <QJsonArray>
+
+QString AuditCommand::summary() const
+{
+    return QStringLiteral("List operator actions (who requeued or released what, when and why), newest first.");
+}
+
+QString AuditCommand::synopsis() const
+{
+    return QStringLiteral("[--actor USER] [--action A] [--since DURATION] [--limit N] [--after CURSOR] "
+                          "[--format table|json|csv]");
+}
+
+void AuditCommand::addOptions(ArgumentParser& parser) const
+{
+    parser.addValue(
+        QStringLiteral("actor"), QStringLiteral("USER"), QStringLiteral("Only this database user's actions."));
+    parser.addValue(
+        QStringLiteral("action"), QStringLiteral("A"), QStringLiteral("Only this action: requeue or release_lease."));
+    parser.addValue(QStringLiteral("since"), QStringLiteral("DURATION"), QStringLiteral("Only this recent, e.g. 12h."));
+    parser.addValue(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("Entries per page (1 to 10000)."),
+        QStringLiteral("50"));
+    parser.addValue(QStringLiteral("after"), QStringLiteral("CURSOR"),
+        QStringLiteral("Continue after this cursor (the last id of the previous page)."));
+    parser.addValue(
+        QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("table, json or csv."), QStringLiteral("table"));
+}
+
+// Ids as a JSON array for JSON, comma-separated text for the table and CSV (Cell has no list type).
+static Cell idsCell(const QList<qint64>& ids)
+{
+    QStringList texts;
+    for (const qint64 id : ids)
+        texts.append(QString::number(id));
+    return Cell::text(texts.join(QLatin1Char(',')));
+}
+
+int AuditCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    AuditFilter filter;
+    filter.actor = parser.value(QStringLiteral("actor"));
+    filter.action = parser.value(QStringLiteral("action"));
+    const int limit = int(parser.integer(QStringLiteral("limit"), 1, 10'000));
+    const qint64 beforeId = parser.isSet(QStringLiteral("after"))
+        ? parser.integer(QStringLiteral("after"), 1, std::numeric_limits<qint64>::max())
+        : 0;
+    const RecordTable::Format format = RecordTable::formatNamed(parser.choice(
+        QStringLiteral("format"), { QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv") }));
+    const auto session = connect(settings);
+    if (parser.isSet(QStringLiteral("since")))
+        filter.from = session->serverNow().addMSecs(-parser.durationMs(QStringLiteral("since")));
+
+    const QList<AuditEntry> entries = AuditRepository(*session).page(filter, limit, beforeId);
+    RecordTable table({ QStringLiteral("id"), QStringLiteral("at"), QStringLiteral("actor"), QStringLiteral("action"),
+        QStringLiteral("rows"), QStringLiteral("reason"), QStringLiteral("entity"), QStringLiteral("ids"),
+        QStringLiteral("state_before"), QStringLiteral("state_after") });
+    for (const AuditEntry& entry : entries) {
+        table.addRow({ Cell::integer(entry.id), Cell::instant(entry.at), Cell::text(entry.actor),
+            Cell::text(entry.action), Cell::integer(entry.entityIds.size()), Cell::text(entry.reason),
+            Cell::text(entry.entity), idsCell(entry.entityIds), Cell::text(QString::fromUtf8(entry.stateBefore)),
+            Cell::text(QString::fromUtf8(entry.stateAfter)) });
+    }
+    // A full page may have more behind it; 0: this was the last one.
+    const qint64 nextCursor = entries.size() == limit ? entries.last().id : 0;
+    Console::write(table.render(format, QStringLiteral("entries"),
+        { { QStringLiteral("next_cursor"),
+            nextCursor ? QJsonValue(QString::number(nextCursor)) : QJsonValue(QJsonValue::Null) } }));
+    if (nextCursor && format != RecordTable::Format::Json)
+        Console::hint(QStringLiteral("next page: --after %1").arg(nextCursor));
+    return ExitCode::Success;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "outbox/failuregrouprepository.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+FailureGroupRepository::FailureGroupRepository(DbSession& session)
+    : m_session(session)
+{ }
+
+// Only failed and dead rows are in the index; the filter can narrow to one of the two.
+static QString statusArray(const QList<OutboxStatus>& statuses)
+{
+    QJsonArray names;
+    for (const OutboxStatus status : SqlValues::distinct(statuses)) {
+        if (status == OutboxStatus::Failed || status == OutboxStatus::Dead)
+            names.append(OutboxStatusNames.name(status));
+    }
+    return QString::fromUtf8(QJsonDocument(names).toJson(QJsonDocument::Compact));
+}
+
+QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& filter)
+{
+    const QString statuses = statusArray(filter.statuses);
+    const QVariant since = SqlValues::timestamp(filter.seenSince);
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral(
+            "WITH wanted AS (SELECT jsonb_array_elements_text(?::jsonb) AS status), "
+            "counts AS ("
+            "  SELECT error_signature AS signature, count(*) FILTER (WHERE status = 'failed') AS failed, "
+            "         count(*) FILTER (WHERE status = 'dead') AS dead "
+            "  FROM outbox WHERE status IN ('failed', 'dead') AND status IN (SELECT status FROM wanted) "
+            "    AND error_signature IS NOT NULL "
+            "  GROUP BY error_signature), "
+            "seen AS ("
+            "  SELECT c.*, a.first_seen, a.last_seen FROM counts c CROSS JOIN LATERAL ("
+            "    SELECT min(created_at) AS first_seen, max(created_at) AS last_seen FROM outbox_attempts "
+            "    WHERE signature = c.signature) a "
+            "  WHERE ?::timestamptz IS NULL OR a.last_seen >= ?::timestamptz "
+            "  ORDER BY c.failed + c.dead DESC, c.signature LIMIT ?::int) "
+            // Rows whose failures left no attempt rows (written by hand, or purged history) fall back on the
+            // sample row's last change.
+            "SELECT s.signature, outbox_signature_id(s.signature), s.failed, s.dead, "
+            "       epoch_ms(coalesce(s.first_seen, x.updated_at)), epoch_ms(coalesce(s.last_seen, x.updated_at)), "
+            "       array_to_json(outbox_failure_event_types(s.signature))::text, x.id, x.last_error "
+            "FROM seen s LEFT JOIN LATERAL ("
+            "  SELECT id, last_error, updated_at FROM outbox o WHERE o.status IN ('failed', 'dead') "
+            "    AND o.status IN (SELECT status FROM wanted) AND o.error_signature = s.signature LIMIT 1) x ON true "
+            "ORDER BY s.failed + s.dead DESC, s.signature"),
+        { statuses, since, since, filter.limit }, QStringLiteral("reading the failure groups"));
+    QList<FailureGroup> groups;
+    while (q.next()) {
+        FailureGroup group;
+        group.signature = q.value(0).toString();
+        group.id = q.value(1).toString();
+        group.failed = q.value(2).toLongLong();
+        group.dead = q.value(3).toLongLong();
+        group.firstSeen = SqlValues::instant(q.value(4));
+        group.lastSeen = SqlValues::instant(q.value(5));
+        for (const QJsonValue& type : QJsonDocument::fromJson(q.value(6).toString().toUtf8()).array())
+            group.eventTypes.append(type.toString());
+        group.sampleId = q.value(7).toLongLong();
+        group.sampleError = q.value(8).toString();
+        groups.append(group);
+    }
+    return groups;
+}
+
+std::optional<QString> FailureGroupRepository::signatureWithId(const QString& id)
+{
+    // The distinct signatures by a loose index scan: one probe of outbox_failure_groups_idx per group, not a read
+    // of every failed row.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("WITH RECURSIVE groups(signature) AS ("
+                       "  SELECT min(error_signature) FROM outbox WHERE status IN ('failed', 'dead') "
+                       "  UNION ALL "
+                       "  SELECT (SELECT min(error_signature) FROM outbox WHERE status IN ('failed', 'dead') "
+                       "          AND error_signature > groups.signature) "
+                       "  FROM groups WHERE groups.signature IS NOT NULL) "
+                       "SELECT signature FROM groups WHERE outbox_signature_id(signature) = ?::text"),
+        { id }, QStringLiteral("finding the failure group"));
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toString();
+}
