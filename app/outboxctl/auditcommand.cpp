@@ -5,10 +5,8 @@
 #include "common/exitcode.h"
 #include "console.h"
 #include "db/dbsession.h"
-#include "export/recordtable.h"
 #include "operations/auditrepository.h"
-
-#include <QJsonArray>
+#include "pageoptions.h"
 
 QString AuditCommand::summary() const
 {
@@ -28,12 +26,7 @@ void AuditCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(
         QStringLiteral("action"), QStringLiteral("A"), QStringLiteral("Only this action: requeue or release_lease."));
     parser.addValue(QStringLiteral("since"), QStringLiteral("DURATION"), QStringLiteral("Only this recent, e.g. 12h."));
-    parser.addValue(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("Entries per page (1 to 10000)."),
-        QStringLiteral("50"));
-    parser.addValue(QStringLiteral("after"), QStringLiteral("CURSOR"),
-        QStringLiteral("Continue after this cursor (the last id of the previous page)."));
-    parser.addValue(
-        QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("table, json or csv."), QStringLiteral("table"));
+    PageOptions::add(parser, QStringLiteral("Entries"));
 }
 
 // Ids as a JSON array for JSON, comma-separated text for the table and CSV (Cell has no list type).
@@ -50,17 +43,12 @@ int AuditCommand::execute(const ArgumentParser& parser, const ConnectionSettings
     AuditFilter filter;
     filter.actor = parser.value(QStringLiteral("actor"));
     filter.action = parser.value(QStringLiteral("action"));
-    const int limit = int(parser.integer(QStringLiteral("limit"), 1, 10'000));
-    const qint64 beforeId = parser.isSet(QStringLiteral("after"))
-        ? parser.integer(QStringLiteral("after"), 1, std::numeric_limits<qint64>::max())
-        : 0;
-    const RecordTable::Format format = RecordTable::formatNamed(parser.choice(
-        QStringLiteral("format"), { QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv") }));
+    const PageOptions paging = PageOptions::parse(parser);
     const auto session = connect(settings);
     if (parser.isSet(QStringLiteral("since")))
         filter.from = session->serverNow().addMSecs(-parser.durationMs(QStringLiteral("since")));
 
-    const QList<AuditEntry> entries = AuditRepository(*session).page(filter, limit, beforeId);
+    const QList<AuditEntry> entries = AuditRepository(*session).page(filter, paging.limit, paging.beforeId);
     RecordTable table({ QStringLiteral("id"), QStringLiteral("at"), QStringLiteral("actor"), QStringLiteral("action"),
         QStringLiteral("rows"), QStringLiteral("reason"), QStringLiteral("entity"), QStringLiteral("ids"),
         QStringLiteral("state_before"), QStringLiteral("state_after") });
@@ -70,12 +58,7 @@ int AuditCommand::execute(const ArgumentParser& parser, const ConnectionSettings
             Cell::text(entry.entity), idsCell(entry.entityIds), Cell::text(QString::fromUtf8(entry.stateBefore)),
             Cell::text(QString::fromUtf8(entry.stateAfter)) });
     }
-    // A full page may have more behind it; 0: this was the last one.
-    const qint64 nextCursor = entries.size() == limit ? entries.last().id : 0;
-    Console::write(table.render(format, QStringLiteral("entries"),
-        { { QStringLiteral("next_cursor"),
-            nextCursor ? QJsonValue(QString::number(nextCursor)) : QJsonValue(QJsonValue::Null) } }));
-    if (nextCursor && format != RecordTable::Format::Json)
-        Console::hint(QStringLiteral("next page: --after %1").arg(nextCursor));
+    paging.print(table, QStringLiteral("entries"),
+        entries.size() == paging.limit ? std::optional(entries.last().id) : std::nullopt);
     return ExitCode::Success;
 }

@@ -8,6 +8,7 @@
 #include "export/exporttables.h"
 #include "idempotency/idempotencyrepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "pageoptions.h"
 #include "signatureoption.h"
 
 #include <functional>
@@ -32,12 +33,7 @@ void ListCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("Only rows in this state. outbox: %1; keys: %2.")
             .arg(OutboxStatusNames.names().join(QStringLiteral(", ")),
                 KeyStatusNames.names().join(QStringLiteral(", "))));
-    parser.addValue(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("Rows per page (1 to 10000)."),
-        QStringLiteral("50"));
-    parser.addValue(QStringLiteral("after"), QStringLiteral("CURSOR"),
-        QStringLiteral("Continue after this cursor (the last id of the previous page)."));
-    parser.addValue(
-        QStringLiteral("format"), QStringLiteral("F"), QStringLiteral("table, json or csv."), QStringLiteral("table"));
+    PageOptions::add(parser, QStringLiteral("Rows"));
     // The console's outbox filters, through the same OutboxFilter and query code.
     parser.addValue(QStringLiteral("event-type"), QStringLiteral("T"), QStringLiteral("outbox: this event type only."));
     parser.addValue(
@@ -123,12 +119,7 @@ int ListCommand::execute(const ArgumentParser& parser, const ConnectionSettings&
     const QString status = parser.isSet(QStringLiteral("status"))
         ? parser.choice(QStringLiteral("status"), outbox ? OutboxStatusNames.names() : KeyStatusNames.names())
         : QString();
-    const int limit = int(parser.integer(QStringLiteral("limit"), 1, 10'000));
-    const qint64 beforeId = parser.isSet(QStringLiteral("after"))
-        ? parser.integer(QStringLiteral("after"), 1, std::numeric_limits<qint64>::max())
-        : 0;
-    const RecordTable::Format format = RecordTable::formatNamed(parser.choice(
-        QStringLiteral("format"), { QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv") }));
+    const PageOptions paging = PageOptions::parse(parser);
 
     if (!outbox) {
         for (const QString& option : OutboxOnlyOptions) {
@@ -137,12 +128,9 @@ int ListCommand::execute(const ArgumentParser& parser, const ConnectionSettings&
         }
     }
     const auto session = connect(settings);
-    const Page page = outbox ? outboxPage(*session, outboxFilter(parser, *session, status), limit, beforeId)
-                             : keysPage(*session, status, limit, beforeId);
-    const QJsonValue nextCursor = page.nextCursor ? QJsonValue(QString::number(*page.nextCursor)) : QJsonValue::Null;
-    Console::write(
-        page.table.render(format, QStringLiteral("items"), { { QStringLiteral("next_cursor"), nextCursor } }));
-    if (page.nextCursor && format != RecordTable::Format::Json)
-        Console::hint(QStringLiteral("next page: --after %1").arg(*page.nextCursor));
+    const Page page = outbox
+        ? outboxPage(*session, outboxFilter(parser, *session, status), paging.limit, paging.beforeId)
+        : keysPage(*session, status, paging.limit, paging.beforeId);
+    paging.print(page.table, QStringLiteral("items"), page.nextCursor);
     return ExitCode::Success;
 }

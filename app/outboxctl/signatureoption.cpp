@@ -10,7 +10,7 @@ namespace SignatureOption {
 
 QString resolve(const ArgumentParser& parser, DbSession& session)
 {
-    const QString text = parser.requiredText(QStringLiteral("signature"));
+    QString text = parser.requiredText(QStringLiteral("signature"));
     static const QRegularExpression groupId(QStringLiteral("^[0-9a-f]{12}$"));
     if (!groupId.match(text).hasMatch())
         return text;

@@ -60,7 +60,7 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
         group.dead = q.value(3).toLongLong();
         group.firstSeen = SqlValues::instant(q.value(4));
         group.lastSeen = SqlValues::instant(q.value(5));
-        for (const QJsonValue& type : QJsonDocument::fromJson(q.value(6).toString().toUtf8()).array())
+        for (const auto& type : QJsonDocument::fromJson(q.value(6).toString().toUtf8()).array())
             group.eventTypes.append(type.toString());
         group.sampleId = q.value(7).toLongLong();
         group.sampleError = q.value(8).toString();

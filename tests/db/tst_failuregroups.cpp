@@ -78,7 +78,7 @@ private slots:
         QCOMPARE(groups.at(1).signature, QLatin1String(Refused));
         QCOMPARE(groups.at(2).signature, QLatin1String(Route));
 
-        const FailureGroup size = groups.at(0);
+        const FailureGroup& size = groups.at(0);
         QCOMPARE(size.failed, 7LL);
         QCOMPARE(size.dead, 3LL);
         QCOMPARE(size.rows(), 10LL);
@@ -100,7 +100,7 @@ private slots:
         QVERIFY2(size.sampleError.startsWith(QStringLiteral("message size ")), qPrintable(size.sampleError));
         QVERIFY(!size.sampleError.contains(QStringLiteral("<n>")));
 
-        const FailureGroup refused = groups.at(1);
+        const FailureGroup& refused = groups.at(1);
         QCOMPARE(refused.failed, 4LL); // the published rows with the same cause do not count
         QCOMPARE(refused.dead, 0LL);
         QCOMPARE(refused.eventTypes, QStringList { QStringLiteral("order.created") });
@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(groupOf(dead, Size).eventTypes.size(), 2); // event types are the group's, whatever the filter
 
         FailureGroupFilter recent;
-        recent.seenSince = QDateTime::currentDateTimeUtc().addSecs(-10 * 60);
+        recent.seenSince = QDateTime::currentDateTimeUtc().addSecs(-10LL * 60);
         const QList<FailureGroup> lastTenMinutes = FailureGroupRepository(session()).groups(recent);
         QCOMPARE(lastTenMinutes.size(), 2); // NO_ROUTE was last seen an hour ago
         QVERIFY(groupOf(lastTenMinutes, Route).signature.isEmpty());
@@ -147,7 +147,7 @@ private slots:
               });
         QCOMPARE(result.outboxRows, 27LL); // every row has an error, whatever its status
         QCOMPARE(result.attemptRows, 27LL);
-        QVERIFY(progress.size() >= 27 / 7 * 2); // batch by batch
+        QVERIFY(progress.size() >= qsizetype(27 / 7) * 2); // batch by batch
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE error_signature IS NULL")).toLongLong(), 0);
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE error_signature <> "

@@ -11,7 +11,9 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
+#include <algorithm>
 
 using namespace QueryTesting;
 
@@ -217,6 +219,48 @@ private slots:
         QVERIFY(!overview.failed.estimate.has_value());
         QCOMPARE(overview.failed.value, 5LL);
         QVERIFY(!overview.pending.estimate.has_value());
+    }
+
+    // The audit log, browsed: newest first, keyset pages that never overlap, narrowed by actor, action and time.
+    void auditPagesFilterByActorActionAndTime()
+    {
+        db().exec(QStringLiteral("INSERT INTO audit_log (at, actor, action, reason, entity, entity_ids, state_before, "
+                                 "  state_after) "
+                                 "SELECT now() - (30 - g) * interval '1 hour', CASE WHEN g % 3 = 0 THEN 'bob' ELSE "
+                                 "'alice' END, CASE WHEN g % 2 = 0 THEN 'requeue' ELSE 'release_lease' END, "
+                                 "'reason ' || g, 'outbox', ARRAY[g, g + 100]::bigint[], '{}', '{}' "
+                                 "FROM generate_series(1, 30) g"));
+        AuditRepository audit(session());
+        QList<qint64> seen;
+        qint64 cursor = 0;
+        for (;;) {
+            const QList<AuditEntry> page = audit.page({}, 7, cursor);
+            for (const AuditEntry& entry : page)
+                seen.append(entry.id);
+            if (page.size() < 7)
+                break;
+            cursor = page.last().id;
+        }
+        QCOMPARE(seen.size(), 30);
+        QVERIFY(std::is_sorted(seen.crbegin(), seen.crend())); // newest first, no repeats
+        QCOMPARE(QSet<qint64>(seen.cbegin(), seen.cend()).size(), 30);
+
+        AuditFilter bob;
+        bob.actor = QStringLiteral("bob");
+        QCOMPARE(audit.page(bob, 100, 0).size(), 10);
+        AuditFilter bobRequeues = bob;
+        bobRequeues.action = QStringLiteral("requeue");
+        const QList<AuditEntry> requeues = audit.page(bobRequeues, 100, 0);
+        QCOMPARE(requeues.size(), 5); // g = 6, 12, 18, 24, 30
+        QCOMPARE(requeues.first().reason, QStringLiteral("reason 30"));
+        QCOMPARE(requeues.first().entityIds, (QList<qint64> { 30, 130 }));
+        AuditFilter lastDay;
+        lastDay.from = session().serverNow().addSecs(-24 * 3600 + 60);
+        QCOMPARE(audit.page(lastDay, 100, 0).size(), 24); // g = 7 .. 30
+        AuditFilter nobody;
+        nobody.actor = QStringLiteral("carol");
+        QVERIFY(audit.page(nobody, 100, 0).isEmpty());
+        QCOMPARE(audit.byIds({ seen.at(0), seen.at(5) }).size(), 2);
     }
 
     void sessionInfoReflectsTheRole_data()

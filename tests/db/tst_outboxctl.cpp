@@ -1027,6 +1027,20 @@ private slots:
         const CliRun requeued = ctl({ QStringLiteral("requeue"), QStringLiteral("--signature"), id,
             QStringLiteral("--reason=frame size raised") });
         EXPECT_EXIT(requeued, 0);
+        // The action in the audit log, with who and why.
+        const CliRun audit = ctl({ QStringLiteral("audit"), QStringLiteral("--action=requeue"),
+            QStringLiteral("--since=1h"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(audit, 0);
+        const QJsonArray entries = audit.json().value(QStringLiteral("entries")).toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(
+            entries.at(0).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("frame size raised"));
+        QCOMPARE(entries.at(0).toObject().value(QStringLiteral("rows")).toInt(), 30);
+        QVERIFY(entries.at(0).toObject().value(QStringLiteral("ids")).toString().startsWith(QStringLiteral("1,2,3,")));
+        QVERIFY(audit.json().value(QStringLiteral("next_cursor")).isNull());
+        const CliRun nobody = ctl({ QStringLiteral("audit"), QStringLiteral("--actor=nobody") });
+        EXPECT_EXIT(nobody, 0);
+        QCOMPARE(nobody.outLines().size(), 1); // the header only
         QCOMPARE(requeued.outLines().at(0), QByteArray("requeued 30, skipped 0 (not failed or dead when applied)"));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', 'dead')")).toInt(), 4);

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "audit/audittablemodel.h"
+#include "audit/auditview.h"
 #include "common/operatoractiondialog.h"
 #include "connect/connectionbanner.h"
 #include "core/bulkactionrunner.h"
@@ -12,6 +14,7 @@
 #include "mainwindow/mainwindow.h"
 #include "metrics/metricsrecorder.h"
 #include "metrics/metricthresholds.h"
+#include "operations/outboxoperator.h"
 #include "orders/createorderhandler.h"
 #include "outbox/outboxdetailpane.h"
 #include "outbox/outboxtablemodel.h"
@@ -29,6 +32,8 @@
 #include <QCoreApplication>
 #include <QImage>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -451,10 +456,10 @@ private slots:
         QAbstractItemModelTester tester(failures->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         tabs->setCurrentWidget(failures);
         QTRY_COMPARE_WITH_TIMEOUT(failures->model()->rowCount(), 2, 10'000);
-        const FailureGroup largest = failures->model()->groups().at(0);
+        const FailureGroup largest = failures->model()->rows().at(0);
         QCOMPARE(largest.signature, QStringLiteral("connect to <host> failed: Connection refused"));
         QCOMPARE(largest.rows(), 8LL); // ids 1..10 fail or are dead; 5 and 10 have the other cause
-        QCOMPARE(failures->model()->groups().at(1).rows(), 2LL);
+        QCOMPARE(failures->model()->rows().at(1).rows(), 2LL);
         failures->table()->selectRow(0);
         saveScreenshot(*window, QStringLiteral("console-failures.png"));
 
@@ -516,6 +521,44 @@ private slots:
         const QString time = attempts->topLevelItem(0)->text(0);
         QVERIFY2(attempts->columnWidth(0) >= attempts->fontMetrics().horizontalAdvance(time),
             qPrintable(QStringLiteral("'%1' in %2 pixels").arg(time).arg(attempts->columnWidth(0))));
+    }
+
+    // The Audit tab: who did what and why, newest first; the detail names the rows, Show rows opens exactly them.
+    void auditTabShowsWhoDidWhatAndWhy()
+    {
+        {
+            OutboxOperator outboxOperator(session());
+            outboxOperator.requeue({ 1, 2, 3 }, QStringLiteral("first batch after the fix"));
+            outboxOperator.requeue({ 6, 7 }, QStringLiteral("the two that were left"));
+        }
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        AuditView* audit = window->auditView();
+        QAbstractItemModelTester tester(audit->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window->findChild<QTabWidget*>()->setCurrentWidget(audit);
+        QTRY_COMPARE_WITH_TIMEOUT(audit->model()->rowCount(), 2, 10'000);
+        QCOMPARE(audit->model()->index(0, AuditTableModel::Reason).data().toString(),
+            QStringLiteral("the two that were left"));
+        QCOMPARE(audit->model()->index(0, AuditTableModel::Rows).data().toInt(), 2);
+        audit->table()->selectRow(1);
+        QVERIFY2(audit->detail()->toPlainText().contains(QStringLiteral("Reason: first batch after the fix")),
+            qPrintable(audit->detail()->toPlainText()));
+        QVERIFY(audit->detail()->toPlainText().contains(QStringLiteral("1, 2, 3")));
+        saveScreenshot(*window, QStringLiteral("console-audit.png"));
+
+        const auto buttons = audit->findChildren<QPushButton*>();
+        const auto showRows = std::find_if(buttons.cbegin(), buttons.cend(),
+            [](const QPushButton* button) { return button->text() == QStringLiteral("&Show rows"); });
+        QVERIFY(showRows != buttons.cend());
+        (*showRows)->click();
+        QCOMPARE(window->findChild<QTabWidget*>()->currentWidget(), window->outboxView());
+        QVERIFY(waitForRows(*window->outboxView(), 3));
+        QCOMPARE(window->outboxView()->filter().ids, (QList<qint64> { 1, 2, 3 }));
+
+        AuditFilter nobody;
+        nobody.actor = QStringLiteral("nobody");
+        audit->showFilter(nobody);
+        QTRY_VERIFY_WITH_TIMEOUT(!audit->model()->isLoading() && audit->model()->rowCount() == 0, 10'000);
     }
 
 private:

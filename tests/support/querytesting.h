@@ -19,7 +19,7 @@ namespace QueryTesting {
 // Statuses named as in SQL, so that test tables read like the queries they check.
 template<typename Names> auto parsedStatuses(const Names& names, const QStringList& list)
 {
-    const auto statuses = names.valuesNamed(list);
+    auto statuses = names.valuesNamed(list);
     if (statuses.size() != list.size())
         qFatal("unknown status in a test table: %s", qPrintable(list.join(QStringLiteral(", "))));
     return statuses;

@@ -6,31 +6,14 @@
 #include <QLocale>
 
 FailureGroupsModel::FailureGroupsModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
 { }
-
-void FailureGroupsModel::setGroups(const QList<FailureGroup>& groups)
-{
-    beginResetModel();
-    m_groups = groups;
-    endResetModel();
-}
-
-int FailureGroupsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_groups.size());
-}
-
-int FailureGroupsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
 
 QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const FailureGroup& group = m_groups.at(index.row());
+    const FailureGroup& group = rows().at(index.row());
     if (role == SignatureRole)
         return group.signature;
     if (role == Qt::TextAlignmentRole && index.column() <= Dead)
@@ -69,7 +52,7 @@ QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
 QVariant FailureGroupsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return SnapshotTableModel::headerData(section, orientation, role);
     switch (section) {
     case Rows:
         return tr("Rows");

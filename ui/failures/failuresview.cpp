@@ -101,7 +101,7 @@ void FailuresView::present(const QList<FailureGroup>& groups)
 {
     // The selection follows the group, not the row number, across reloads.
     const QString selected = selectedGroupFilter().errorSignature;
-    m_model->setGroups(groups);
+    m_model->setRows(groups);
     qint64 rows = 0;
     for (const FailureGroup& group : groups)
         rows += group.rows();
@@ -109,7 +109,7 @@ void FailuresView::present(const QList<FailureGroup>& groups)
             ? tr("No failed or dead rows.")
             : tr("%1 rows in %n group(s)", nullptr, int(groups.size())).arg(QLocale().toString(rows)));
     for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (m_model->groups().at(row).signature == selected)
+        if (m_model->rows().at(row).signature == selected)
             m_table->selectRow(row);
     }
     showSelected();
@@ -121,7 +121,7 @@ OutboxFilter FailuresView::selectedGroupFilter() const
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty())
         return filter;
-    filter.errorSignature = m_model->groups().at(rows.first().row()).signature;
+    filter.errorSignature = m_model->rows().at(rows.first().row()).signature;
     filter.statuses = this->filter().statuses;
     return filter;
 }
@@ -145,7 +145,7 @@ void FailuresView::showSelected()
         m_detail->clear();
         return;
     }
-    const FailureGroup& group = m_model->groups().at(rows.first().row());
+    const FailureGroup& group = m_model->rows().at(rows.first().row());
     m_detail->setPlainText(tr("Cause: %1\nGroup id: %2 (outboxctl requeue --signature %2)\nEvent types: %3\n"
                               "First seen %4, last seen %5\n\nExample, row %6:\n%7")
                                .arg(group.signature, group.id, group.eventTypes.join(QStringLiteral(", ")),

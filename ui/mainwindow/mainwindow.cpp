@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow/mainwindow.h"
 
+#include "audit/auditview.h"
 #include "connect/connectdialog.h"
 #include "connect/connectionbanner.h"
 #include "connect/recentconnections.h"
@@ -34,7 +35,7 @@ constexpr int ChangeCoalesceMs = 300;
 constexpr int DefaultAutoRefreshSeconds = 10;
 const int AutoRefreshChoices[] = { 0, 5, 10, 30, 60 };
 
-enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab };
+enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab, AuditTab };
 
 } // namespace
 
@@ -49,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_failures(new FailuresView(m_reads, this))
     , m_keys(new KeysView(m_reads, this))
     , m_metrics(new MetricsPage(m_reads, this))
+    , m_audit(new AuditView(m_reads, this))
     , m_serverLabel(new QLabel(this))
     , m_roleLabel(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
@@ -61,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_failures, tr("F&ailures"));
     m_tabs->addTab(m_keys, tr("&Idempotency keys"));
     m_tabs->addTab(m_metrics, tr("&Metrics"));
+    m_tabs->addTab(m_audit, tr("Au&dit"));
     m_tabs->setEnabled(false);
 
     auto* central = new QWidget(this);
@@ -107,6 +110,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
     });
+    connect(m_audit, &AuditView::showOutbox, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+    });
     connect(m_failures, &FailuresView::showOutbox, this, [this](const OutboxFilter& filter) {
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
@@ -127,6 +134,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
     connect(m_failures, &FailuresView::loadFailed, this, showFailure);
+    connect(m_audit, &AuditView::loadFailed, this, showFailure);
     connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
     // The charts are read only while they are seen: on opening the tab, then with every refresh.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -134,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent)
             m_metrics->refresh();
         else if (index == FailuresTab)
             m_failures->refresh();
+        else if (index == AuditTab)
+            m_audit->refresh();
     });
     connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)), 15'000);
@@ -264,6 +274,7 @@ void MainWindow::onConnected(const SessionInfo& info)
     m_overview->refresh();
     m_outbox->showFilter(m_outbox->filter());
     m_keys->showFilter(m_keys->filter());
+    m_audit->showFilter(m_audit->filter());
     emit connected(info);
 }
 
@@ -276,6 +287,8 @@ void MainWindow::refresh()
         m_outbox->refresh();
     else if (m_tabs->currentIndex() == FailuresTab)
         m_failures->refresh();
+    else if (m_tabs->currentIndex() == AuditTab)
+        m_audit->refresh();
     else if (m_tabs->currentIndex() == KeysTab)
         m_keys->refresh();
     else if (m_tabs->currentIndex() == MetricsTab)

@@ -9,6 +9,7 @@
 
 class ConnectionBanner;
 class ExportRunner;
+class AuditView;
 class FailuresView;
 class KeysView;
 class MetricsPage;
@@ -38,6 +39,7 @@ public:
     OutboxView* outboxView() const { return m_outbox; }
     KeysView* keysView() const { return m_keys; }
     FailuresView* failuresView() const { return m_failures; }
+    AuditView* auditView() const { return m_audit; }
     MetricsPage* metricsPage() const { return m_metrics; }
     QAction* exportMetricsAction() const { return m_exportMetrics; }
     ConnectionBanner* banner() const { return m_banner; }
@@ -77,6 +79,7 @@ private:
     FailuresView* m_failures;
     KeysView* m_keys;
     MetricsPage* m_metrics;
+    AuditView* m_audit;
     QAction* m_exportMetrics = nullptr;
     QAction* m_exportList = nullptr;
     QLabel* m_serverLabel;

@@ -113,8 +113,9 @@ QVariant OutboxTableModel::data(const QModelIndex& index, int role) const
             return row.lastErrorLine;
         return TimeFormatter::exact(instantOf(row, index.column()));
     case Qt::TextAlignmentRole:
-        return index.column() == Id || index.column() == Attempts ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        // The id follows the error, often at the edge of the view: left-aligned, it shows as soon as its column does.
+        return index.column() == Attempts ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                          : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         // Translucent, so the highlight reads on light and dark palettes alike.
         if (stuck == StuckRowClassifier::Kind::Dead)

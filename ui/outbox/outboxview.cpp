@@ -53,7 +53,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     buildFilterBar(filterBar);
 
     ListViewSetup::setUpTable(m_table, m_model);
-    m_table->setColumnWidth(OutboxTableModel::Id, 80);
+    m_table->setColumnWidth(OutboxTableModel::Id, 70);
     m_table->setColumnWidth(OutboxTableModel::EventType, 130);
     m_table->setColumnWidth(OutboxTableModel::Aggregate, 110);
     m_table->setColumnWidth(OutboxTableModel::Status, 120);
@@ -112,10 +112,9 @@ void OutboxView::buildFilterBar(QWidget* bar)
     layout->addWidget(m_stuckOnly);
     // A failure group (from the Failures tab) narrows the list until the operator drops it.
     m_group->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_group->setToolTip(tr("Only this failure group's rows; click to show rows of every cause"));
     m_group->hide();
     connect(m_group, &QToolButton::clicked, this, [this] {
-        setErrorSignature({});
+        setNarrowing({}, {});
         m_filterDelay->start();
     });
     layout->addWidget(m_group);
@@ -141,14 +140,23 @@ OutboxFilter OutboxView::filterFromControls() const
     filter.stuckOnly = m_stuckOnly->isChecked();
     filter.stuckThresholdMs = m_stuckThresholdMs;
     filter.errorSignature = m_errorSignature;
+    filter.ids = m_ids;
     return filter;
 }
 
-void OutboxView::setErrorSignature(const QString& signature)
+void OutboxView::setNarrowing(const QString& errorSignature, const QList<qint64>& ids)
 {
-    m_errorSignature = signature;
-    m_group->setText(tr("Cause: %1 ✕").arg(QFontMetrics(m_group->font()).elidedText(signature, Qt::ElideRight, 260)));
-    m_group->setVisible(!signature.isEmpty());
+    m_errorSignature = errorSignature;
+    m_ids = ids;
+    QStringList parts;
+    if (!errorSignature.isEmpty())
+        parts.append(
+            tr("Cause: %1").arg(QFontMetrics(m_group->font()).elidedText(errorSignature, Qt::ElideRight, 260)));
+    if (!ids.isEmpty())
+        parts.append(tr("%n chosen row(s)", nullptr, int(ids.size())));
+    m_group->setText(parts.join(QStringLiteral(" · ")) + QStringLiteral(" ✕"));
+    m_group->setToolTip(tr("Only the rows of this failure group or audited action; click to drop it"));
+    m_group->setVisible(!parts.isEmpty());
 }
 
 void OutboxView::applyFilterControls()
@@ -170,7 +178,7 @@ void OutboxView::showFilter(const OutboxFilter& filter)
     m_errorContains->setText(filter.errorContains);
     m_created->setRange(filter.createdFrom, filter.createdTo);
     m_stuckOnly->setChecked(filter.stuckOnly);
-    setErrorSignature(filter.errorSignature);
+    setNarrowing(filter.errorSignature, filter.ids);
     m_filterDelay->stop();
     m_detail->showRow(0);
     m_model->setFilter(filterFromControls());

@@ -65,7 +65,8 @@ private:
     void updateActions();
     void requeueSelected();
     void releaseSelected();
-    void setErrorSignature(const QString& signature);
+    // A failure group or the rows of an audited action: narrows the list beyond the filter bar's controls.
+    void setNarrowing(const QString& errorSignature, const QList<qint64>& ids);
     void confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release);
     void reportResult(const QString& verb, const OperatorActionReport& report);
     void showContextMenu(const QPoint& position);
@@ -84,6 +85,7 @@ private:
     QCheckBox* m_stuckOnly;
     QToolButton* m_group;
     QString m_errorSignature;
+    QList<qint64> m_ids;
     QTimer* m_filterDelay;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
     QAction* m_requeueSelected;

@@ -201,7 +201,7 @@ void OverviewPage::present(const OutboxOverview& overview)
 
 void OverviewPage::presentFleet(const OutboxOverview& overview)
 {
-    m_relayModel->setNodes(overview.relays);
+    m_relayModel->setRows(overview.relays);
     qsizetype alive = 0;
     qsizetype stale = 0;
     for (const RelayNode& node : overview.relays) {

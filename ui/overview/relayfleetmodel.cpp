@@ -9,25 +9,8 @@
 #include <QLocale>
 
 RelayFleetModel::RelayFleetModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
 { }
-
-void RelayFleetModel::setNodes(const QList<RelayNode>& nodes)
-{
-    beginResetModel();
-    m_nodes = nodes;
-    endResetModel();
-}
-
-int RelayFleetModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_nodes.size());
-}
-
-int RelayFleetModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
 
 QString RelayFleetModel::stateText(RelayState state)
 {
@@ -46,7 +29,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const RelayNode& node = m_nodes.at(index.row());
+    const RelayNode& node = rows().at(index.row());
     if (role == StateRole)
         return RelayStateNames.name(node.state);
     if (role == Qt::ForegroundRole) {
@@ -110,7 +93,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
 QVariant RelayFleetModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return SnapshotTableModel::headerData(section, orientation, role);
     switch (section) {
     case Name:
         return tr("Relay");

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/snapshottablemodel.h"
 #include "operations/relaynode.h"
-
-#include <QAbstractTableModel>
-#include <QList>
 
 // The relays of the registry as the Overview lists them: one row per relay, most recently seen first, with
 // stale relays (presumed dead) in red and stopped ones greyed. Replaced as a whole by each refresh.
-class RelayFleetModel final : public QAbstractTableModel {
+class RelayFleetModel final : public SnapshotTableModel<RelayNode> {
     Q_OBJECT
 public:
     enum Column { Name, Host, State, LastSeen, PublishRate, Published, Workers, Version, Sink, LastError, ColumnCount };
@@ -16,16 +14,8 @@ public:
 
     explicit RelayFleetModel(QObject* parent = nullptr);
 
-    void setNodes(const QList<RelayNode>& nodes);
-    const QList<RelayNode>& nodes() const { return m_nodes; }
-
-    int rowCount(const QModelIndex& parent = {}) const final override;
-    int columnCount(const QModelIndex& parent = {}) const final override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
 
     static QString stateText(RelayState state);
-
-private:
-    QList<RelayNode> m_nodes;
 };

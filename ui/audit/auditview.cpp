@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "audit/auditview.h"
+
+#include "audit/audittablemodel.h"
+#include "common/detailviews.h"
+#include "common/listviewsetup.h"
+#include "common/timerangefilter.h"
+#include "core/timeformatter.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+
+AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
+    : QWidget(parent)
+    , m_model(new AuditTableModel(reads, this))
+    , m_table(new QTableView(this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_actor(ListViewSetup::filterEdit(tr("Who (database user)"), this))
+    , m_action(new QComboBox(this))
+    , m_when(new TimeRangeFilter(tr("From"), this))
+    , m_detail(DetailViews::codeView(this))
+    , m_showRows(new QPushButton(tr("&Show rows"), this))
+    , m_filterDelay(ListViewSetup::filterDelay(this))
+{
+    // The actions OutboxOperator records; the names are the audit log's own.
+    m_action->addItem(tr("Every action"), QString());
+    m_action->addItem(tr("Requeue"), QStringLiteral("requeue"));
+    m_action->addItem(tr("Release lease"), QStringLiteral("release_lease"));
+
+    auto* filterBar = new QWidget(this);
+    auto* bar = new QHBoxLayout(filterBar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_actor, 1);
+    bar->addWidget(m_action);
+    bar->addWidget(m_when);
+    ListViewSetup::addClearButton(bar, tr("Show every action"), [this] { showFilter(AuditFilter {}); });
+
+    ListViewSetup::setUpTable(m_table, m_model);
+    ListViewSetup::fitInstantColumns(m_table, { AuditTableModel::At });
+    m_table->setColumnWidth(AuditTableModel::Actor, 120);
+    m_table->setColumnWidth(AuditTableModel::Action, 110);
+    m_table->setColumnWidth(AuditTableModel::Rows, 60);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_detail->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_detail->setPlaceholderText(tr("Select an action to see its reason, its rows and their states."));
+    m_showRows->setToolTip(tr("Open the rows this action touched in the outbox list"));
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_showRows);
+    actions->addStretch(1);
+    ListViewSetup::layOut(this, filterBar, m_splitter, m_table, m_detail, actions);
+
+    const auto later = [this] { m_filterDelay->start(); };
+    connect(m_actor, &QLineEdit::textChanged, this, later);
+    connect(m_action, &QComboBox::currentIndexChanged, this, later);
+    connect(m_when, &TimeRangeFilter::rangeChanged, this, later);
+    connect(m_filterDelay, &QTimer::timeout, this, [this] {
+        const AuditFilter filter = filterFromControls();
+        if (!ListViewSetup::alreadyShows(*m_model, filter))
+            m_model->setFilter(filter);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &AuditView::showSelected);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &AuditView::showSelected);
+    connect(m_model, &PagedListModelBase::loadFailed, this, &AuditView::loadFailed);
+    connect(m_showRows, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (rows.isEmpty())
+            return;
+        OutboxFilter filter;
+        filter.ids = m_model->rowAt(rows.first().row()).entityIds;
+        emit showOutbox(filter);
+    });
+    showSelected();
+}
+
+AuditFilter AuditView::filterFromControls() const
+{
+    AuditFilter filter;
+    filter.actor = m_actor->text().trimmed();
+    filter.action = m_action->currentData().toString();
+    filter.from = m_when->from();
+    filter.to = m_when->to();
+    return filter;
+}
+
+void AuditView::showFilter(const AuditFilter& filter)
+{
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_actor), QSignalBlocker(m_action), QSignalBlocker(m_when) };
+    m_actor->setText(filter.actor);
+    m_action->setCurrentIndex(qMax(0, m_action->findData(filter.action)));
+    m_when->setRange(filter.from, filter.to);
+    m_filterDelay->stop();
+    m_model->setFilter(filterFromControls());
+}
+
+const AuditFilter& AuditView::filter() const
+{
+    return m_model->filter();
+}
+
+void AuditView::refresh()
+{
+    ListViewSetup::refresh(m_table, m_model);
+}
+
+void AuditView::showSelected()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    m_showRows->setEnabled(!rows.isEmpty());
+    if (rows.isEmpty()) {
+        m_detail->clear();
+        return;
+    }
+    const AuditEntry& entry = m_model->rowAt(rows.first().row());
+    QStringList ids;
+    for (const qint64 id : entry.entityIds)
+        ids.append(QString::number(id));
+    m_detail->setPlainText(tr("%1 by %2 at %3\nReason: %4\n\n%n %5 row(s): %6\n\nBefore: %7\nAfter:  %8", nullptr,
+        int(entry.entityIds.size()))
+                               .arg(entry.action, entry.actor, TimeFormatter::display(entry.at), entry.reason,
+                                   entry.entity, ids.join(QStringLiteral(", ")), QString::fromUtf8(entry.stateBefore),
+                                   QString::fromUtf8(entry.stateAfter)));
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "operations/auditfilter.h"
+#include "outbox/outboxfilter.h"
+
+#include <QWidget>
+
+class AuditTableModel;
+class DatabaseClient;
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QTimer;
+class TimeRangeFilter;
+
+// Who did what, when and why: every operator action, newest first, filtered by actor, action and time. The
+// detail shows the reason, the ids (copyable) and the states before and after; "Show rows" opens the rows the
+// action touched in the outbox list.
+class AuditView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit AuditView(DatabaseClient& reads, QWidget* parent = nullptr);
+
+    void showFilter(const AuditFilter& filter);
+    const AuditFilter& filter() const;
+    void refresh();
+
+    AuditTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    QPlainTextEdit* detail() const { return m_detail; }
+
+signals:
+    void showOutbox(const OutboxFilter& filter);
+    void loadFailed(const QString& message);
+
+private:
+    AuditFilter filterFromControls() const;
+    void showSelected();
+
+    AuditTableModel* m_model;
+    QTableView* m_table;
+    QSplitter* m_splitter;
+    QLineEdit* m_actor;
+    QComboBox* m_action;
+    TimeRangeFilter* m_when;
+    QPlainTextEdit* m_detail;
+    QPushButton* m_showRows;
+    QTimer* m_filterDelay;
+};
