@@ -121,6 +121,17 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                 QStringLiteral("the selection reached --limit %1; run again for any rows beyond it").arg(cap));
     }
     if (dryRun) {
+        // The file first: a failure to write it leaves stdout empty, as every failure does.
+        if (!idsFile.isEmpty()) {
+            QFile file(idsFile);
+            QByteArray lines;
+            for (const qint64 id : ids)
+                lines += QByteArray::number(id) + '\n';
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(lines) != lines.size())
+                throw parser.usageError(
+                    QStringLiteral("--ids-file: cannot write %1: %2").arg(idsFile, file.errorString()));
+            Console::hint(QStringLiteral("%1 ids written to %2").arg(ids.size()).arg(idsFile));
+        }
         Console::line(QStringLiteral("dry run: would requeue %1%2 rows")
                           .arg(byId ? QStringLiteral("up to ") : QString())
                           .arg(ids.size()));
@@ -131,16 +142,6 @@ int RequeueCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                     .arg(idList(ids.mid(0, DryRunIdsShown)),
                         ids.size() > DryRunIdsShown ? QStringLiteral(" and %1 more").arg(ids.size() - DryRunIdsShown)
                                                     : QString()));
-        }
-        if (!idsFile.isEmpty()) {
-            QFile file(idsFile);
-            QByteArray lines;
-            for (const qint64 id : ids)
-                lines += QByteArray::number(id) + '\n';
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(lines) != lines.size())
-                throw parser.usageError(
-                    QStringLiteral("--ids-file: cannot write %1: %2").arg(idsFile, file.errorString()));
-            Console::hint(QStringLiteral("%1 ids written to %2").arg(ids.size()).arg(idsFile));
         }
         if (byId)
             Console::hint(

@@ -168,6 +168,10 @@ private slots:
             { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x"),
                 QStringLiteral("--ids-file=/tmp/x") },
             2, QStringLiteral("--ids-file needs --dry-run"));
+        row("requeue ids file unwritable",
+            { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x"),
+                QStringLiteral("--dry-run"), QStringLiteral("--ids-file=/nonexistent/dir/ids.txt") },
+            2, QStringLiteral("--ids-file: cannot write /nonexistent/dir/ids.txt"));
         row("failures status", { QStringLiteral("failures"), QStringLiteral("--status=pending") }, 2,
             QStringLiteral("--status: invalid value 'pending'"));
         row("failures format", { QStringLiteral("failures"), QStringLiteral("--format=xml") }, 2,
