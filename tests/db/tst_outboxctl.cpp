@@ -352,6 +352,43 @@ private slots:
             == 1);
     }
 
+    // Migration 0007 needs pg_trgm. A user who may create tables but not extensions (no CREATE on the database) is
+    // told exactly what a superuser has to run, nothing is applied, and once the extension exists migrate succeeds.
+    void searchIndexesNeedAnExtensionAndSaySo()
+    {
+        TestDatabase bare(QStringLiteral("outboxctl_notrgm"));
+        bare.openSession()->execScript(
+            QStringLiteral("SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public"),
+            QStringLiteral("wiping the schema"));
+        const QString role = QStringLiteral("outbox_noext_%1").arg(QCoreApplication::applicationPid());
+        const QString password = QStringLiteral("pw_%1").arg(QCoreApplication::applicationPid());
+        auto admin = bare.openSession(QStringLiteral("admin"));
+        admin->execScript(QStringLiteral("DROP ROLE IF EXISTS %1; CREATE ROLE %1 LOGIN PASSWORD '%2'; "
+                                         "GRANT USAGE, CREATE ON SCHEMA public TO %1")
+                              .arg(role, password),
+            QStringLiteral("creating a role that may not create extensions"));
+        const auto dropRole = qScopeGuard([&] {
+            admin->execScript(QStringLiteral("SET client_min_messages = warning; DROP SCHEMA public CASCADE; "
+                                             "CREATE SCHEMA public; DROP ROLE IF EXISTS %1")
+                                  .arg(role),
+                QStringLiteral("dropping the role"));
+        });
+        const QStringList dsn { QStringLiteral("--dsn"),
+            QStringLiteral("dbname=%1 user=%2 password=%3").arg(bare.name(), role, password) };
+
+        const CliRun refused = runCli(dsn + QStringList { QStringLiteral("migrate") });
+        EXPECT_EXIT(refused, 7);
+        QVERIFY2(isOneDiagnostic(refused), qPrintable(describe(refused)));
+        QVERIFY2(refused.err.contains("CREATE EXTENSION pg_trgm;") && refused.err.contains(bare.name().toUtf8()),
+            qPrintable(describe(refused)));
+        QVERIFY(!bare.scalar(QStringLiteral("SELECT to_regclass('schema_migrations') IS NOT NULL")).toBool());
+
+        admin->execScript(QStringLiteral("CREATE EXTENSION pg_trgm"), QStringLiteral("a superuser's part"));
+        const CliRun migrated = runCli(dsn + QStringList { QStringLiteral("migrate") });
+        EXPECT_EXIT(migrated, 0);
+        QCOMPARE(migrated.out, QStringLiteral("schema version %1\n").arg(SchemaMigrator::latestVersion()).toUtf8());
+    }
+
     void newerSchemaIsExitSix()
     {
         const int future = SchemaMigrator::latestVersion() + 1;
