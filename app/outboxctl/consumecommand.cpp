@@ -8,7 +8,7 @@
 #include "common/signalwatcher.h"
 #include "console.h"
 #include "db/dbsession.h"
-#include "db/outagetracker.h"
+#include "db/peeroutages.h"
 #include "db/retrydelay.h"
 #include "inbox/inboxprocessor.h"
 #include "metrics/metricsrecorder.h"
@@ -108,8 +108,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
 
     std::unique_ptr<DbSession> session = connect(settings); // fails fast on a wrong server or schema
     const auto logOutage = [](QtMsgType level, const QString& line) { Console::log(line, level); };
-    OutageTracker database(QStringLiteral("database"), logOutage);
-    OutageTracker broker(QStringLiteral("broker"), logOutage);
+    PeerOutages peers(QStringLiteral("broker"), logOutage);
     MetricsRecorder metrics;
     ConsumeTotals totals;
     StopRequest stop;
@@ -121,7 +120,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                 metrics.flush(*session);
         } catch (const OutboxError& error) {
             if (error.kind() == OutboxError::Kind::Connection)
-                database.reportDown(error.message());
+                peers.database().reportDown(error.message());
             else
                 Console::log(QStringLiteral("consumer metrics: %1").arg(error.message()), QtWarningMsg);
         }
@@ -134,9 +133,9 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
         try {
             if (!session)
                 session = connect(settings);
-            database.reportUp();
+            peers.database().reportUp();
             RabbitMqConsumer consumer(endpoint, options);
-            broker.reportUp();
+            peers.broker().reportUp();
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
             QDeadlineTimer nextFlush(MetricsFlushMs);
@@ -168,19 +167,11 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                 ++totals.received;
             }
         } catch (const OutboxError& error) {
-            const bool databaseLost = error.kind() == OutboxError::Kind::Connection;
-            if (!databaseLost && error.kind() != OutboxError::Kind::Broker
-                && error.kind() != OutboxError::Kind::Transient)
-                throw;
             // Unacknowledged deliveries go back to the queue with the connection; the inbox drops any that
             // were applied already.
-            if (databaseLost)
-                database.reportDown(error.message());
-            else if (error.kind() == OutboxError::Kind::Broker)
-                broker.reportDown(error.message());
-            else
-                Console::log(error.message() + QStringLiteral("; retrying"), QtWarningMsg);
-            if (databaseLost)
+            if (!peers.report(error))
+                throw;
+            if (error.kind() == OutboxError::Kind::Connection)
                 session.reset();
             if (!stop.wait(retry.next()))
                 break;

@@ -22,8 +22,7 @@ OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, 
     : m_settings(std::move(settings))
     , m_sinks(std::move(sinks))
     , m_options(std::move(options))
-    , m_database(QStringLiteral("database"), [this](QtMsgType type, const QString& line) { log(type, line); })
-    , m_sink(QStringLiteral("sink"), [this](QtMsgType type, const QString& line) { log(type, line); })
+    , m_peers(QStringLiteral("sink"), [this](QtMsgType type, const QString& line) { log(type, line); })
 {
     if (m_options.workerName.isEmpty())
         m_options.workerName
@@ -70,10 +69,10 @@ RelayStatus OutboxRelay::status() const
 {
     RelayStatus status;
     status.totals = m_tally.totals();
-    status.databaseUp = m_database.isUp();
-    status.databaseProblem = m_database.problem();
-    status.sinkUp = m_sink.isUp();
-    status.sinkProblem = m_sink.problem();
+    status.databaseUp = m_peers.database().isUp();
+    status.databaseProblem = m_peers.database().problem();
+    status.sinkUp = m_peers.broker().isUp();
+    status.sinkProblem = m_peers.broker().problem();
     std::lock_guard lock(m_mutex);
     status.backlog = m_backlog;
     return status;
@@ -92,19 +91,8 @@ bool OutboxRelay::databaseReachable() const
 
 bool OutboxRelay::reportOutage(const OutboxError& error)
 {
-    switch (error.kind()) {
-    case OutboxError::Kind::Connection:
-        m_database.reportDown(error.message());
-        break;
-    case OutboxError::Kind::Broker:
-        m_sink.reportDown(error.message());
-        break;
-    case OutboxError::Kind::Transient: // a serialization failure or a lock timeout: retried, not an outage
-        log(QtWarningMsg, error.message() + QStringLiteral("; retrying"));
-        break;
-    default:
+    if (!m_peers.report(error))
         return false;
-    }
     std::lock_guard lock(m_mutex);
     m_lastProblem = error.message();
     m_lastProblemAge.start();
@@ -118,10 +106,10 @@ void OutboxRelay::workerLoop(int index)
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
-            m_database.reportUp();
+            m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
             sink->ensureReachable();
-            m_sink.reportUp();
+            m_peers.broker().reportUp();
             RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             for (;;) {
@@ -144,9 +132,9 @@ void OutboxRelay::workerLoop(int index)
                 const RelayBatchResult batch = worker.processBatch();
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
-                m_database.reportUp();
+                m_peers.database().reportUp();
                 if (batch.claimed > 0)
-                    m_sink.reportUp();
+                    m_peers.broker().reportUp();
                 if (batch.claimed == 0) {
                     if (m_options.once)
                         return;
@@ -156,8 +144,8 @@ void OutboxRelay::workerLoop(int index)
                 }
             }
         } catch (const OutboxError& error) {
-            const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once && m_database.isUp()
-                && databaseReachable();
+            const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once
+                && m_peers.database().isUp() && databaseReachable();
             if (!leftover && (m_options.once || !reportOutage(error))) {
                 fail(std::current_exception());
                 return;
@@ -181,9 +169,10 @@ void OutboxRelay::superviseOn(std::unique_ptr<DbSession>& session, const std::fu
         if (!session)
             session = std::make_unique<DbSession>(m_settings, QStringLiteral("relay-supervisor"));
         work(*session);
-        m_database.reportUp();
+        m_peers.database().reportUp();
     } catch (const OutboxError& error) {
-        const bool leftover = error.kind() == OutboxError::Kind::Connection && m_database.isUp() && databaseReachable();
+        const bool leftover
+            = error.kind() == OutboxError::Kind::Connection && m_peers.database().isUp() && databaseReachable();
         if (!leftover && !reportOutage(error))
             log(QtWarningMsg, QStringLiteral("relay bookkeeping: %1").arg(error.message()));
         if (error.kind() == OutboxError::Kind::Connection)
@@ -213,7 +202,7 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
     const qint64 sinceLastBeatMs = m_sinceLastBeat.elapsed();
     if (sinceLastBeatMs > 0)
         beat.publishRate = double(beat.totals.published - m_publishedAtLastBeat) * 1000.0 / double(sinceLastBeatMs);
-    beat.sinkUp = m_sink.isUp();
+    beat.sinkUp = m_peers.broker().isUp();
     {
         std::lock_guard lock(m_mutex);
         beat.lastError = m_lastProblem;

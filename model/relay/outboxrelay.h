@@ -2,7 +2,7 @@
 #pragma once
 
 #include "db/connectionsettings.h"
-#include "db/outagetracker.h"
+#include "db/peeroutages.h"
 #include "metrics/metricsrecorder.h"
 #include "relay/leasekeeper.h"
 #include "relay/messagesink.h"
@@ -70,8 +70,7 @@ private:
     MetricsRecorder m_metrics;
     LeaseKeeper m_leases;
     RelayTally m_tally;
-    OutageTracker m_database;
-    OutageTracker m_sink;
+    PeerOutages m_peers; // the broker is the sink
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;

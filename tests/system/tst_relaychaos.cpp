@@ -2,6 +2,7 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 #include "demo/privatecluster.h"
+#include "support/databaseprobe.h"
 #include "support/httptesting.h"
 #include "support/processtesting.h"
 #include "support/relayprocess.h"
@@ -16,7 +17,6 @@
 #include <QNetworkProxy>
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
@@ -42,16 +42,10 @@ class TestRelayChaos final : public QObject {
             QStringLiteral("seeding the outbox"));
     }
 
-    // `SELECT count(*) FROM <from>`, through a new connection each time (the server may be down); -1 while it is.
+    // `SELECT count(*) FROM <from>`; -1 while the server is down.
     static qint64 count(const PrivateCluster& cluster, const QString& from)
     {
-        try {
-            DbSession session(cluster.settings(), QStringLiteral("chaos-probe"));
-            QSqlQuery& q = session.exec(QStringLiteral("SELECT count(*) FROM ") + from, {}, QStringLiteral("counting"));
-            return q.next() ? q.value(0).toLongLong() : -1;
-        } catch (const OutboxError&) {
-            return -1;
-        }
+        return DatabaseProbe::scalar(cluster.settings(), QStringLiteral("SELECT count(*) FROM ") + from);
     }
     static qint64 published(const PrivateCluster& cluster)
     {

@@ -4,13 +4,13 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 #include "demo/privatecluster.h"
+#include "support/databaseprobe.h"
 #include "support/httptesting.h"
 #include "support/relayprocess.h"
 
 #include <QCoreApplication>
 #include <QNetworkProxy>
 #include <QProcess>
-#include <QSqlQuery>
 #include <QTest>
 #include <memory>
 
@@ -23,13 +23,7 @@ class TestServiceChaos final : public QObject {
 
     static qint64 scalar(const PrivateCluster& cluster, const QString& sql)
     {
-        try {
-            DbSession session(cluster.settings(), QStringLiteral("chaos-probe"));
-            QSqlQuery& q = session.exec(sql, {}, QStringLiteral("probing"));
-            return q.next() ? q.value(0).toLongLong() : -1;
-        } catch (const OutboxError&) {
-            return -1;
-        }
+        return DatabaseProbe::scalar(cluster.settings(), sql);
     }
 
     static void rabbitmqctl(const QString& command)
