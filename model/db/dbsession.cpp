@@ -23,7 +23,7 @@ static void forwardWarnings(void*, const PGresult* notice)
         qWarning("PostgreSQL: %s", PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY));
 }
 
-static PGconn* connectionOf(const QSqlDatabase& db)
+PGconn* DbSession::connectionOf(const QSqlDatabase& db)
 {
     return *static_cast<PGconn* const*>(db.driver()->handle().data());
 }
@@ -42,6 +42,11 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     PQsetNoticeReceiver(connectionOf(m_db), forwardWarnings, nullptr);
     // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
+}
+
+void DbSession::planEachSearch()
+{
+    execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan"), QStringLiteral("configuring the session"));
 }
 
 bool DbSession::echoesALostConnection(const QString& qtMessage)
@@ -78,9 +83,22 @@ QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const 
 
 void DbSession::execScript(const QString& sql, const QString& context)
 {
-    QSqlQuery query(m_db);
-    if (!query.exec(sql))
-        throw errorFor(query.lastError(), context);
+    // libpq itself: for a script of several statements Qt's driver reports the first statement's result only, so
+    // a later statement's error would pass unnoticed (and a migration's real problem would surface as "current
+    // transaction is aborted"). PQexec stops at the failing statement and returns its error.
+    PGconn* connection = connectionOf(m_db);
+    PGresult* result = PQexec(connection, sql.toUtf8().constData());
+    const ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY) {
+        PQclear(result);
+        return;
+    }
+    const QString state = QString::fromLatin1(PQresultErrorField(result, PG_DIAG_SQLSTATE));
+    const QString message = QString::fromUtf8(result ? PQresultErrorMessage(result) : PQerrorMessage(connection));
+    PQclear(result);
+    const QSqlError::ErrorType type
+        = PQstatus(connection) == CONNECTION_BAD ? QSqlError::ConnectionError : QSqlError::StatementError;
+    throw errorFor(QSqlError(QString(), message.trimmed(), type, state), context);
 }
 
 // Whether a client-side error (one without a SQLSTATE: the server sends one with every error of its own) means

@@ -12,6 +12,8 @@
 #include <memory>
 #include <unordered_map>
 
+struct pg_conn;
+
 // One open PostgreSQL connection, owned by the thread that created it (Qt 6.4: a QSqlDatabase must not
 // cross threads, so every worker opens its own session from the same ConnectionSettings).
 // Statements are prepared once per session and reused, which saves a round trip per execution.
@@ -28,6 +30,11 @@ public:
     // The returned query stays valid until the same SQL text is executed again on this session.
     // Throws OutboxError whose message starts with `context`.
     QSqlQuery& exec(const QString& sql, const QVariantList& binds, const QString& context);
+
+    // Plans every execution with its bound values (plan_cache_mode = force_custom_plan), for sessions serving
+    // searches: their best plan depends on the value searched for, and the generic plan PostgreSQL switches to
+    // after five executions of a prepared statement can turn a 1 ms search into a scan of the table.
+    void planEachSearch();
 
     // Runs a multi-statement script without bind values (migrations only).
     void execScript(const QString& sql, const QString& context);
@@ -53,6 +60,9 @@ public:
     // Whether a Qt message only repeats a connection loss that was reported already: closing a session whose
     // connection is gone makes Qt's driver warn once per prepared statement. Message handlers drop these.
     static bool echoesALostConnection(const QString& qtMessage);
+
+    // libpq's connection behind an open QPSQL connection.
+    static pg_conn* connectionOf(const QSqlDatabase& db);
 
 private:
     ConnectionSettings m_settings;

@@ -21,12 +21,31 @@ public:
     // order. With no branch added, no such restriction applies.
     void addBranch(const QString& sql, const QVariantList& binds = {});
 
+    // Orders by `column`, then id, instead of by id alone (e.g. created_at while a created-time range is set, so
+    // that an index on (status, column, id) finds the range wherever it lies). The cursor stays the id of the last
+    // row seen; its value of `column` is read from the table, so `column` must never change. A cursor row deleted
+    // meanwhile ends the list.
+    void orderBy(const QString& column);
+
+    // Reads every matching row the way the planner finds cheapest for the whole set, then orders them, instead of
+    // walking an index in key order: for a condition whose index yields rows in no useful order (a trigram
+    // search), where the walk in key order would read the whole table when matches are rare. The branches become
+    // one condition. The cost grows with the number of matches, not with the table.
+    void collectBeforeOrdering();
+
     // At most `limit` rows beyond `cursor` (0 = from the start), newest first when `descending`.
     SqlFragment build(bool descending, qint64 cursor, int limit) const;
+
+    // The rows among the first `window` rows build() would give that also satisfy `condition` (over the selected
+    // columns, by name), at most `limit`, in the same order. When there are `limit` of them they are exactly the
+    // page build() with `condition` added would give: every row before the last of them was looked at.
+    SqlFragment buildWithin(int window, const SqlFragment& condition, bool descending, qint64 cursor, int limit) const;
 
 private:
     QString m_table;
     QString m_columns;
+    QString m_orderColumn;
+    bool m_collectFirst = false;
     QList<SqlFragment> m_conditions;
     QList<SqlFragment> m_branches;
 };

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 // Conversions at the SQL boundary, shared by every repository.
@@ -48,6 +49,12 @@ inline QString bigintArray(const QList<qint64>& ids)
         literal += QString::number(ids.at(i));
     }
     return literal + QLatin1Char('}');
+}
+
+// Binds names that need no quoting (the fixed names of an enum) as a PostgreSQL array literal, for ?::text[].
+inline QString nameArray(const QStringList& names)
+{
+    return QLatin1Char('{') + names.join(QLatin1Char(',')) + QLatin1Char('}');
 }
 
 inline QList<qint64> parseBigintArray(const QString& literal)

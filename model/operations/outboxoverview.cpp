@@ -5,6 +5,8 @@
 #include "db/sqlvalues.h"
 #include "metrics/metricsrepository.h"
 #include "operations/relayfleet.h"
+#include "outbox/failuregrouprepository.h"
+#include "outbox/outboxreadrepository.h"
 #include "outbox/stuckrowclassifier.h"
 
 #include <QSqlQuery>
@@ -82,14 +84,25 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
 
     estimateCapped(session, overview);
 
-    const QList<MetricPoint> lastHour = MetricsRepository(session).series(
+    overview.lastHour = MetricsRepository(session).series(
         overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
     MetricPoint total;
-    for (const MetricPoint& point : lastHour)
+    for (const MetricPoint& point : overview.lastHour)
         total.counters.add(point.counters);
     overview.publishedPerMinute = double(total.counters.published) / 60.0;
     overview.duplicateHitRate = total.duplicateHitRate();
     overview.relays = RelayFleet(session).recent();
+
+    FailureGroupFilter largest;
+    largest.limit = ExplainedRows;
+    overview.failureGroups = FailureGroupRepository(session).groups(largest);
+    const bool anyRelayAlive = std::any_of(overview.relays.cbegin(), overview.relays.cend(),
+        [](const RelayNode& node) { return node.state == RelayState::Alive; });
+    for (const OutboxRowSummary& row : OutboxReadRepository(session).oldestUnpublished(ExplainedRows)) {
+        overview.oldestUnpublished.append(
+            WaitingRow { row, waitCauseOf(row, overview.serverNow, anyRelayAlive, stuckThresholdMs) });
+    }
+    overview.recentActions = AuditRepository(session).page(AuditFilter {}, ExplainedRows, 0);
     return overview;
 }
 

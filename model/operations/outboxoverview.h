@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "metrics/metricsrepository.h"
+#include "operations/auditrepository.h"
 #include "operations/relaynode.h"
+#include "operations/waitcause.h"
+#include "outbox/failuregroup.h"
+#include "outbox/outboxrows.h"
 
 #include <QDateTime>
 #include <QList>
@@ -17,10 +22,17 @@ struct CappedCount {
     std::optional<qint64> estimate; // only when capped
 };
 
-// What the on-call operator sees first. Every figure reads an index or the metric rollups, never a scan
-// of the whole outbox.
+// An unpublished row and why it waits.
+struct WaitingRow {
+    OutboxRowSummary row;
+    WaitCause cause = WaitCause::Queued;
+};
+
+// What the on-call operator sees first: the counts, and what explains them. Every figure reads an index, the
+// maintained failure-group sizes or the metric rollups, never a scan of the whole outbox.
 struct OutboxOverview {
     static constexpr int CountCap = 10'000;
+    static constexpr int ExplainedRows = 5; // groups, oldest rows and operator actions shown
 
     CappedCount pending;
     CappedCount inFlight;
@@ -32,6 +44,10 @@ struct OutboxOverview {
     std::optional<double> duplicateHitRate; // over the last hour; nullopt without requests
     QDateTime serverNow;
     QList<RelayNode> relays; // the most recently seen (RelayFleet)
+    QList<FailureGroup> failureGroups; // the largest, largest first
+    QList<WaitingRow> oldestUnpublished; // oldest first
+    QList<MetricPoint> lastHour; // one point per minute
+    QList<AuditEntry> recentActions; // newest first
 
     // Rows wait to be published and no relay is alive to publish them.
     bool nothingPublishing() const;

@@ -26,17 +26,16 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
 {
     const QString statuses = statusArray(filter.statuses);
     const QVariant since = SqlValues::timestamp(filter.seenSince);
+    // The sizes come from the counts the state changes maintain (migration 0008), a few rows per group, so the
+    // cost grows with the number of groups and not with the number of failed rows. Without a time filter only the
+    // groups shown get the probes of their first and last failure.
     QSqlQuery& q = m_session.exec(
         QStringLiteral(
-            "WITH wanted AS (SELECT jsonb_array_elements_text(?::jsonb) AS status), "
-            "counts AS ("
-            "  SELECT error_signature AS signature, count(*) FILTER (WHERE status = 'failed') AS failed, "
-            "         count(*) FILTER (WHERE status = 'dead') AS dead "
-            "  FROM outbox WHERE status IN ('failed', 'dead') AND status IN (SELECT status FROM wanted) "
-            "    AND error_signature IS NOT NULL "
-            "  GROUP BY error_signature), "
+            "WITH wanted AS (SELECT array_agg(s) AS statuses FROM jsonb_array_elements_text(?::jsonb) s), "
+            "sizes AS (SELECT g.* FROM wanted, LATERAL outbox_failure_group_sizes(coalesce(wanted.statuses, '{}'), "
+            "  CASE WHEN ?::timestamptz IS NULL THEN ?::int END) g), "
             "seen AS ("
-            "  SELECT c.*, a.first_seen, a.last_seen FROM counts c CROSS JOIN LATERAL ("
+            "  SELECT c.*, a.first_seen, a.last_seen FROM sizes c CROSS JOIN LATERAL ("
             "    SELECT min(created_at) AS first_seen, max(created_at) AS last_seen FROM outbox_attempts "
             "    WHERE signature = c.signature) a "
             "  WHERE ?::timestamptz IS NULL OR a.last_seen >= ?::timestamptz "
@@ -47,10 +46,10 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
             "       epoch_ms(coalesce(s.first_seen, x.updated_at)), epoch_ms(coalesce(s.last_seen, x.updated_at)), "
             "       array_to_json(outbox_failure_event_types(s.signature))::text, x.id, x.last_error "
             "FROM seen s LEFT JOIN LATERAL ("
-            "  SELECT id, last_error, updated_at FROM outbox o WHERE o.status IN ('failed', 'dead') "
-            "    AND o.status IN (SELECT status FROM wanted) AND o.error_signature = s.signature LIMIT 1) x ON true "
+            "  SELECT id, last_error, updated_at FROM outbox o, wanted WHERE o.status IN ('failed', 'dead') "
+            "    AND o.status = ANY(wanted.statuses) AND o.error_signature = s.signature LIMIT 1) x ON true "
             "ORDER BY s.failed + s.dead DESC, s.signature"),
-        { statuses, since, since, filter.limit }, QStringLiteral("reading the failure groups"));
+        { statuses, since, filter.limit, since, since, filter.limit }, QStringLiteral("reading the failure groups"));
     QList<FailureGroup> groups;
     while (q.next()) {
         FailureGroup group;
@@ -85,4 +84,12 @@ std::optional<QString> FailureGroupRepository::signatureWithId(const QString& id
     if (!q.next())
         return std::nullopt;
     return q.value(0).toString();
+}
+
+int FailureGroupRepository::foldCounts()
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT outbox_fold_failure_counts()"), {}, QStringLiteral("folding the failure counts"));
+    q.next();
+    return q.value(0).toInt();
 }

@@ -15,9 +15,10 @@ class OutboxReadRepository final {
 public:
     explicit OutboxReadRepository(DbSession& session);
 
-    // Rows matching `filter`, newest first, keyset-paged on id: pass the last id of the previous page as
-    // `beforeId` (0 for the first page). Each status of the filter is read from its own (status, id) index
-    // range and merged, so a page costs the same at 10 million rows as at ten.
+    // Rows matching `filter`, newest first, keyset-paged: pass the last id of the previous page as `beforeId` (0
+    // for the first page). Each status of the filter is read from its own (status, id) index range and merged, so
+    // a page costs the same at 10 million rows as at ten; while a created-time range is set, newest first means by
+    // created_at (then id), read from (status, created_at, id).
     OutboxPage page(const OutboxFilter& filter, int limit, qint64 beforeId);
 
     // The same rows, ids only, ascending after `afterId`: the frozen set for a bulk action.
@@ -25,6 +26,9 @@ public:
 
     // Current state of the given rows (for refreshing what a list shows), newest first.
     QList<OutboxRowSummary> rowsByIds(const QList<qint64>& ids);
+
+    // The rows waiting longest to be published (pending, in flight or failed), oldest first.
+    QList<OutboxRowSummary> oldestUnpublished(int limit);
 
     std::optional<OutboxRowDetail> detail(qint64 id);
     QList<OutboxAttempt> attempts(qint64 outboxId, int limit);

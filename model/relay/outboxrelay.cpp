@@ -5,6 +5,7 @@
 #include "db/outboxerror.h"
 #include "db/retrydelay.h"
 #include "metrics/metricsrepository.h"
+#include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
 #include "relay/relayregistry.h"
 #include "relay/relayworker.h"
@@ -278,6 +279,9 @@ RelayTotals OutboxRelay::run()
         if (nextRegistryHeartbeat.hasExpired()) {
             nextRegistryHeartbeat.setRemainingTime(m_options.registryHeartbeatMs);
             superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, false); });
+            // The failure-group sizes grow by a delta row per failure; folding them with every heartbeat keeps
+            // their reads small wherever relays run. Relays take turns: one fold at a time, the others skip it.
+            superviseOn(session, [](DbSession& db) { FailureGroupRepository(db).foldCounts(); });
         }
         if (nextFlush.hasExpired()) {
             nextFlush.setRemainingTime(m_options.metricsFlushMs);

@@ -21,11 +21,14 @@ END
 $$;
 GRANT USAGE ON SCHEMA public TO outbox_viewer, outbox_operator;
 GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, metric_rollups, backlog_samples,
-    schema_migrations, inbox, customer_order_counts, relay_nodes TO outbox_viewer, outbox_operator;
-GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(timestamptz, timestamptz, integer, timestamptz),
-    outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text)
+    schema_migrations, inbox, customer_order_counts, relay_nodes, outbox_failure_counts
     TO outbox_viewer, outbox_operator;
+GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(timestamptz, timestamptz, integer, timestamptz),
+    outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text),
+    outbox_failure_group_sizes(text[], integer) TO outbox_viewer, outbox_operator;
 -- Column-level: an operator can move a row's state, never rewrite its payload.
 GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at)
     ON outbox TO outbox_operator;
 GRANT INSERT ON audit_log TO outbox_operator;
+-- A requeue changes the failure-group sizes (migration 0008's trigger runs as the operator).
+GRANT INSERT ON outbox_failure_counts TO outbox_operator;

@@ -1,28 +1,112 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// How fast the console's list pages and overview are on a large outbox (the libpq environment names the
-// server). Not a test: it prints numbers for the README and the issue notes.
-//   pg_virtualenv -t build/tests/bench/console-bench [rows]        (default 1,000,000 rows)
+// How fast the console is on a large outbox (the libpq environment names the server): every filter combination of
+// the outbox list, first page and 50 pages deep, the failure groups and the overview. Not a test: it prints
+// numbers for the README and the issue notes.
+//   pg_virtualenv -t build/tests/bench/console-bench [rows] [--reuse]     (default 10,000,000 rows)
+// --reuse keeps the rows of an earlier run (same row count) instead of seeding again.
 
 #include "benchtiming.h"
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
+#include "operations/auditrepository.h"
 #include "operations/outboxoverview.h"
+#include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <algorithm>
+#include <QSqlQuery>
 #include <cstdio>
-#include <functional>
-#include <vector>
 
 namespace {
 
-OutboxFilter withStatuses(const QStringList& statuses)
+// The distribution an operator met at 10 M rows (issue 11): 95.9 % published, 3.06 % failed, 1 % dead, 0.07 %
+// pending, 0.005 % in flight, created over the last 30 days; failed and dead rows in seven error families whose
+// numbers, hosts and ids vary inside each family, three attempts each; an audit trail and an hour of rollups.
+void seed(DbSession& session, int rows)
+{
+    session.execScript(QStringLiteral("TRUNCATE outbox, outbox_attempts, audit_log, metric_rollups, relay_nodes "
+                                      "RESTART IDENTITY CASCADE"),
+        QStringLiteral("reset"));
+    session.exec(
+        QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error, created_at, updated_at, published_at, next_attempt_at, lease_owner, lease_expires_at) "
+            "SELECT 'order', (g % 100000)::text, "
+            "  (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.cancelled'])[1 + g % 4], "
+            "  jsonb_build_object('id', g), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
+            "THEN 3 ELSE 1 END, "
+            "  CASE WHEN s.status IN ('failed', 'dead') THEN CASE g % 7 "
+            "    WHEN 0 THEN 'message size ' || (g % 90000) || ' larger than max 16384' "
+            "    WHEN 1 THEN 'connect to 10.0.' || (g % 250) || '.' || (g % 200) || ':5672 failed: Connection "
+            "refused' "
+            "    WHEN 2 THEN 'publish not confirmed within ' || (1000 + g % 9000) || ' ms' "
+            "    WHEN 3 THEN 'returned by the broker: 312 NO_ROUTE (exchange ''orders'', routing key ''order.x' "
+            "|| (g % 50) || ''')' "
+            "    WHEN 4 THEN 'TLS handshake with rabbit-' || (g % 9) || '.internal:5671 failed: certificate has "
+            "expired' "
+            "    WHEN 5 THEN 'invalid JSON at offset ' || (g % 5000) || ': unterminated string' "
+            "    ELSE 'upstream error, request id ' || md5(g::text)::uuid END END, "
+            "  t.created, t.created + interval '1 second', CASE WHEN s.status = 'published' THEN t.created END, "
+            "  CASE WHEN s.status = 'failed' THEN now() + (g % 600) * interval '1 second' ELSE t.created END, "
+            "  CASE WHEN s.status = 'in_flight' THEN 'relay/w0' END, "
+            "  CASE WHEN s.status = 'in_flight' THEN now() + interval '30 s' END "
+            "FROM generate_series(1, ?::int) g, "
+            "  LATERAL (SELECT now() - interval '30 days' * (1 - g::float8 / ?::int) AS created) t, "
+            "  LATERAL (SELECT CASE WHEN g % 10000 < 306 THEN 'failed' WHEN g % 10000 < 406 THEN 'dead' "
+            "    WHEN g % 10000 < 413 THEN 'pending' WHEN g % 20000 = 413 THEN 'in_flight' "
+            "    ELSE 'published' END AS status) s"),
+        { rows, rows }, QStringLiteral("seeding the outbox"));
+    // One statement each: VACUUM refuses to run inside the implicit transaction of a multi-statement script.
+    const QString history[] = {
+        QStringLiteral(
+            "INSERT INTO outbox_attempts (outbox_id, attempt, worker, error, created_at) "
+            "SELECT o.id, a, 'relay/w' || (o.id % 4), o.last_error, o.updated_at - (3 - a) * interval '10 minutes' "
+            "FROM outbox o, generate_series(1, 3) a WHERE o.status IN ('failed', 'dead')"),
+        QStringLiteral(
+            "INSERT INTO audit_log (at, actor, action, reason, entity, entity_ids, state_before, state_after) "
+            "SELECT now() - g * interval '1 minute', (ARRAY['alice', 'bob', 'carol', 'dave'])[1 + g % 4], "
+            "  (ARRAY['requeue', 'release', 'purge'])[1 + g % 3], 'bench ' || g, 'outbox', ARRAY[g::bigint], "
+            "  jsonb_build_object(g::text, 'dead'), jsonb_build_object(g::text, 'pending') "
+            "FROM generate_series(1, 100000) g"),
+        QStringLiteral("INSERT INTO metric_rollups (bucket, shard, published, failed_attempts) "
+                       "SELECT date_trunc('minute', now()) - m * interval '1 minute', 0, 3000 + m, 40 "
+                       "FROM generate_series(0, 59) m"),
+        QStringLiteral("VACUUM ANALYZE outbox"),
+        QStringLiteral("VACUUM ANALYZE outbox_attempts"),
+        QStringLiteral("VACUUM ANALYZE audit_log"),
+    };
+    for (const QString& statement : history)
+        session.execScript(statement, QStringLiteral("seeding the history"));
+}
+
+OutboxFilter with(const QList<OutboxStatus>& statuses, const std::function<void(OutboxFilter&)>& narrow = {})
 {
     OutboxFilter filter;
-    filter.statuses = OutboxStatusNames.valuesNamed(statuses);
+    filter.statuses = statuses;
+    if (narrow)
+        narrow(filter);
     return filter;
+}
+
+void reportPages(OutboxReadRepository& outbox, const char* name, const OutboxFilter& filter)
+{
+    const double first = medianMs(7, [&] { outbox.page(filter, 200, 0); });
+    // Walk 50 pages down once to find the cursor, then time that page.
+    qint64 cursor = 0;
+    int walked = 0;
+    for (; walked < 50; ++walked) {
+        const OutboxPage rows = outbox.page(filter, 200, cursor);
+        if (rows.rows.size() < 200)
+            break;
+        cursor = rows.rows.last().id;
+    }
+    if (walked < 50) {
+        std::printf("%-52s %9.1f ms %16s\n", name, first, "(fewer pages)");
+        return;
+    }
+    const double deep = medianMs(7, [&] { outbox.page(filter, 200, cursor); });
+    std::printf("%-52s %9.1f ms %13.1f ms\n", name, first, deep);
 }
 
 } // namespace
@@ -30,64 +114,98 @@ OutboxFilter withStatuses(const QStringList& statuses)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    const int rows = argc > 1 ? QByteArray(argv[1]).toInt() : 1'000'000;
-    DbSession session(ConnectionSettings(), QStringLiteral("console-bench"));
-    SchemaMigrator(session).migrate();
-    session.execScript(
-        QStringLiteral("TRUNCATE outbox, outbox_attempts RESTART IDENTITY CASCADE"), QStringLiteral("reset"));
-    QElapsedTimer seeding;
-    seeding.start();
-    // 97 % published, 1 % each pending, failed and dead, spread over 30 days; a few in flight with lost leases.
-    session.exec(
-        QStringLiteral(
-            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, "
-            "  attempts, last_error, created_at, published_at, next_attempt_at, lease_owner, lease_expires_at) "
-            "SELECT 'order', g::text, CASE WHEN g % 7 = 0 THEN 'order.paid' ELSE 'order.created' END, "
-            "  jsonb_build_object('id', g), 'bench:' || g, s, CASE WHEN s = 'published' THEN 1 ELSE 3 END, "
-            "  CASE WHEN s IN ('failed', 'dead') THEN 'broker unavailable: connection refused #' || (g % 13) END, "
-            "  now() - (?::int - g) * interval '2 seconds', CASE WHEN s = 'published' THEN now() END, now(), "
-            "  CASE WHEN s = 'in_flight' THEN 'relay/w0' END, "
-            "  CASE WHEN s = 'in_flight' THEN now() - interval '1 hour' END "
-            "FROM generate_series(1, ?::int) g, "
-            "  LATERAL (SELECT CASE WHEN g % 100 = 1 THEN 'pending' WHEN g % 100 = 2 THEN 'failed' "
-            "    WHEN g % 100 = 3 THEN 'dead' WHEN g % 10007 = 4 THEN 'in_flight' ELSE 'published' END AS s) st"),
-        { rows, rows }, QStringLiteral("seeding"));
-    session.execScript(QStringLiteral("VACUUM ANALYZE outbox"), QStringLiteral("analyze"));
-    std::printf("%d outbox rows seeded in %.1f s\n", rows, double(seeding.elapsed()) / 1000.0);
-
-    OutboxReadRepository outbox(session);
-    OutboxFilter stuck;
-    stuck.stuckOnly = true;
-    OutboxFilter deadWithError = withStatuses({ QStringLiteral("dead") });
-    deadWithError.errorContains = QStringLiteral("#7");
-    OutboxFilter aggregate;
-    aggregate.aggregateId = QString::number(rows / 2);
-    OutboxFilter eventType;
-    eventType.eventType = QStringLiteral("order.paid");
-    const std::pair<const char*, OutboxFilter> filters[] = {
-        { "all rows", OutboxFilter {} },
-        { "status = dead", withStatuses({ QStringLiteral("dead") }) },
-        { "status in (failed, dead)", withStatuses({ QStringLiteral("failed"), QStringLiteral("dead") }) },
-        { "stuck only", stuck },
-        { "dead, error contains", deadWithError },
-        { "aggregate id", aggregate },
-        { "event type (not indexed)", eventType },
-    };
-    std::printf("%-28s %12s %16s\n", "page of 200 rows", "first page", "page 50 deep");
-    for (const auto& [name, filter] : filters) {
-        const double first = medianMs(11, [&] { outbox.page(filter, 200, 0); });
-        // Walk 50 pages down once to find the cursor, then time that page.
-        qint64 cursor = 0;
-        for (int page = 0; page < 50; ++page) {
-            const OutboxPage rowsOfPage = outbox.page(filter, 200, cursor);
-            if (rowsOfPage.rows.isEmpty())
-                break;
-            cursor = rowsOfPage.rows.last().id;
-        }
-        const double deep = medianMs(11, [&] { outbox.page(filter, 200, cursor); });
-        std::printf("%-28s %9.1f ms %13.1f ms\n", name, first, deep);
+    const QStringList args = app.arguments().mid(1);
+    const bool reuse = args.contains(QStringLiteral("--reuse"));
+    int rows = 10'000'000;
+    for (const QString& arg : args) {
+        if (!arg.startsWith(QLatin1String("--")))
+            rows = arg.toInt();
     }
-    const double overview = medianMs(5, [&] { OutboxOverview::load(session, OutboxFilter::DefaultStuckThresholdMs); });
-    std::printf("%-28s %9.1f ms\n", "overview (capped counts)", overview);
+    DbSession session(ConnectionSettings(), QStringLiteral("console-bench"));
+    session.planEachSearch(); // as the console does
+    QElapsedTimer timer;
+    timer.start();
+    SchemaMigrator(session).migrate();
+    std::printf("migrations in %.1f s\n", double(timer.restart()) / 1000.0);
+    if (!reuse) {
+        seed(session, rows);
+        std::printf("%d outbox rows seeded in %.1f s\n", rows, double(timer.elapsed()) / 1000.0);
+    }
+
+    const QList<OutboxStatus> all;
+    const QList<OutboxStatus> failed { OutboxStatus::Failed };
+    const QList<OutboxStatus> dead { OutboxStatus::Dead };
+    const QList<OutboxStatus> failedOrDead { OutboxStatus::Failed, OutboxStatus::Dead };
+    const QList<OutboxStatus> pending { OutboxStatus::Pending };
+    const QList<OutboxStatus> published { OutboxStatus::Published };
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    // The status sets the status button offers most, each with every other filter of the list.
+    const std::pair<const char*, QList<OutboxStatus>> statusSets[] = { { "all", all }, { "failed", failed },
+        { "dead", dead }, { "failed+dead", failedOrDead }, { "pending", pending }, { "published", published } };
+    const std::pair<const char*, std::function<void(OutboxFilter&)>> narrowings[] = {
+        { "no other filter", {} },
+        { "event type order.paid", [](OutboxFilter& f) { f.eventType = QStringLiteral("order.paid"); } },
+        { "event type matching nothing", [](OutboxFilter& f) { f.eventType = QStringLiteral("order.none"); } },
+        { "aggregate id", [](OutboxFilter& f) { f.aggregateId = QStringLiteral("4242"); } },
+        { "aggregate id matching nothing", [](OutboxFilter& f) { f.aggregateId = QStringLiteral("nobody"); } },
+        { "error contains 'NO_ROUTE'", [](OutboxFilter& f) { f.errorContains = QStringLiteral("NO_ROUTE"); } },
+        { "error contains, no match", [](OutboxFilter& f) { f.errorContains = QStringLiteral("zebra crossing"); } },
+        { "created last 24 h", [&](OutboxFilter& f) { f.createdFrom = now.addDays(-1); } },
+        { "created 3 weeks back, 1 week",
+            [&](OutboxFilter& f) {
+                f.createdFrom = now.addDays(-28);
+                f.createdTo = now.addDays(-21);
+            } },
+        { "created before any row",
+            [&](OutboxFilter& f) {
+                f.createdFrom = now.addDays(-90);
+                f.createdTo = now.addDays(-60);
+            } },
+        { "stuck only", [](OutboxFilter& f) { f.stuckOnly = true; } },
+        { "event type + error contains + created 3 weeks back",
+            [&](OutboxFilter& f) {
+                f.eventType = QStringLiteral("order.paid");
+                f.errorContains = QStringLiteral("certificate");
+                f.createdFrom = now.addDays(-28);
+                f.createdTo = now.addDays(-21);
+            } },
+    };
+    // The limits in the same run: a round trip that does nothing, and the bare trigram search for a frequent error
+    // (what any plan must do to find its 58,000 matches when they are not among the newest rows).
+    std::printf("%-52s %9.1f ms\n", "baseline: SELECT 1 round trip", medianMs(7, [&] { session.ping(); }));
+    std::printf("%-52s %9.1f ms\n", "baseline: count(*) of 'NO_ROUTE' by the trigram index", medianMs(7, [&] {
+        session.exec(QStringLiteral("SELECT count(*) FROM outbox WHERE last_error ILIKE '%NO_ROUTE%'"), {},
+            QStringLiteral("counting"));
+    }));
+    OutboxReadRepository outbox(session);
+    std::printf("%-52s %12s %16s\n", "outbox list, page of 200 rows", "first page", "page 50 deep");
+    for (const auto& [statusName, statuses] : statusSets) {
+        for (const auto& [narrowName, narrow] : narrowings) {
+            const QByteArray name = QByteArray(statusName) + ", " + narrowName;
+            reportPages(outbox, name.constData(), with(statuses, narrow));
+        }
+    }
+
+    FailureGroupRepository groups(session);
+    const QList<FailureGroup> allGroups = groups.groups(FailureGroupFilter {});
+    if (!allGroups.isEmpty()) {
+        OutboxFilter group;
+        group.errorSignature = allGroups.first().signature;
+        reportPages(outbox, "failed+dead, one failure group",
+            with(failedOrDead, [&](OutboxFilter& f) { f.errorSignature = allGroups.first().signature; }));
+    }
+    std::printf("%-52s %9.1f ms\n", "failure groups (Failures tab)",
+        medianMs(7, [&] { groups.groups(FailureGroupFilter {}); }));
+    FailureGroupFilter sinceHour;
+    sinceHour.seenSince = now.addSecs(-3600);
+    std::printf(
+        "%-52s %9.1f ms\n", "failure groups seen in the last hour", medianMs(7, [&] { groups.groups(sinceHour); }));
+    std::printf("%-52s %9.1f ms\n", "overview",
+        medianMs(7, [&] { OutboxOverview::load(session, OutboxFilter::DefaultStuckThresholdMs); }));
+    AuditRepository audit(session);
+    AuditFilter byActor;
+    byActor.actor = QStringLiteral("carol");
+    std::printf("%-52s %9.1f ms\n", "audit, first page", medianMs(7, [&] { audit.page(AuditFilter {}, 200, 0); }));
+    std::printf("%-52s %9.1f ms\n", "audit, one actor", medianMs(7, [&] { audit.page(byActor, 200, 0); }));
     return 0;
 }

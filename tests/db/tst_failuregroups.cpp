@@ -64,6 +64,30 @@ private:
         return it == groups.cend() ? FailureGroup() : *it;
     }
 
+    // "signature|failed|dead" per group: as the maintained sizes say, and as the rows are.
+    QString sizesByCounts()
+    {
+        return db()
+            .scalar(QStringLiteral("SELECT coalesce(string_agg(concat_ws('|', signature, failed, dead), E'\\n' "
+                                   "ORDER BY signature), '') FROM outbox_failure_group_sizes(ARRAY['failed', 'dead'], "
+                                   "NULL)"))
+            .toString();
+    }
+    QString sizesByRows()
+    {
+        return db()
+            .scalar(QStringLiteral(
+                "SELECT coalesce(string_agg(concat_ws('|', signature, failed, dead), E'\\n' ORDER BY signature), '') "
+                "FROM (SELECT error_signature AS signature, count(*) FILTER (WHERE status = 'failed') AS failed, "
+                "  count(*) FILTER (WHERE status = 'dead') AS dead FROM outbox "
+                "  WHERE status IN ('failed', 'dead') AND error_signature IS NOT NULL GROUP BY 1) g"))
+            .toString();
+    }
+    qint64 countRows()
+    {
+        return db().scalar(QStringLiteral("SELECT count(*) FROM outbox_failure_counts")).toLongLong();
+    }
+
 private slots:
     void initTestCase() { setUpDatabase(); }
     void init() { db().reset(); }
@@ -130,6 +154,92 @@ private slots:
         QVERIFY(FailureGroupRepository(session()).signatureWithId(QStringLiteral("000000000000")) == std::nullopt);
         QCOMPARE(
             FailureGroupRepository(session()).signatureWithId(groupOf(dead, Route).id), QString::fromLatin1(Route));
+    }
+
+    // The group sizes are kept by the transactions that change rows (migration 0008's triggers), whoever writes:
+    // after every kind of change they equal a count of the rows, and folding the deltas changes nothing but their
+    // number.
+    void maintainedSizesFollowEveryChange()
+    {
+        seedCauses();
+        QCOMPARE(sizesByCounts(), sizesByRows());
+        QVERIFY(!sizesByRows().isEmpty());
+        const auto step = [&](const char* change, const QString& sql) {
+            db().exec(sql);
+            if (sizesByCounts() != sizesByRows())
+                qWarning("after %s:\n%s\nrows:\n%s", change, qPrintable(sizesByCounts()), qPrintable(sizesByRows()));
+            return sizesByCounts() == sizesByRows();
+        };
+        QVERIFY(step("a requeue",
+            QStringLiteral("UPDATE outbox SET status = 'pending' WHERE id IN "
+                           "(SELECT id FROM outbox WHERE status = 'dead' LIMIT 2)")));
+        QVERIFY(step("a lease",
+            QStringLiteral("UPDATE outbox SET status = 'in_flight', lease_owner = 'w', "
+                           "lease_expires_at = now() WHERE status = 'failed' AND id % 2 = 0")));
+        QVERIFY(step("failing again with another error",
+            QStringLiteral("UPDATE outbox SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, "
+                           "last_error = 'publish not confirmed within ' || id || ' ms' WHERE status = 'in_flight'")));
+        QVERIFY(step("giving up",
+            QStringLiteral("UPDATE outbox SET status = 'dead' WHERE status = 'failed' "
+                           "AND last_error LIKE 'publish%' AND id % 3 = 0")));
+        QVERIFY(step("a new error on a failed row, status unchanged",
+            QStringLiteral("UPDATE outbox SET last_error = 'invalid JSON at offset 3' WHERE id = "
+                           "(SELECT min(id) FROM outbox WHERE status = 'failed')")));
+        QVERIFY(step("a purge", QStringLiteral("DELETE FROM outbox WHERE status = 'dead' AND id % 2 = 1")));
+        QVERIFY(step("a write in another language",
+            QStringLiteral(
+                "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, "
+                "last_error) VALUES ('o', '1', 'e', '{}', 'other', 'dead', 'message size 5 larger than max 4')")));
+        QVERIFY(step("publishing", QStringLiteral("UPDATE outbox SET status = 'published' WHERE status = 'pending'")));
+
+        const qint64 deltas = countRows();
+        QVERIFY(FailureGroupRepository(session()).foldCounts() == deltas);
+        QCOMPARE(sizesByCounts(), sizesByRows());
+        // One row per group and status is left, and a second fold has nothing to do.
+        QCOMPARE(countRows(),
+            db().scalar(QStringLiteral("SELECT count(DISTINCT (error_signature, status)) FROM outbox "
+                                       "WHERE status IN ('failed', 'dead') AND error_signature IS NOT NULL"))
+                .toLongLong());
+        QCOMPARE(FailureGroupRepository(session()).foldCounts(), int(countRows()));
+        QCOMPARE(sizesByCounts(), sizesByRows());
+
+        session().execScript(QStringLiteral("TRUNCATE outbox CASCADE"), QStringLiteral("truncating"));
+        QCOMPARE(countRows(), 0LL);
+    }
+
+    // Writers only add delta rows: two transactions failing rows of the same group at once never wait for each
+    // other (the second would hit its lock timeout), and a fold leaves the deltas of transactions still open alone.
+    void concurrentFailuresOfOneGroupNeverWait()
+    {
+        seed(4, QStringLiteral("pending"), QStringLiteral("order.created"), QStringLiteral("'an old error'"));
+        const auto first = db().openSession(QStringLiteral("first"));
+        const auto second = db().openSession(QStringLiteral("second"));
+        for (DbSession* writer : { first.get(), second.get() }) {
+            writer->execScript(QStringLiteral("SET lock_timeout = '2s'; BEGIN"), QStringLiteral("opening"));
+        }
+        const QString fail
+            = QStringLiteral("UPDATE outbox SET status = 'failed', last_error = 'connect to 10.0.0.%1:5672 "
+                             "failed: Connection refused' WHERE id IN (%2)");
+        first->execScript(fail.arg(1).arg(QStringLiteral("1, 2")), QStringLiteral("failing"));
+        second->execScript(fail.arg(2).arg(QStringLiteral("3, 4")), QStringLiteral("failing"));
+        // A fold now sees neither transaction's deltas and must keep them.
+        FailureGroupRepository(session()).foldCounts();
+        first->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        FailureGroupRepository(session()).foldCounts();
+        second->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        QCOMPARE(sizesByCounts(), QStringLiteral("%1|4|0").arg(QLatin1String(Refused)));
+        QCOMPARE(sizesByCounts(), sizesByRows());
+    }
+
+    // Only one fold runs at a time; another caller returns at once instead of waiting.
+    void aSecondFoldDoesNotWait()
+    {
+        seedCauses();
+        const auto folding = db().openSession(QStringLiteral("folding"));
+        folding->execScript(QStringLiteral("BEGIN; SELECT outbox_fold_failure_counts()"), QStringLiteral("folding"));
+        QCOMPARE(FailureGroupRepository(session()).foldCounts(), 0);
+        folding->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        QCOMPARE(sizesByCounts(), sizesByRows());
     }
 
     // Rows recorded before migration 0005 have no signature; the backfill signs them in batches, and signs nothing

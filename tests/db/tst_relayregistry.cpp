@@ -103,6 +103,28 @@ private slots:
         QCOMPARE(stopped.id, alive.id);
     }
 
+    // With its heartbeat a relay folds the failure-group sizes' delta rows (one per failure) into one row per group
+    // and status, and the sizes stay what the rows are.
+    void aRelayFoldsTheFailureCounts()
+    {
+        for (int i = 0; i < 12; ++i) {
+            db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                     "dedupe_key, status, last_error) VALUES ('order', '1', 'order.created', '{}', "
+                                     "'dead:' || ?::int, 'dead', 'message size ' || ?::int || ' larger than max 9')"),
+                { i, i });
+        }
+        const QString deltas = QStringLiteral("SELECT count(*) FROM outbox_failure_counts");
+        QCOMPARE(db().scalar(deltas).toLongLong(), 12LL);
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("fold")));
+        std::thread running([&relay] { relay.run(); });
+        auto stop = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(deltas).toLongLong(), 1LL, 10'000);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT dead FROM outbox_failure_group_sizes()")).toLongLong(), 12LL);
+    }
+
     // The one definition of a relay's state, in SQL: three missed heartbeats make it stale.
     void stateIsJudgedByTheHeartbeat_data()
     {

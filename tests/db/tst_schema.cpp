@@ -103,6 +103,21 @@ private slots:
         QTest::newRow("bad uri") << QStringLiteral("postgresql://[::1") << false;
     }
 
+    // A migration is a script of many statements: when a later one fails, the error names that statement's
+    // problem, and nothing of the script stays.
+    void aScriptFailingAfterItsFirstStatementSaysWhy()
+    {
+        try {
+            session().execScript(QStringLiteral("CREATE TABLE script_probe (x int); "
+                                                "INSERT INTO script_probe VALUES ('not a number')"),
+                QStringLiteral("probing"));
+            QFAIL("the failing statement was not reported");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(QStringLiteral("invalid input syntax")), error.what());
+        }
+        QVERIFY(db().scalar(QStringLiteral("SELECT to_regclass('script_probe') IS NULL")).toBool());
+    }
+
     void dsnIsParsedByLibpq()
     {
         QFETCH(QString, dsn);

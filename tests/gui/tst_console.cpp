@@ -21,6 +21,7 @@
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
 #include "overview/relayfleetmodel.h"
+#include "overview/waitingrowsmodel.h"
 #include "support/databasetestcase.h"
 #include "support/listmodeltesting.h"
 #include "support/relayprocess.h"
@@ -42,6 +43,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 
 // The console as a whole, on the offscreen platform against a real database.
@@ -395,11 +397,6 @@ private slots:
         const QLabel* keySummary = window->keysView()->findChild<KeyDetailPane*>()->findChild<QLabel*>();
         QTRY_VERIFY_WITH_TIMEOUT(keySummary->text().contains(QStringLiteral("checkout-")), 10'000);
         saveScreenshot(*window, QStringLiteral("console-keys.png"));
-
-        tabs->setCurrentWidget(window->overview());
-        window->refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(window->overview()->figure(QStringLiteral("pending")), QStringLiteral("20"), 10'000);
-        saveScreenshot(*window, QStringLiteral("console-overview.png"));
     }
 
     // The fleet on the Overview, with a real relay process: running, it is listed alive; killed with SIGKILL it
@@ -559,6 +556,118 @@ private slots:
         nobody.actor = QStringLiteral("nobody");
         audit->showFilter(nobody);
         QTRY_VERIFY_WITH_TIMEOUT(!audit->model()->isLoading() && audit->model()->rowCount() == 0, 10'000);
+    }
+
+    // The Overview explains the counts: the largest failure groups with Retry group, the oldest unpublished rows
+    // with why each waits, the last hour's chart and the last operator actions.
+    void overviewExplainsWhatIsStuck()
+    {
+        db().exec(QStringLiteral("UPDATE outbox SET last_error = CASE WHEN id % 5 = 0 "
+                                 "  THEN 'message size ' || (id * 977) || ' larger than max 16384' "
+                                 "  ELSE 'connect to 10.0.0.' || id || ':5672 failed: Connection refused' END "
+                                 "WHERE status IN ('failed', 'dead')"));
+        // The oldest unpublished rows: a failed one, an in-flight one whose lease ran out, then pending ones.
+        db().exec(QStringLiteral("UPDATE outbox SET created_at = now() - (100 - id) * interval '1 minute' "
+                                 "WHERE id IN (6, 11, 13, 14, 15)"));
+        // A relay alive in the registry, so the causes are the rows' own.
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "lease_ms, heartbeat_ms) VALUES ('relay-1', 'host-a', 1, 'test', 'stdout', 1, 10, "
+                                 "30000, 3600000)"));
+        db().exec(QStringLiteral("INSERT INTO metric_rollups (bucket, shard, published, failed_attempts) "
+                                 "SELECT date_trunc('minute', now()) - m * interval '1 minute', 0, 100 + m, m % 7 "
+                                 "FROM generate_series(0, 59) m"));
+        OutboxOperator(session()).requeue({ 1 }, QStringLiteral("one to see whether the broker took it"));
+
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        OverviewPage* overview = window->overview();
+        QAbstractItemModelTester groupsTester(
+            overview->failureGroups(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester waitingTester(
+            overview->waitingRows(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(overview->failureGroups()->rowCount(), 2, 10'000);
+        QCOMPARE(overview->failureGroups()->rows().at(0).signature,
+            QStringLiteral("connect to <host> failed: Connection refused"));
+        QCOMPARE(overview->failureGroups()->rows().at(0).rows(), 7LL); // 2..10 but 5 and 10; 1 was requeued
+        QCOMPARE(overview->failureGroups()->rows().at(1).rows(), 2LL);
+
+        const WaitingRowsModel* waiting = overview->waitingRows();
+        QCOMPARE(waiting->rowCount(), 5);
+        const QList<std::pair<qint64, WaitCause>> expected { { 6, WaitCause::Failing }, { 11, WaitCause::LeaseExpired },
+            { 13, WaitCause::Queued }, { 14, WaitCause::Queued }, { 15, WaitCause::Queued } };
+        for (int row = 0; row < 5; ++row) {
+            QCOMPARE(waiting->rows().at(row).row.id, expected.at(row).first);
+            QCOMPARE(int(waiting->rows().at(row).cause), int(expected.at(row).second));
+        }
+        QVERIFY2(waiting->index(0, WaitingRowsModel::Cause).data().toString().contains(QStringLiteral("10.0.0.6:5672")),
+            qPrintable(waiting->index(0, WaitingRowsModel::Cause).data().toString()));
+        QVERIFY(waiting->index(1, WaitingRowsModel::Cause).data().toString().contains(QStringLiteral("relay-1/w0")));
+
+        const auto* actions = overview->findChild<QLabel*>(QStringLiteral("recentActions"));
+        QVERIFY(actions->text().contains(QStringLiteral("one to see whether the broker took it")));
+        QVERIFY(actions->text().contains(db().scalar(QStringLiteral("SELECT session_user")).toString()));
+        saveScreenshot(*window, QStringLiteral("console-overview.png"));
+
+        // Retry group from the Overview: the same audited requeue of the frozen group as the Failures tab's.
+        auto* groups = overview->findChild<QTableView*>(QStringLiteral("failureGroups"));
+        groups->selectRow(1);
+        const auto buttons = overview->findChildren<QPushButton*>();
+        const auto retry = std::find_if(buttons.cbegin(), buttons.cend(),
+            [](const QPushButton* button) { return button->text() == QStringLiteral("&Retry group…"); });
+        QVERIFY(retry != buttons.cend());
+        QVERIFY((*retry)->isEnabled());
+        answerNextDialog(QStringLiteral("max frame size raised"));
+        (*retry)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE reason = "
+                                                             "'max frame size raised'"))
+                                      .toLongLong(),
+            1LL, 10'000);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', 'dead') "
+                                            "AND last_error LIKE 'message size%'"))
+                     .toLongLong(),
+            0LL);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->failureGroups()->rowCount(), 1, 10'000);
+    }
+
+    // A search that takes longer than 300 ms says "Searching…" and can be cancelled: the statement stops on the
+    // server (it no longer waits there), the list says so, and the next refresh searches again.
+    void slowSearchCanBeCancelled()
+    {
+        const auto window = openWindow(db().settings());
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        showOutboxTab(*window);
+        QVERIFY(waitForRows(view, 40));
+        auto* status = view.findChild<QLabel*>(QStringLiteral("loadStatus"));
+        auto* cancel = view.findChild<QToolButton*>(QStringLiteral("cancelSearch"));
+        QVERIFY(status && cancel);
+        QVERIFY(cancel->isHidden());
+
+        // The search waits behind a lock for as long as the test holds it.
+        const auto locker = db().openSession(QStringLiteral("locker"));
+        locker->execScript(QStringLiteral("BEGIN; LOCK TABLE outbox IN ACCESS EXCLUSIVE MODE"), QStringLiteral("lock"));
+        const QString waitingSearches = QStringLiteral(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%event_type = $%'");
+        OutboxFilter paid;
+        paid.eventType = QStringLiteral("order.created");
+        view.showFilter(paid);
+        QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("Searching…"), 10'000);
+        QVERIFY(!cancel->isHidden());
+        QCOMPARE(db().scalar(waitingSearches).toLongLong(), 1LL);
+
+        cancel->click();
+        QVERIFY(status->text().startsWith(QStringLiteral("Search cancelled")));
+        QVERIFY(cancel->isHidden());
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(waitingSearches).toLongLong(), 0LL, 10'000);
+        locker->execScript(QStringLiteral("COMMIT"), QStringLiteral("unlock"));
+        QVERIFY(status->text().startsWith(QStringLiteral("Search cancelled"))); // the cancelled page stays dropped
+
+        view.refresh();
+        QVERIFY(waitForRows(view, 40));
+        QVERIFY2(status->text().startsWith(QStringLiteral("40 row")), qPrintable(status->text()));
     }
 
 private:

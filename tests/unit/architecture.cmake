@@ -23,7 +23,8 @@ set(uses_ui_common ui_core ${model_for_ui})
 foreach(page connect outbox failures audit keys metrics)
     set(uses_ui_${page} ui_core ui_common ${model_for_ui})
 endforeach()
-set(uses_ui_overview ui_core ui_common ui_metrics ${model_for_ui}) # it colours figures by the metrics' warning levels
+# The overview shows the metrics' warning levels and chart and the failure groups' model.
+set(uses_ui_overview ui_core ui_common ui_failures ui_metrics ${model_for_ui})
 set(uses_ui_mainwindow ui_core ui_common ui_audit ui_connect ui_outbox ui_failures ui_keys ui_metrics ui_overview ${model_for_ui})
 set(model_all ${model_for_ui} model_relay model_broker)
 set(uses_app_common ${model_all})

@@ -148,6 +148,130 @@ private slots:
             descending ? QLatin1String("ORDER BY id DESC LIMIT 25::int") : QLatin1String("ORDER BY id LIMIT 25::int")));
     }
 
+    // While a created-time range is set the list is ordered by created_at, then id; the cursor stays an id and its
+    // created_at is read from the row (created_at never changes), so the page after it starts exactly behind it.
+    void orderedByAColumn_data()
+    {
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<qint64>("cursor");
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("newest first, first page")
+            << true << 0LL
+            << QStringLiteral("SELECT id, created_at AS keyset_order FROM outbox WHERE true "
+                              "ORDER BY created_at DESC, id DESC LIMIT 50::int");
+        QTest::newRow("newest first, after a cursor")
+            << true << 9LL
+            << QStringLiteral("SELECT id, created_at AS keyset_order FROM outbox WHERE true AND (created_at, id) < "
+                              "((SELECT created_at FROM outbox WHERE id = 9::bigint), 9::bigint) "
+                              "ORDER BY created_at DESC, id DESC LIMIT 50::int");
+        QTest::newRow("oldest first, after a cursor")
+            << false << 9LL
+            << QStringLiteral("SELECT id, created_at AS keyset_order FROM outbox WHERE true AND (created_at, id) > "
+                              "((SELECT created_at FROM outbox WHERE id = 9::bigint), 9::bigint) "
+                              "ORDER BY created_at, id LIMIT 50::int");
+    }
+
+    void orderedByAColumn()
+    {
+        QFETCH(bool, descending);
+        QFETCH(qint64, cursor);
+        QFETCH(QString, sql);
+        KeysetQuery query(QStringLiteral("outbox"), QStringLiteral("id"));
+        query.orderBy(QStringLiteral("created_at"));
+        QCOMPARE(inlined(query.build(descending, cursor, 50)), sql);
+    }
+
+    // Branches ordered by a column are merged on it, under a name of its own whatever the selected columns are.
+    void branchesOrderedByAColumnMergeOnIt()
+    {
+        KeysetQuery query(QStringLiteral("outbox"), QStringLiteral("id"));
+        query.orderBy(QStringLiteral("created_at"));
+        query.addBranch(QStringLiteral("status = ?::text"), { QStringLiteral("failed") });
+        query.addBranch(QStringLiteral("status = ?::text"), { QStringLiteral("dead") });
+        const QString branch = QStringLiteral("(SELECT id, created_at AS keyset_order FROM outbox WHERE status = "
+                                              "'%1'::text ORDER BY created_at DESC, id DESC LIMIT 5::int)");
+        QCOMPARE(inlined(query.build(true, 0, 5)),
+            QStringLiteral("SELECT * FROM (%1 UNION ALL %2) merged ORDER BY keyset_order DESC, id DESC LIMIT 5::int")
+                .arg(branch.arg(QStringLiteral("failed")), branch.arg(QStringLiteral("dead"))));
+    }
+
+    // A search whose index yields rows in no useful order collects the keys of every match behind an OFFSET 0
+    // fence (so the planner cannot turn it into a walk of the primary key), orders them, and reads the page's
+    // columns for those rows only. The branches become alternatives of one condition.
+    void collectingBeforeOrdering()
+    {
+        KeysetQuery query(QStringLiteral("outbox"), QStringLiteral("id, status"));
+        query.require(QStringLiteral("last_error ILIKE ?::text"), { QStringLiteral("%refused%") });
+        query.addBranch(QStringLiteral("status = ?::text"), { QStringLiteral("failed") });
+        query.addBranch(QStringLiteral("status = ?::text"), { QStringLiteral("dead") });
+        query.collectBeforeOrdering();
+        QCOMPARE(inlined(query.build(true, 40, 10)),
+            QStringLiteral(
+                "SELECT id, status FROM outbox WHERE id IN (SELECT id FROM (SELECT id FROM outbox WHERE "
+                "((status = 'failed'::text) OR (status = 'dead'::text)) AND last_error ILIKE '%refused%'::text "
+                "AND id < 40::bigint OFFSET 0) collected ORDER BY id DESC LIMIT 10::int) "
+                "ORDER BY id DESC LIMIT 10::int"));
+    }
+
+    // A condition tried on the first rows of the walk only: the page query limited to the window, filtered, then
+    // ordered and limited like a page.
+    void conditionWithinAWindow()
+    {
+        KeysetQuery query(QStringLiteral("outbox"), QStringLiteral("id, last_error"));
+        query.addBranch(QStringLiteral("status = ?::text"), { QStringLiteral("failed") });
+        QCOMPARE(inlined(query.buildWithin(
+                     4000, { QStringLiteral("last_error ILIKE ?::text"), { QStringLiteral("%x%") } }, true, 70, 20)),
+            QStringLiteral("SELECT * FROM (SELECT * FROM ((SELECT id, last_error FROM outbox WHERE status = "
+                           "'failed'::text AND id < 70::bigint ORDER BY id DESC LIMIT 4000::int)) merged ORDER BY id "
+                           "DESC LIMIT 4000::int) windowed WHERE last_error ILIKE '%x%'::text ORDER BY id DESC "
+                           "LIMIT 20::int"));
+        query.orderBy(QStringLiteral("created_at"));
+        QVERIFY(inlined(query.buildWithin(10, { QStringLiteral("true"), {} }, true, 0, 5))
+                    .endsWith(QLatin1String("windowed WHERE true ORDER BY keyset_order DESC, id DESC LIMIT 5::int")));
+    }
+
+    void optionsKeepPlaceholdersAndBindsPaired_data()
+    {
+        QTest::addColumn<bool>("byColumn");
+        QTest::addColumn<bool>("collect");
+        QTest::addColumn<int>("branches");
+        QTest::addColumn<qint64>("cursor");
+        for (const bool byColumn : { false, true }) {
+            for (const bool collect : { false, true }) {
+                for (const int branches : { 0, 1, 3 }) {
+                    for (const qint64 cursor : { 0LL, 77LL }) {
+                        QTest::addRow("%s, %s, %d branches, cursor %lld", byColumn ? "by column" : "by id",
+                            collect ? "collected" : "walked", branches, cursor)
+                            << byColumn << collect << branches << cursor;
+                    }
+                }
+            }
+        }
+    }
+
+    void optionsKeepPlaceholdersAndBindsPaired()
+    {
+        QFETCH(bool, byColumn);
+        QFETCH(bool, collect);
+        QFETCH(int, branches);
+        QFETCH(qint64, cursor);
+        KeysetQuery query(QStringLiteral("outbox"), QStringLiteral("id"));
+        query.require(QStringLiteral("c = ?::int"), { 1000 });
+        for (int i = 0; i < branches; ++i)
+            query.addBranch(QStringLiteral("b%1 = ?::int").arg(i), { 2000 + i });
+        if (byColumn)
+            query.orderBy(QStringLiteral("created_at"));
+        if (collect)
+            query.collectBeforeOrdering();
+        const QString sql = inlined(query.build(true, cursor, 25));
+        QVERIFY(!sql.isEmpty());
+        QCOMPARE(sql.contains(QLatin1String("OFFSET 0")), collect);
+        QCOMPARE(sql.contains(QLatin1String("created_at DESC, id DESC")), byColumn);
+        QCOMPARE(sql.contains(QLatin1String("77::bigint")), cursor > 0);
+        for (int i = 0; i < branches; ++i)
+            QCOMPARE(sql.count(QStringLiteral("b%1 = %2::int").arg(i).arg(2000 + i)), 1);
+    }
+
     // Values travel as binds only: whatever an operator types cannot change the statement.
     void valuesAreNeverSplicedIn()
     {

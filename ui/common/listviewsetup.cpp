@@ -16,27 +16,66 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <memory>
 
 namespace ListViewSetup {
 
 static constexpr int FilterDelayMs = 400;
+static constexpr int SearchingAfterMs = 300;
 
-static QLabel* loadedRowsLabel(PagedListModelBase* model, QWidget* parent)
+// "1,200 rows loaded · scroll for more"; while a page takes longer than SearchingAfterMs, "Searching…" and a Cancel
+// button that gives up on it.
+static QWidget* loadStatus(PagedListModelBase* model, QWidget* parent)
 {
-    auto* label = new QLabel(parent);
-    const auto update = [label, model] {
+    auto* status = new QWidget(parent);
+    auto* label = new QLabel(status);
+    label->setObjectName(QStringLiteral("loadStatus"));
+    auto* cancel = new QToolButton(status);
+    cancel->setObjectName(QStringLiteral("cancelSearch"));
+    cancel->setText(QCoreApplication::translate("ListViewSetup", "Cancel"));
+    cancel->setToolTip(QCoreApplication::translate("ListViewSetup", "Stop this search on the server"));
+    cancel->hide();
+    auto* layout = new QHBoxLayout(status);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(cancel);
+    auto* slow = new QTimer(status);
+    slow->setSingleShot(true);
+    slow->setInterval(SearchingAfterMs);
+    auto cancelled = std::make_shared<bool>(false);
+    const auto update = [label, cancel, slow, model, cancelled] {
+        const bool searching = model->isLoading() && !slow->isActive();
+        cancel->setVisible(searching);
         const QString more
             = model->canFetchMore({}) ? QCoreApplication::translate("ListViewSetup", " · scroll for more") : QString();
-        label->setText(model->isLoading()
-                ? QCoreApplication::translate("ListViewSetup", "Loading…")
-                : QCoreApplication::translate("ListViewSetup", "%n row(s) loaded%1", nullptr, model->rowCount())
-                      .arg(more));
+        if (model->isLoading()) {
+            label->setText(searching ? QCoreApplication::translate("ListViewSetup", "Searching…")
+                                     : QCoreApplication::translate("ListViewSetup", "Loading…"));
+        } else if (*cancelled) {
+            label->setText(QCoreApplication::translate("ListViewSetup",
+                "Search cancelled · %n row(s) loaded · F5 searches again", nullptr, model->rowCount()));
+        } else {
+            label->setText(
+                QCoreApplication::translate("ListViewSetup", "%n row(s) loaded%1", nullptr, model->rowCount())
+                    .arg(more));
+        }
     };
     QObject::connect(model, &QAbstractItemModel::rowsInserted, label, update);
     QObject::connect(model, &QAbstractItemModel::modelReset, label, update);
-    QObject::connect(model, &PagedListModelBase::loadingChanged, label, update);
+    QObject::connect(model, &PagedListModelBase::loadingChanged, label, [slow, cancelled, update](bool loading) {
+        if (loading) {
+            *cancelled = false;
+            slow->start();
+        } else {
+            slow->stop();
+        }
+        update();
+    });
+    QObject::connect(model, &PagedListModelBase::loadCancelled, label, [cancelled] { *cancelled = true; });
+    QObject::connect(slow, &QTimer::timeout, label, update);
+    QObject::connect(cancel, &QToolButton::clicked, model, &PagedListModelBase::cancelLoading);
     update();
-    return label;
+    return status;
 }
 
 void setUpTable(QTableView* table, QAbstractItemModel* model)
@@ -69,7 +108,7 @@ void layOut(
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     bottomBar->addStretch(1);
-    bottomBar->addWidget(loadedRowsLabel(qobject_cast<PagedListModelBase*>(table->model()), view));
+    bottomBar->addWidget(loadStatus(qobject_cast<PagedListModelBase*>(table->model()), view));
     auto* layout = new QVBoxLayout(view);
     layout->addWidget(filterBar);
     layout->addWidget(splitter, 1);

@@ -30,7 +30,8 @@ void setUpTable(QTableView* table, QAbstractItemModel* model);
 void fitInstantColumns(QTableView* table, std::initializer_list<int> columns);
 
 // The filter bar on top, `table` (set up with setUpTable) beside its detail pane in `splitter`, and below them
-// `bottomBar` (action buttons, or nothing) ending in "1,200 rows loaded · scroll for more".
+// `bottomBar` (action buttons, or nothing) ending in "1,200 rows loaded · scroll for more" (or, while a page takes
+// longer than 300 ms, "Searching…" with a Cancel button).
 void layOut(
     QWidget* view, QWidget* filterBar, QSplitter* splitter, QTableView* table, QWidget* detail, QHBoxLayout* bottomBar);
 

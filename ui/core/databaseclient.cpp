@@ -2,10 +2,14 @@
 #include "core/databaseclient.h"
 
 #include "core/databaseworker.h"
+#include "db/querycanceller.h"
+
+#include <QThreadPool>
 
 DatabaseClient::DatabaseClient(QString purpose, QObject* parent)
     : QObject(parent)
-    , m_inThread(new DatabaseWorker(std::move(purpose)))
+    , m_canceller(std::make_shared<QueryCanceller>())
+    , m_inThread(new DatabaseWorker(std::move(purpose), m_canceller))
 {
     m_inThread->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_inThread, &QObject::deleteLater);
@@ -31,6 +35,16 @@ void DatabaseClient::open(const ConnectionSettings& settings, bool listen)
     QMetaObject::invokeMethod(
         m_inThread, [inThread = m_inThread, settings, listen] { inThread->open(settings, listen); },
         Qt::QueuedConnection);
+}
+
+void DatabaseClient::cancelRunning()
+{
+    // PQcancel connects to the server: on a pool thread, never on the GUI thread.
+    QThreadPool::globalInstance()->start([canceller = m_canceller] {
+        const QString problem = canceller->cancel();
+        if (!problem.isEmpty())
+            qWarning("could not cancel the running statement: %s", qPrintable(problem));
+    });
 }
 
 void DatabaseClient::post(std::function<void(DbSession*)> job)

@@ -14,6 +14,7 @@
 #include <memory>
 
 class DatabaseWorker;
+class QueryCanceller;
 
 // Database work off the GUI thread. The worker owns one connection, opened in its own thread (Qt 6.4: a
 // QSqlDatabase is used only by the thread that opened it). Work runs there in submission order; its result,
@@ -93,6 +94,10 @@ public:
         });
     }
 
+    // Asks the server to cancel the statement the worker runs now, if any (a search the operator gave up on): the
+    // work fails with SQLSTATE 57014 and the connection stays. Returns at once.
+    void cancelRunning();
+
     // Interval of the liveness check that notices a dropped connection while the console is idle.
     static constexpr int HeartbeatMs = 5000;
 
@@ -108,5 +113,6 @@ private:
     void post(std::function<void(DbSession*)> job);
 
     QThread m_thread;
+    std::shared_ptr<QueryCanceller> m_canceller; // shared with the worker, which aims it at its connection
     DatabaseWorker* m_inThread; // lives in m_thread; deleted there when it finishes
 };

@@ -5,6 +5,7 @@
 #include "db/changenotifier.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
+#include "db/querycanceller.h"
 #include "db/schemamigrator.h"
 
 #include <QTimer>
@@ -12,8 +13,9 @@
 static constexpr int FirstReconnectDelayMs = 500;
 static constexpr int MaxReconnectDelayMs = 30'000;
 
-DatabaseWorker::DatabaseWorker(QString purpose)
+DatabaseWorker::DatabaseWorker(QString purpose, std::shared_ptr<QueryCanceller> canceller)
     : m_purpose(std::move(purpose))
+    , m_canceller(std::move(canceller))
 {
     setObjectName(m_purpose);
 }
@@ -41,7 +43,7 @@ void DatabaseWorker::open(const ConnectionSettings& settings, bool listen)
 {
     ensureTimers();
     m_reconnect->stop();
-    m_session.reset();
+    setSession(nullptr);
     m_settings = settings;
     m_listen = listen;
     connectNow(false);
@@ -51,11 +53,12 @@ void DatabaseWorker::connectNow(bool reconnecting)
 {
     try {
         auto session = std::make_unique<DbSession>(m_settings, m_purpose);
+        session->planEachSearch();
         SchemaMigrator(*session).requireCurrent();
         const SessionInfo info = SessionInfo::read(*session);
         if (m_listen)
             ChangeNotifier::subscribe(*session, this, [this] { emit changed(); });
-        m_session = std::move(session);
+        setSession(std::move(session));
         m_reconnectDelayMs = FirstReconnectDelayMs;
         m_heartbeat->start();
         if (reconnecting)
@@ -72,9 +75,15 @@ void DatabaseWorker::connectNow(bool reconnecting)
     }
 }
 
+void DatabaseWorker::setSession(std::unique_ptr<DbSession> session)
+{
+    m_canceller->target(session.get());
+    m_session = std::move(session);
+}
+
 void DatabaseWorker::lose(const QString& message)
 {
-    m_session.reset();
+    setSession(nullptr);
     m_heartbeat->stop();
     emit connectionLost(message);
     m_reconnectDelayMs = FirstReconnectDelayMs;

@@ -9,6 +9,7 @@
 #include <memory>
 
 class DbSession;
+class QueryCanceller;
 class QTimer;
 
 // The part of a DatabaseClient that lives in its thread: the connection, its reconnect and heartbeat
@@ -17,7 +18,7 @@ class DatabaseWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DatabaseWorker)
 public:
-    explicit DatabaseWorker(QString purpose);
+    DatabaseWorker(QString purpose, std::shared_ptr<QueryCanceller> canceller);
     ~DatabaseWorker() final override;
 
     void open(const ConnectionSettings& settings, bool listen);
@@ -32,12 +33,14 @@ signals:
 
 private:
     void connectNow(bool reconnecting);
+    void setSession(std::unique_ptr<DbSession> session);
     void lose(const QString& message);
     void ensureTimers();
 
     QString m_purpose;
     ConnectionSettings m_settings;
     bool m_listen = false;
+    std::shared_ptr<QueryCanceller> m_canceller; // aimed at m_session
     std::unique_ptr<DbSession> m_session;
     QTimer* m_reconnect = nullptr;
     QTimer* m_heartbeat = nullptr;

@@ -8,7 +8,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
-#include <algorithm>
+#include <functional>
 
 // A list of `Row`s (each with an `id`) matching a `Filter`, newest first, loaded page by page on the
 // database worker as the view scrolls (canFetchMore/fetchMore). Every reload takes a new LatestRequest ticket; a page
@@ -56,6 +56,7 @@ public:
         m_requests.next();
         beginResetModel();
         m_rows.clear();
+        m_rowOfId.clear();
         m_exhausted = false;
         m_failed = false;
         endResetModel();
@@ -86,14 +87,22 @@ public:
             [this](const OutboxError& error) { emit loadFailed(error.message()); });
     }
 
-    const Row& rowAt(int row) const { return m_rows.at(row); }
-    // Rows are in descending id order, so this is a binary search.
-    int rowOfId(qint64 id) const
+    void cancelLoading() final override
     {
-        const auto it = std::lower_bound(
-            m_rows.cbegin(), m_rows.cend(), id, [](const Row& row, qint64 wanted) { return row.id > wanted; });
-        return it != m_rows.cend() && it->id == id ? int(it - m_rows.cbegin()) : -1;
+        if (!isLoading())
+            return;
+        // A new ticket: the cancelled statement's error is not a failure to report.
+        m_requests.next();
+        m_worker.cancelRunning();
+        // As after a failure, only a reload reads again.
+        m_failed = true;
+        emit loadCancelled();
+        setLoading(false);
     }
+
+    const Row& rowAt(int row) const { return m_rows.at(row); }
+    // Rows are newest first, but not always in id order (a created-time range orders by created time).
+    int rowOfId(qint64 id) const { return m_rowOfId.value(id, -1); }
     // The database's clock when the last page was read.
     const QDateTime& serverNow() const { return m_serverNow; }
 
@@ -121,6 +130,8 @@ private:
                 m_exhausted = page.rows.size() < m_pageSize;
                 if (!page.rows.isEmpty()) {
                     beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
+                    for (qsizetype i = 0; i < page.rows.size(); ++i)
+                        m_rowOfId.insert(page.rows.at(i).id, int(m_rows.size() + i));
                     m_rows += page.rows;
                     endInsertRows();
                 }
@@ -141,6 +152,7 @@ private:
     RowsQuery m_rowsQuery;
     Filter m_filter;
     QList<Row> m_rows;
+    QHash<qint64, int> m_rowOfId;
     QDateTime m_serverNow;
     LatestRequest m_requests;
     int m_pageSize = DefaultPageSize;

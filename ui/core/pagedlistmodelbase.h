@@ -10,8 +10,14 @@ class PagedListModelBase : public QAbstractTableModel {
 public:
     bool isLoading() const { return m_loading; }
 
+    // Gives up on the page being read (a search the operator does not want to wait for): its statement is
+    // cancelled on the server and the list keeps the rows it has until the next reload.
+    virtual void cancelLoading() = 0;
+
 signals:
     void loadingChanged(bool loading);
+    // The page being read was given up on (cancelLoading), just before loading ends.
+    void loadCancelled();
     void loadFailed(const QString& message);
     // A page arrived; `first` is true for the first page after a reload.
     void pageLoaded(bool first);

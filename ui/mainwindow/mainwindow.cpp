@@ -42,15 +42,16 @@ enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab, AuditTab };
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_reads(QStringLiteral("console-reads"))
+    , m_searches(QStringLiteral("console-searches"))
     , m_actions(QStringLiteral("console-actions"))
     , m_banner(new ConnectionBanner(this))
     , m_tabs(new QTabWidget(this))
     , m_overview(new OverviewPage(m_reads, this))
-    , m_outbox(new OutboxView(m_reads, m_actions, this))
+    , m_outbox(new OutboxView(m_searches, m_actions, this))
     , m_failures(new FailuresView(m_reads, this))
-    , m_keys(new KeysView(m_reads, this))
+    , m_keys(new KeysView(m_searches, this))
     , m_metrics(new MetricsPage(m_reads, this))
-    , m_audit(new AuditView(m_reads, this))
+    , m_audit(new AuditView(m_searches, this))
     , m_serverLabel(new QLabel(this))
     , m_roleLabel(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
@@ -84,12 +85,20 @@ MainWindow::MainWindow(QWidget* parent)
         m_banner->showRestored();
         m_session = info;
         m_outbox->setSessionInfo(info);
-        // Lists that failed while the connection was down start over.
-        m_outbox->refresh();
+        // What failed while the connection was down starts over.
         m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+        m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
         m_failures->refresh();
-        m_keys->refresh();
         m_overview->refresh();
+    });
+    // The lists search on a connection of their own, so that a long search (and its Cancel) never holds up the
+    // overview, the failure groups or the metrics.
+    connect(&m_searches, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
+    connect(&m_searches, &DatabaseClient::reconnected, this, [this] {
+        m_banner->showRestored();
+        m_outbox->refresh();
+        m_keys->refresh();
+        m_audit->refresh();
     });
     connect(&m_actions, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
     connect(&m_actions, &DatabaseClient::reconnected, m_banner, &ConnectionBanner::showRestored);
@@ -119,11 +128,14 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->setCurrentIndex(OutboxTab);
     });
     // Retry group is Retry all matching on the group's rows: the same frozen set, dialog, reason and audit.
-    connect(m_failures, &FailuresView::retryGroup, this, [this](const OutboxFilter& filter) {
+    const auto retryGroup = [this](const OutboxFilter& filter) {
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
         m_outbox->requeueMatching();
-    });
+    };
+    connect(m_failures, &FailuresView::retryGroup, this, retryGroup);
+    connect(m_overview, &OverviewPage::retryGroup, this, retryGroup);
+    connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
     connect(m_outbox, &OutboxView::actionFinished, this, [this](const QString& summary) {
         statusBar()->showMessage(summary, 15'000);
         m_overview->refresh();
@@ -232,6 +244,7 @@ void MainWindow::connectTo(const ConnectionSettings& given, const QString& displ
     settings.setDefaultApplicationName(QStringLiteral("outbox-console"));
     m_serverLabel->setText(tr("Connecting to %1…").arg(displayName));
     m_reads.open(settings, true);
+    m_searches.open(settings, false);
     m_actions.open(settings, false);
 }
 
@@ -271,6 +284,7 @@ void MainWindow::onConnected(const SessionInfo& info)
     m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
     m_outbox->setSessionInfo(info);
     m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+    m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
     m_overview->refresh();
     m_outbox->showFilter(m_outbox->filter());
     m_keys->showFilter(m_keys->filter());

@@ -69,6 +69,7 @@ private:
     void restoreSettings();
 
     DatabaseClient m_reads;
+    DatabaseClient m_searches;
     DatabaseClient m_actions;
     SessionInfo m_session;
     QString m_pendingConninfo; // from the connect dialog, remembered once connected

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metrics/metricschart.h"
 
+#include "core/timeformatter.h"
+
 #include <QContextMenuEvent>
 #include <QDateTimeAxis>
 #include <QDir>
@@ -21,6 +23,28 @@ constexpr qint64 DayMSecs = 24LL * 3600 * 1000;
 const QColor ThresholdColor(0xdc, 0x32, 0x2f); // the Overview's alarm red, readable on light and dark themes
 
 } // namespace
+
+MetricsChart::Figure MetricsChart::counter(qint64 MetricCounters::*member)
+{
+    return [member](const MetricPoint& point) { return std::optional<double>(double(point.counters.*member)); };
+}
+
+MetricsChart::Figure MetricsChart::backlog(double (*figure)(const BacklogSample&))
+{
+    return [figure](const MetricPoint& point) {
+        return point.backlog ? std::optional<double>(figure(*point.backlog)) : std::nullopt;
+    };
+}
+
+QTimeZone MetricsChart::displayZone()
+{
+    if (TimeFormatter::zone() == TimeFormatter::Zone::Local) {
+        const QByteArray local = QTimeZone::systemTimeZoneId();
+        if (MetricsRepository::isSupportedTimeZone(QString::fromUtf8(local)))
+            return QTimeZone(local);
+    }
+    return QTimeZone::utc();
+}
 
 MetricsChart::MetricsChart(const QString& title, QWidget* parent)
     : QChartView(new QChart, parent)

@@ -25,6 +25,13 @@ public:
 
     explicit MetricsChart(const QString& title, QWidget* parent = nullptr);
 
+    // A counter of the bucket; a figure of the bucket's backlog sample, where the relay sampled one.
+    static Figure counter(qint64 MetricCounters::*member);
+    static Figure backlog(double (*figure)(const BacklogSample&));
+    // The zone TimeFormatter shows instants in, as a zone PostgreSQL can align buckets to. A local zone that is
+    // no IANA name (a POSIX TZ string, say) falls back to UTC; the time axis is titled with the zone used.
+    static QTimeZone displayZone();
+
     // A value axis; `decimals` for its labels.
     QValueAxis* addAxis(const QString& title, Qt::Alignment side, int decimals = 0);
     // `unit` and `decimals` format the figure on hover, e.g. "%" and 1.

@@ -22,18 +22,6 @@ namespace {
 
 using Span = MetricsTimeRange::Span;
 
-// The zone TimeFormatter shows instants in, as a zone PostgreSQL can align buckets to. A local zone that is
-// no IANA name (a POSIX TZ string, say) falls back to UTC; the time axis is titled with the zone used.
-QTimeZone chartZone()
-{
-    if (TimeFormatter::zone() == TimeFormatter::Zone::Local) {
-        const QByteArray local = QTimeZone::systemTimeZoneId();
-        if (MetricsRepository::isSupportedTimeZone(QString::fromUtf8(local)))
-            return QTimeZone(local);
-    }
-    return QTimeZone::utc();
-}
-
 QString bucketName(int seconds)
 {
     if (seconds % 86'400 == 0)
@@ -41,11 +29,6 @@ QString bucketName(int seconds)
     if (seconds % 3600 == 0)
         return MetricsPage::tr("%1 h").arg(seconds / 3600);
     return MetricsPage::tr("%1 min").arg(seconds / 60);
-}
-
-MetricsChart::Figure counter(qint64 MetricCounters::*member)
-{
-    return [member](const MetricPoint& point) { return std::optional<double>(double(point.counters.*member)); };
 }
 
 MetricsChart::Figure percent(std::optional<double> (MetricPoint::*rate)() const)
@@ -61,13 +44,6 @@ MetricsChart::Figure latencyQuantile(double q)
     return [q](const MetricPoint& point) {
         const std::optional<qint64> ms = point.publishLatencyQuantileMs(q);
         return ms ? std::optional<double>(double(*ms)) : std::nullopt;
-    };
-}
-
-MetricsChart::Figure backlog(double (*figure)(const BacklogSample&))
-{
-    return [figure](const MetricPoint& point) {
-        return point.backlog ? std::optional<double>(figure(*point.backlog)) : std::nullopt;
     };
 }
 
@@ -138,20 +114,23 @@ void MetricsPage::buildCharts()
     QValueAxis* hitRate = duplicates->addAxis(tr("hit rate (%)"), Qt::AlignLeft, 1);
     QValueAxis* requests = duplicates->addAxis(tr("per bucket"), Qt::AlignRight);
     duplicates->addLine(tr("duplicate hit rate"), hitRate, percent(&MetricPoint::duplicateHitRate), tr("%"), 1);
-    duplicates->addLine(tr("requests"), requests, counter(&MetricCounters::requests));
-    duplicates->addLine(tr("replays"), requests, counter(&MetricCounters::replays));
-    duplicates->addLine(tr("mismatches (422)"), requests, counter(&MetricCounters::mismatches));
-    duplicates->addLine(tr("in progress (409)"), requests, counter(&MetricCounters::inProgressRejections));
+    duplicates->addLine(tr("requests"), requests, MetricsChart::counter(&MetricCounters::requests));
+    duplicates->addLine(tr("replays"), requests, MetricsChart::counter(&MetricCounters::replays));
+    duplicates->addLine(tr("mismatches (422)"), requests, MetricsChart::counter(&MetricCounters::mismatches));
+    duplicates->addLine(
+        tr("in progress (409)"), requests, MetricsChart::counter(&MetricCounters::inProgressRejections));
     m_hitRateLevel = duplicates->addThreshold(tr("warning level"), hitRate);
 
     auto* lag = new MetricsChart(tr("Outbox lag"), this);
     QValueAxis* age = lag->addAxis(tr("oldest pending (s)"), Qt::AlignLeft);
     QValueAxis* rows = lag->addAxis(tr("backlog (rows)"), Qt::AlignRight);
     QValueAxis* latency = lag->addAxis(tr("publish latency (ms)"), Qt::AlignRight);
-    lag->addLine(tr("oldest pending age"), age,
-        backlog([](const BacklogSample& sample) { return double(sample.oldestUnpublishedAgeMs) / 1000.0; }), tr("s"),
-        1);
-    lag->addLine(tr("backlog"), rows, backlog([](const BacklogSample& sample) { return double(sample.unpublished); }));
+    lag->addLine(tr("oldest pending age"), age, MetricsChart::backlog([](const BacklogSample& sample) {
+        return double(sample.oldestUnpublishedAgeMs) / 1000.0;
+    }),
+        tr("s"), 1);
+    lag->addLine(tr("backlog"), rows,
+        MetricsChart::backlog([](const BacklogSample& sample) { return double(sample.unpublished); }));
     lag->addLine(tr("latency p50"), latency, latencyQuantile(0.50), tr("ms"));
     lag->addLine(tr("latency p95"), latency, latencyQuantile(0.95), tr("ms"));
     lag->addLine(tr("latency p99"), latency, latencyQuantile(0.99), tr("ms"));
@@ -161,16 +140,17 @@ void MetricsPage::buildCharts()
     QValueAxis* retryRate = retries->addAxis(tr("retry rate (%)"), Qt::AlignLeft, 1);
     QValueAxis* events = retries->addAxis(tr("per bucket"), Qt::AlignRight);
     retries->addLine(tr("retry rate"), retryRate, percent(&MetricPoint::retryRate), tr("%"), 1);
-    retries->addLine(tr("dead-letters"), events, counter(&MetricCounters::deadLetters));
-    retries->addLine(tr("lease rescues"), events, counter(&MetricCounters::leaseRescues));
+    retries->addLine(tr("dead-letters"), events, MetricsChart::counter(&MetricCounters::deadLetters));
+    retries->addLine(tr("lease rescues"), events, MetricsChart::counter(&MetricCounters::leaseRescues));
     m_retryRateLevel = retries->addThreshold(tr("warning level"), retryRate);
 
     auto* throughput = new MetricsChart(tr("Throughput"), this);
     QValueAxis* perBucket = throughput->addAxis(tr("per bucket"), Qt::AlignLeft);
-    throughput->addLine(tr("created"), perBucket, counter(&MetricCounters::executions));
-    throughput->addLine(tr("published"), perBucket, counter(&MetricCounters::published));
-    throughput->addLine(tr("consumed"), perBucket, counter(&MetricCounters::consumed));
-    throughput->addLine(tr("consumer duplicates"), perBucket, counter(&MetricCounters::consumerDuplicates));
+    throughput->addLine(tr("created"), perBucket, MetricsChart::counter(&MetricCounters::executions));
+    throughput->addLine(tr("published"), perBucket, MetricsChart::counter(&MetricCounters::published));
+    throughput->addLine(tr("consumed"), perBucket, MetricsChart::counter(&MetricCounters::consumed));
+    throughput->addLine(
+        tr("consumer duplicates"), perBucket, MetricsChart::counter(&MetricCounters::consumerDuplicates));
 
     m_charts = { duplicates, lag, retries, throughput };
 }
@@ -178,7 +158,7 @@ void MetricsPage::buildCharts()
 MetricsPage::Request MetricsPage::currentRequest() const
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    Request request { m_timeRange.from(now), m_timeRange.to(now), 0, chartZone() };
+    Request request { m_timeRange.from(now), m_timeRange.to(now), 0, MetricsChart::displayZone() };
     request.bucketSeconds = MetricsTimeRange::bucketSecondsFor(request.from.secsTo(request.to));
     return request;
 }
@@ -244,7 +224,7 @@ void MetricsPage::syncControls()
     m_span->setCurrentIndex(m_span->findData(int(m_timeRange.span())));
     const bool custom = m_timeRange.span() == Span::Custom;
     // QDateTimeEdit (Qt 6.4) knows UTC and local time only, which are the zones the console offers.
-    const Qt::TimeSpec spec = chartZone() == QTimeZone::utc() ? Qt::UTC : Qt::LocalTime;
+    const Qt::TimeSpec spec = MetricsChart::displayZone() == QTimeZone::utc() ? Qt::UTC : Qt::LocalTime;
     const QDateTime now = QDateTime::currentDateTimeUtc();
     // While a "last …" window is chosen, the editors show the range last read, a starting point for a custom one.
     const QDateTime from = custom || !m_shown.from.isValid() ? m_timeRange.from(now) : m_shown.from;

@@ -3,18 +3,23 @@
 
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
+#include "failures/failuregroupsmodel.h"
+#include "metrics/metricschart.h"
 #include "metrics/metricthresholds.h"
 #include "operations/outboxoverview.h"
 #include "overview/relayfleetmodel.h"
+#include "overview/waitingrowsmodel.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QSettings>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace {
 
@@ -45,6 +50,34 @@ QString countText(const CappedCount& count)
     return count.capped ? number + QLatin1Char('+') : number;
 }
 
+// The look of the Overview's small tables: whole rows, no editing, columns fitted to their contents but the last.
+void setUpSnapshotTable(QTableView* table, QAbstractItemModel* model, const QString& name)
+{
+    table->setModel(model);
+    table->setObjectName(name);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+// Exactly `rows` rows tall, so the five explained rows show without a scroll bar and nothing else takes room.
+void fitRows(QTableView* table, int rows)
+{
+    table->setFixedHeight(table->horizontalHeader()->sizeHint().height()
+        + rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth());
+}
+
+QLabel* heading(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(text), parent);
+    return label;
+}
+
 } // namespace
 
 OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
@@ -57,6 +90,13 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_nothingPublishing(new QLabel(this))
     , m_relayModel(new RelayFleetModel(this))
     , m_relayTable(new QTableView(this))
+    , m_groupModel(new FailureGroupsModel(this))
+    , m_groupTable(new QTableView(this))
+    , m_retryGroup(new QPushButton(tr("&Retry group…"), this))
+    , m_waitingModel(new WaitingRowsModel(this))
+    , m_waitingTable(new QTableView(this))
+    , m_lastHour(new MetricsChart(tr("Last hour, per minute"), this))
+    , m_actions(new QLabel(this))
 {
     auto* grid = new QGridLayout;
     grid->setSpacing(12);
@@ -82,26 +122,128 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     m_nothingPublishing->setStyleSheet(QStringLiteral("color: #dc322f; font-weight: bold;"));
     m_nothingPublishing->setWordWrap(true);
     m_nothingPublishing->hide();
-    m_relayTable->setModel(m_relayModel);
-    m_relayTable->setObjectName(QStringLiteral("relays"));
-    m_relayTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_relayTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_relayTable->setWordWrap(false);
-    m_relayTable->verticalHeader()->hide();
-    m_relayTable->horizontalHeader()->setStretchLastSection(true);
-    m_relayTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    setUpSnapshotTable(m_relayTable, m_relayModel, QStringLiteral("relays"));
     m_relayTable->horizontalHeader()->setSectionResizeMode(RelayFleetModel::LastError, QHeaderView::Stretch);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(grid);
-    layout->addSpacing(16);
+    layout->addSpacing(8);
     layout->addWidget(m_oldest);
     layout->addWidget(m_rates);
-    layout->addSpacing(16);
     layout->addWidget(m_nothingPublishing);
+    layout->addWidget(explanations());
     layout->addWidget(m_fleet);
     layout->addWidget(m_relayTable, 1);
     layout->addWidget(m_updated);
+}
+
+QWidget* OverviewPage::explanations()
+{
+    setUpSnapshotTable(m_groupTable, m_groupModel, QStringLiteral("failureGroups"));
+    for (const int column : { FailureGroupsModel::Failed, FailureGroupsModel::Dead, FailureGroupsModel::EventTypes })
+        m_groupTable->hideColumn(column);
+    m_groupTable->setToolTip(tr("Double-click a group to see its rows"));
+    fitRows(m_groupTable, OutboxOverview::ExplainedRows);
+    m_retryGroup->setEnabled(false);
+    m_retryGroup->setToolTip(tr("Requeue every row of the selected group, as they are when you confirm"));
+    auto* showGroup = new QPushButton(tr("Show rows"), this);
+    showGroup->setEnabled(false);
+    connect(m_groupTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, showGroup] {
+        const bool selected = m_groupTable->selectionModel()->hasSelection();
+        showGroup->setEnabled(selected);
+        m_retryGroup->setEnabled(selected && m_mayChangeOutbox);
+    });
+    connect(showGroup, &QPushButton::clicked, this, [this] { emit showOutbox(selectedGroupRows()); });
+    connect(m_groupTable, &QTableView::doubleClicked, this, [this] { emit showOutbox(selectedGroupRows()); });
+    connect(m_retryGroup, &QPushButton::clicked, this, [this] { emit retryGroup(selectedGroupRows()); });
+
+    setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
+    m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list"));
+    fitRows(m_waitingTable, OutboxOverview::ExplainedRows);
+    connect(m_waitingTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        OutboxFilter row;
+        row.ids = { index.data(WaitingRowsModel::IdRole).toLongLong() };
+        emit showOutbox(row);
+    });
+
+    QValueAxis* perMinute = m_lastHour->addAxis(tr("rows"), Qt::AlignLeft);
+    QValueAxis* lag = m_lastHour->addAxis(tr("lag (s)"), Qt::AlignRight);
+    m_lastHour->addLine(tr("published"), perMinute, MetricsChart::counter(&MetricCounters::published));
+    m_lastHour->addLine(tr("failed attempts"), perMinute, MetricsChart::counter(&MetricCounters::failedAttempts));
+    m_lastHour->addLine(tr("oldest unpublished"), lag, MetricsChart::backlog([](const BacklogSample& sample) {
+        return double(sample.oldestUnpublishedAgeMs) / 1000.0;
+    }),
+        tr("s"), 1);
+    m_lastHour->setMinimumHeight(220);
+
+    m_actions->setObjectName(QStringLiteral("recentActions"));
+    m_actions->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_actions->setWordWrap(true);
+    m_actions->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(m_actions, &QLabel::linkActivated, this, &OverviewPage::showAudit);
+
+    auto* groupButtons = new QHBoxLayout;
+    groupButtons->addWidget(heading(tr("Largest failure groups"), this), 1);
+    groupButtons->addWidget(showGroup);
+    groupButtons->addWidget(m_retryGroup);
+    auto* left = new QVBoxLayout;
+    left->addLayout(groupButtons);
+    left->addWidget(m_groupTable);
+    left->addWidget(heading(tr("Oldest unpublished rows"), this));
+    left->addWidget(m_waitingTable);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_lastHour, 1);
+    right->addWidget(heading(tr("Last operator actions"), this));
+    right->addWidget(m_actions);
+    auto* panes = new QWidget(this);
+    auto* columns = new QHBoxLayout(panes);
+    columns->setContentsMargins(0, 0, 0, 0);
+    columns->addLayout(left, 3);
+    columns->addLayout(right, 2);
+    return panes;
+}
+
+void OverviewPage::setMayChangeOutbox(bool may, const QString& reason)
+{
+    m_mayChangeOutbox = may;
+    m_retryGroup->setEnabled(may && m_groupTable->selectionModel()->hasSelection());
+    m_retryGroup->setToolTip(
+        may ? tr("Requeue every row of the selected group, as they are when you confirm") : reason);
+}
+
+OutboxFilter OverviewPage::selectedGroupRows() const
+{
+    OutboxFilter rows;
+    const QModelIndexList selected = m_groupTable->selectionModel()->selectedRows();
+    if (selected.isEmpty())
+        return rows;
+    rows.errorSignature = selected.first().data(FailureGroupsModel::SignatureRole).toString();
+    rows.statuses = { OutboxStatus::Failed, OutboxStatus::Dead };
+    return rows;
+}
+
+void OverviewPage::presentExplanations(const OutboxOverview& overview)
+{
+    // The selected group stays selected across refreshes, so Retry group acts on what the operator chose.
+    const QString selected = selectedGroupRows().errorSignature;
+    m_groupModel->setRows(overview.failureGroups);
+    for (int row = 0; row < m_groupModel->rowCount(); ++row) {
+        if (!selected.isEmpty() && m_groupModel->rows().at(row).signature == selected)
+            m_groupTable->selectRow(row);
+    }
+    m_waitingModel->setRows(overview.oldestUnpublished, overview.serverNow);
+    m_lastHour->setPoints(overview.lastHour, 60, MetricsChart::displayZone());
+
+    QStringList lines;
+    for (const AuditEntry& entry : overview.recentActions) {
+        lines.append(tr("%1 · <b>%2</b> %3 %n row(s): %4", nullptr, int(entry.entityIds.size()))
+                         .arg(TimeFormatter::display(entry.at), entry.actor.toHtmlEscaped(),
+                             entry.action.toHtmlEscaped(), entry.reason.toHtmlEscaped()));
+    }
+    if (lines.isEmpty())
+        lines.append(tr("No operator action on record."));
+    lines.append(QStringLiteral("<a href=\"audit\">%1</a>").arg(tr("All actions in the Audit tab")));
+    m_actions->setText(lines.join(QStringLiteral("<br>")));
 }
 
 void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter)
@@ -196,6 +338,7 @@ void OverviewPage::present(const OutboxOverview& overview)
     m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
     m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
     m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
+    presentExplanations(overview);
     presentFleet(overview);
 }
 

@@ -6,17 +6,23 @@
 #include <QWidget>
 
 class DatabaseClient;
+class FailureGroupsModel;
+class MetricsChart;
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QTableView;
 class QToolButton;
 class RelayFleetModel;
+class WaitingRowsModel;
 struct OutboxOverview;
 
 // The first thing an operator sees: how many outbox rows are pending, in flight, failed, dead and stuck,
 // how old the oldest unpublished one is, and the publish rate and duplicate hit rate of the last hour.
-// Each count is a link to the list filtered to those rows. Below, the relays of the registry: which are alive,
-// stale (presumed dead) or stopped, and in red "Nothing is publishing" when rows wait and none is alive.
+// Each count is a link to the list filtered to those rows. Then what explains them: the five largest failure
+// groups (Retry group), the oldest unpublished rows with why each waits, the last hour's throughput and lag, and
+// the last operator actions. Below, the relays of the registry: which are alive, stale (presumed dead) or
+// stopped, and in red "Nothing is publishing" when rows wait and none is alive.
 class OverviewPage final : public QWidget {
     Q_OBJECT
 public:
@@ -29,18 +35,29 @@ public:
     // The figures as shown, for tests and screen readers: e.g. "pending" -> "1,234".
     QString figure(const QString& name) const;
 
+    // Retry group needs the right to change outbox rows; without it the button says which role is missing.
+    void setMayChangeOutbox(bool may, const QString& reason);
+
     RelayFleetModel* relays() const { return m_relayModel; }
+    FailureGroupsModel* failureGroups() const { return m_groupModel; }
+    WaitingRowsModel* waitingRows() const { return m_waitingModel; }
     // Whether the red "Nothing is publishing" warning is up.
     bool warnsNothingPublishing() const;
 
 signals:
     void showOutbox(const OutboxFilter& filter);
+    // Retry group on the rows of `filter` (one failure group), as the Failures tab's.
+    void retryGroup(const OutboxFilter& filter);
+    void showAudit();
     void loadFailed(const QString& message);
 
 private:
     void addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter);
     void present(const OutboxOverview& overview);
     void presentFleet(const OutboxOverview& overview);
+    void presentExplanations(const OutboxOverview& overview);
+    OutboxFilter selectedGroupRows() const;
+    QWidget* explanations();
 
     DatabaseClient& m_reads;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
@@ -52,5 +69,13 @@ private:
     QLabel* m_nothingPublishing;
     RelayFleetModel* m_relayModel;
     QTableView* m_relayTable;
+    FailureGroupsModel* m_groupModel;
+    QTableView* m_groupTable;
+    QPushButton* m_retryGroup;
+    bool m_mayChangeOutbox = false;
+    WaitingRowsModel* m_waitingModel;
+    QTableView* m_waitingTable;
+    MetricsChart* m_lastHour;
+    QLabel* m_actions;
     bool m_loading = false;
 };

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+
+struct OutboxRowSummary;
+
+// Why an unpublished row still waits: what the Overview says beside the oldest ones, so the operator knows
+// which action helps (start a relay, fix the broker, wait for the rescue of a dead worker's rows).
+enum class WaitCause {
+    NoRelayAlive, // pending or failed, and no relay is alive to publish it
+    Failing, // its last attempt failed; the next one is scheduled
+    LeaseExpired, // in flight, but its worker's lease ran out: the worker is presumed dead, a relay rescues it
+    Publishing, // in flight: a worker holds its lease now
+    Scheduled, // pending, not due yet (released or requeued with a delay)
+    Overdue, // due for longer than the stuck threshold while relays are alive: they are not keeping up
+    Queued, // due, waiting its turn
+};
+
+// The cause for `row` at the database's time `now`; the stuck rules are StuckRowClassifier's.
+WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, bool anyRelayAlive, qint64 stuckThresholdMs);

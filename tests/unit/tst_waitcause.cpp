@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/waitcause.h"
+#include "outbox/outboxrows.h"
+
+#include <QTest>
+
+namespace {
+
+const QDateTime Now = QDateTime(QDate(2026, 4, 1), QTime(12, 0), Qt::UTC);
+constexpr qint64 FiveMinutes = 5LL * 60 * 1000;
+
+} // namespace
+
+Q_DECLARE_METATYPE(WaitCause)
+
+// Why an unpublished row waits, as the Overview says it beside the oldest rows: the cause names the action that
+// helps, so each rule is pinned here, including which cause wins when two apply.
+class TestWaitCause final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cause_data()
+    {
+        QTest::addColumn<OutboxStatus>("status");
+        QTest::addColumn<qint64>("dueOffsetMs"); // next_attempt_at - now
+        QTest::addColumn<qint64>("leaseOffsetMs"); // lease_expires_at - now (in flight only)
+        QTest::addColumn<bool>("relayAlive");
+        QTest::addColumn<WaitCause>("cause");
+        QTest::newRow("pending, due now, relays alive")
+            << OutboxStatus::Pending << 0LL << 0LL << true << WaitCause::Queued;
+        QTest::newRow("pending, due 10 min ago, relays alive")
+            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << true << WaitCause::Overdue;
+        QTest::newRow("pending, due in a minute")
+            << OutboxStatus::Pending << 60'000LL << 0LL << true << WaitCause::Scheduled;
+        QTest::newRow("pending, no relay alive")
+            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << false << WaitCause::NoRelayAlive;
+        QTest::newRow("failed, retry scheduled")
+            << OutboxStatus::Failed << 60'000LL << 0LL << true << WaitCause::Failing;
+        QTest::newRow("failed, overdue: the error says more than the delay")
+            << OutboxStatus::Failed << -2 * FiveMinutes << 0LL << true << WaitCause::Failing;
+        QTest::newRow("failed, no relay alive: nothing will retry it")
+            << OutboxStatus::Failed << 60'000LL << 0LL << false << WaitCause::NoRelayAlive;
+        QTest::newRow("in flight, lease valid")
+            << OutboxStatus::InFlight << 0LL << 30'000LL << true << WaitCause::Publishing;
+        QTest::newRow("in flight, lease expired")
+            << OutboxStatus::InFlight << 0LL << -30'000LL << true << WaitCause::LeaseExpired;
+        QTest::newRow("in flight, lease expired, no relay alive: still the dead worker's")
+            << OutboxStatus::InFlight << 0LL << -30'000LL << false << WaitCause::LeaseExpired;
+    }
+
+    void cause()
+    {
+        QFETCH(OutboxStatus, status);
+        QFETCH(qint64, dueOffsetMs);
+        QFETCH(qint64, leaseOffsetMs);
+        QFETCH(bool, relayAlive);
+        QFETCH(WaitCause, cause);
+        OutboxRowSummary row;
+        row.id = 7;
+        row.status = status;
+        row.nextAttemptAt = Now.addMSecs(dueOffsetMs);
+        if (status == OutboxStatus::InFlight) {
+            row.leaseOwner = QStringLiteral("relay-1/w0");
+            row.leaseExpiresAt = Now.addMSecs(leaseOffsetMs);
+        }
+        QCOMPARE(int(waitCauseOf(row, Now, relayAlive, FiveMinutes)), int(cause));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWaitCause)
+#include "tst_waitcause.moc"

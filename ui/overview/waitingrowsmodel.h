@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/snapshottablemodel.h"
+#include "operations/outboxoverview.h"
+
+// The oldest unpublished rows as the Overview lists them, each with why it waits. Replaced as a whole by each
+// refresh; ages are judged by the database's clock at the time of the read.
+class WaitingRowsModel final : public SnapshotTableModel<WaitingRow> {
+    Q_OBJECT
+public:
+    enum Column { Waiting, Status, EventType, Id, Cause, ColumnCount };
+    enum Role { IdRole = Qt::UserRole + 1 };
+
+    explicit WaitingRowsModel(QObject* parent = nullptr);
+
+    void setRows(const QList<WaitingRow>& rows, const QDateTime& serverNow);
+
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
+
+    // What the operator reads for `waiting`: the cause, with the row's own facts (its error, its worker).
+    static QString causeText(const WaitingRow& waiting);
+
+private:
+    QDateTime m_serverNow;
+};
