@@ -29,44 +29,50 @@ static QString orderClause(const QString& key, bool descending)
         + QStringLiteral("id") + direction + QStringLiteral(" LIMIT ?::int");
 }
 
-SqlFragment KeysetQuery::buildWithin(
-    int window, const SqlFragment& condition, bool descending, qint64 cursor, int limit) const
-{
-    const SqlFragment inner = build(descending, cursor, window);
-    return { QStringLiteral("SELECT * FROM (") + inner.sql + QStringLiteral(") windowed WHERE ") + condition.sql
-            + orderClause(m_orderColumn.isEmpty() ? QString() : QStringLiteral("keyset_order"), descending),
-        inner.binds + condition.binds + QVariantList { limit } };
-}
-
 void KeysetQuery::collectBeforeOrdering()
 {
     m_collectFirst = true;
 }
 
+QString KeysetQuery::orderedBy(const QString& key, bool descending) const
+{
+    return orderClause(m_orderColumn.isEmpty() ? QString() : key, descending);
+}
+
+QString KeysetQuery::selectFrom(const QString& columns) const
+{
+    // The order column under a name of its own, on which branches are merged whatever the selected columns are.
+    const QString key = m_orderColumn.isEmpty()
+        ? QString()
+        : QStringLiteral(", ") + m_orderColumn + QStringLiteral(" AS keyset_order");
+    return QStringLiteral("SELECT ") + columns + key + QStringLiteral(" FROM ") + m_table + QStringLiteral(" WHERE ");
+}
+
+SqlFragment KeysetQuery::restriction(bool descending, qint64 cursor) const
+{
+    SqlFragment common;
+    for (const SqlFragment& condition : m_conditions) {
+        common.sql += QStringLiteral(" AND ") + condition.sql;
+        common.binds += condition.binds;
+    }
+    if (cursor <= 0)
+        return common;
+    const QString comparison = descending ? QStringLiteral(" < ") : QStringLiteral(" > ");
+    if (m_orderColumn.isEmpty()) {
+        common.sql += QStringLiteral(" AND id") + comparison + QStringLiteral("?::bigint");
+        common.binds.append(cursor);
+    } else {
+        common.sql += QStringLiteral(" AND (%1, id)%2((SELECT %1 FROM %3 WHERE id = ?::bigint), ?::bigint)")
+                          .arg(m_orderColumn, comparison, m_table);
+        common.binds += QVariantList { cursor, cursor };
+    }
+    return common;
+}
+
 SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
 {
-    const QString comparison = descending ? QStringLiteral(" < ") : QStringLiteral(" > ");
-    const bool byColumn = !m_orderColumn.isEmpty();
-    QString common;
-    QVariantList commonBinds;
-    for (const SqlFragment& condition : m_conditions) {
-        common += QStringLiteral(" AND ") + condition.sql;
-        commonBinds += condition.binds;
-    }
-    if (cursor > 0 && !byColumn) {
-        common += QStringLiteral(" AND id") + comparison + QStringLiteral("?::bigint");
-        commonBinds.append(cursor);
-    } else if (cursor > 0) {
-        common += QStringLiteral(" AND (%1, id)%2((SELECT %1 FROM %3 WHERE id = ?::bigint), ?::bigint)")
-                      .arg(m_orderColumn, comparison, m_table);
-        commonBinds += QVariantList { cursor, cursor };
-    }
-    const auto orderedBy = [&](const QString& key) { return orderClause(byColumn ? key : QString(), descending); };
-    commonBinds.append(limit);
-    // The branches are merged on a column of their own, whatever the selected columns are.
-    const QString select = QStringLiteral("SELECT ") + m_columns
-        + (byColumn ? QStringLiteral(", ") + m_orderColumn + QStringLiteral(" AS keyset_order") : QString())
-        + QStringLiteral(" FROM ") + m_table + QStringLiteral(" WHERE ");
+    const SqlFragment common = restriction(descending, cursor);
+    const QString select = selectFrom(m_columns);
     if (m_collectFirst) {
         // OFFSET 0 keeps the planner from pushing the ORDER BY ... LIMIT into the search; only the keys of the
         // matches are collected, the columns are read for the page's rows alone.
@@ -78,27 +84,35 @@ SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
         }
         if (alternatives.isEmpty())
             alternatives.append(QStringLiteral("true"));
-        binds += commonBinds;
-        binds.append(limit);
-        const QString key = byColumn ? QStringLiteral("id, ") + m_orderColumn + QStringLiteral(" AS keyset_order")
-                                     : QStringLiteral("id");
-        return { select + QStringLiteral("id IN (SELECT id FROM (SELECT ") + key + QStringLiteral(" FROM ") + m_table
-                + QStringLiteral(" WHERE (") + alternatives.join(QStringLiteral(" OR ")) + QLatin1Char(')') + common
-                + QStringLiteral(" OFFSET 0) collected") + orderedBy(QStringLiteral("keyset_order")) + QLatin1Char(')')
-                + orderedBy(m_orderColumn),
+        binds += common.binds + QVariantList { limit, limit };
+        return { select + QStringLiteral("id IN (SELECT id FROM (") + selectFrom(QStringLiteral("id"))
+                + QLatin1Char('(') + alternatives.join(QStringLiteral(" OR ")) + QLatin1Char(')') + common.sql
+                + QStringLiteral(" OFFSET 0) collected") + orderedBy(QStringLiteral("keyset_order"), descending)
+                + QLatin1Char(')') + orderedBy(m_orderColumn, descending),
             binds };
     }
     if (m_branches.isEmpty())
-        return { select + QStringLiteral("true") + common + orderedBy(m_orderColumn), commonBinds };
+        return { select + QStringLiteral("true") + common.sql + orderedBy(m_orderColumn, descending),
+            common.binds + QVariantList { limit } };
 
     QStringList parts;
     QVariantList binds;
     for (const SqlFragment& branch : m_branches) {
-        parts.append(QLatin1Char('(') + select + branch.sql + common + orderedBy(m_orderColumn) + QLatin1Char(')'));
-        binds += branch.binds + commonBinds;
+        parts.append(QLatin1Char('(') + select + branch.sql + common.sql + orderedBy(m_orderColumn, descending)
+            + QLatin1Char(')'));
+        binds += branch.binds + common.binds + QVariantList { limit };
     }
     binds.append(limit);
     return { QStringLiteral("SELECT * FROM (") + parts.join(QStringLiteral(" UNION ALL ")) + QStringLiteral(") merged")
-            + orderedBy(QStringLiteral("keyset_order")),
+            + orderedBy(QStringLiteral("keyset_order"), descending),
         binds };
+}
+
+SqlFragment KeysetQuery::buildWithin(
+    int window, const SqlFragment& condition, bool descending, qint64 cursor, int limit) const
+{
+    const SqlFragment inner = build(descending, cursor, window);
+    return { QStringLiteral("SELECT * FROM (") + inner.sql + QStringLiteral(") windowed WHERE ") + condition.sql
+            + orderedBy(QStringLiteral("keyset_order"), descending),
+        inner.binds + condition.binds + QVariantList { limit } };
 }

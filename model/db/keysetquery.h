@@ -42,6 +42,11 @@ public:
     SqlFragment buildWithin(int window, const SqlFragment& condition, bool descending, qint64 cursor, int limit) const;
 
 private:
+    QString orderedBy(const QString& key, bool descending) const;
+    QString selectFrom(const QString& columns) const;
+    // The conditions and the cursor, each as " AND ...".
+    SqlFragment restriction(bool descending, qint64 cursor) const;
+
     QString m_table;
     QString m_columns;
     QString m_orderColumn;

@@ -111,9 +111,11 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
 {
     OutboxPage page;
     page.serverNow = m_session.serverNow();
-    const bool amongFailures = !filter.statuses.isEmpty()
-        && std::all_of(filter.statuses.cbegin(), filter.statuses.cend(),
-            [](OutboxStatus status) { return status == OutboxStatus::Failed || status == OutboxStatus::Dead; });
+    // Stuck rows are mostly failed and dead ones too.
+    const bool amongFailures = filter.stuckOnly
+        || (!filter.statuses.isEmpty()
+            && std::all_of(filter.statuses.cbegin(), filter.statuses.cend(),
+                [](OutboxStatus status) { return status == OutboxStatus::Failed || status == OutboxStatus::Dead; }));
     if (!filter.errorContains.isEmpty() && amongFailures) {
         // Among failed and dead rows, where errors live, a searched error is often a frequent one: first the newest
         // rows matching every other filter, in list order, searched for the text. When a page's worth of them

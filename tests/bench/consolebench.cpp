@@ -162,6 +162,11 @@ int main(int argc, char** argv)
                 f.createdTo = now.addDays(-60);
             } },
         { "stuck only", [](OutboxFilter& f) { f.stuckOnly = true; } },
+        { "stuck only + error contains 'NO_ROUTE'",
+            [](OutboxFilter& f) {
+                f.stuckOnly = true;
+                f.errorContains = QStringLiteral("NO_ROUTE");
+            } },
         { "event type + error contains + created 3 weeks back",
             [&](OutboxFilter& f) {
                 f.eventType = QStringLiteral("order.paid");
@@ -189,8 +194,6 @@ int main(int argc, char** argv)
     FailureGroupRepository groups(session);
     const QList<FailureGroup> allGroups = groups.groups(FailureGroupFilter {});
     if (!allGroups.isEmpty()) {
-        OutboxFilter group;
-        group.errorSignature = allGroups.first().signature;
         reportPages(outbox, "failed+dead, one failure group",
             with(failedOrDead, [&](OutboxFilter& f) { f.errorSignature = allGroups.first().signature; }));
     }

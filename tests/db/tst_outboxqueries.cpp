@@ -196,6 +196,10 @@ private slots:
             f.errorContains = QStringLiteral("unavailable");
         }) << QStringLiteral("%1 AND strpos(last_error, 'unavailable') > 0").arg(failedOrDeadSql)
                                                 << 500;
+        QTest::newRow("stuck, error") << with<OutboxFilter>([&](auto& f) {
+            f.stuckOnly = true; // here only the dead rows: no lease has expired, nothing is overdue
+            f.errorContains = QStringLiteral("unavailable");
+        }) << QStringLiteral("status = 'dead' AND strpos(last_error, 'unavailable') > 0") << 250;
         QTest::newRow("status and aggregate id")
             << deadOfOneAggregate << QStringLiteral("status = 'dead' AND aggregate_id = 'agg-3'") << 71;
         QTest::newRow("nothing matches") << with<OutboxFilter>([](auto& f) {

@@ -137,7 +137,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     layout->addWidget(m_updated);
 }
 
-QWidget* OverviewPage::explanations()
+QLayout* OverviewPage::failureGroupsPane()
 {
     setUpSnapshotTable(m_groupTable, m_groupModel, QStringLiteral("failureGroups"));
     for (const int column : { FailureGroupsModel::Failed, FailureGroupsModel::Dead, FailureGroupsModel::EventTypes })
@@ -145,7 +145,6 @@ QWidget* OverviewPage::explanations()
     m_groupTable->setToolTip(tr("Double-click a group to see its rows"));
     fitRows(m_groupTable, OutboxOverview::ExplainedRows);
     m_retryGroup->setEnabled(false);
-    m_retryGroup->setToolTip(tr("Requeue every row of the selected group, as they are when you confirm"));
     auto* showGroup = new QPushButton(tr("Show rows"), this);
     showGroup->setEnabled(false);
     connect(m_groupTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, showGroup] {
@@ -157,6 +156,18 @@ QWidget* OverviewPage::explanations()
     connect(m_groupTable, &QTableView::doubleClicked, this, [this] { emit showOutbox(selectedGroupRows()); });
     connect(m_retryGroup, &QPushButton::clicked, this, [this] { emit retryGroup(selectedGroupRows()); });
 
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(heading(tr("Largest failure groups"), this), 1);
+    buttons->addWidget(showGroup);
+    buttons->addWidget(m_retryGroup);
+    auto* pane = new QVBoxLayout;
+    pane->addLayout(buttons);
+    pane->addWidget(m_groupTable);
+    return pane;
+}
+
+QLayout* OverviewPage::waitingRowsPane()
+{
     setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
     m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list"));
     fitRows(m_waitingTable, OutboxOverview::ExplainedRows);
@@ -165,7 +176,14 @@ QWidget* OverviewPage::explanations()
         row.ids = { index.data(WaitingRowsModel::IdRole).toLongLong() };
         emit showOutbox(row);
     });
+    auto* pane = new QVBoxLayout;
+    pane->addWidget(heading(tr("Oldest unpublished rows"), this));
+    pane->addWidget(m_waitingTable);
+    return pane;
+}
 
+QLayout* OverviewPage::historyPane()
+{
     QValueAxis* perMinute = m_lastHour->addAxis(tr("rows"), Qt::AlignLeft);
     QValueAxis* lag = m_lastHour->addAxis(tr("lag (s)"), Qt::AlignRight);
     m_lastHour->addLine(tr("published"), perMinute, MetricsChart::counter(&MetricCounters::published));
@@ -182,24 +200,23 @@ QWidget* OverviewPage::explanations()
     m_actions->setTextInteractionFlags(Qt::TextBrowserInteraction);
     connect(m_actions, &QLabel::linkActivated, this, &OverviewPage::showAudit);
 
-    auto* groupButtons = new QHBoxLayout;
-    groupButtons->addWidget(heading(tr("Largest failure groups"), this), 1);
-    groupButtons->addWidget(showGroup);
-    groupButtons->addWidget(m_retryGroup);
+    auto* pane = new QVBoxLayout;
+    pane->addWidget(m_lastHour, 1);
+    pane->addWidget(heading(tr("Last operator actions"), this));
+    pane->addWidget(m_actions);
+    return pane;
+}
+
+QWidget* OverviewPage::explanations()
+{
     auto* left = new QVBoxLayout;
-    left->addLayout(groupButtons);
-    left->addWidget(m_groupTable);
-    left->addWidget(heading(tr("Oldest unpublished rows"), this));
-    left->addWidget(m_waitingTable);
-    auto* right = new QVBoxLayout;
-    right->addWidget(m_lastHour, 1);
-    right->addWidget(heading(tr("Last operator actions"), this));
-    right->addWidget(m_actions);
+    left->addLayout(failureGroupsPane());
+    left->addLayout(waitingRowsPane());
     auto* panes = new QWidget(this);
     auto* columns = new QHBoxLayout(panes);
     columns->setContentsMargins(0, 0, 0, 0);
     columns->addLayout(left, 3);
-    columns->addLayout(right, 2);
+    columns->addLayout(historyPane(), 2);
     return panes;
 }
 

@@ -9,6 +9,7 @@ class DatabaseClient;
 class FailureGroupsModel;
 class MetricsChart;
 class QGridLayout;
+class QLayout;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -58,6 +59,9 @@ private:
     void presentExplanations(const OutboxOverview& overview);
     OutboxFilter selectedGroupRows() const;
     QWidget* explanations();
+    QLayout* failureGroupsPane();
+    QLayout* waitingRowsPane();
+    QLayout* historyPane(); // the last hour's chart and the last operator actions
 
     DatabaseClient& m_reads;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
