@@ -2,23 +2,25 @@
 #include "idempotency/idempotencyrepository.h"
 
 #include "db/dbsession.h"
+#include "db/enumnames.h"
 #include "db/keysetquery.h"
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
 
 #include <QSqlQuery>
 
-// A record may be claimed afresh when its TTL has passed, its failure released the key, or the worker that
-// held it stopped renewing its lease (crashed).
-static const QString TakeoverAllowed
-    = QStringLiteral("(k.expires_at <= now() OR (k.status = 'failed' AND k.failure_retryable) "
-                     "OR (k.status = 'in_progress' AND k.locked_until <= now()))");
+// The outcome names of idempotency_begin() (migration 0009).
+static constexpr EnumNames<ClaimResult::Kind, 4> ClaimOutcomeNames({ {
+    { ClaimResult::Kind::Claimed, "execute" },
+    { ClaimResult::Kind::Replay, "replay" },
+    { ClaimResult::Kind::Mismatch, "mismatch" },
+    { ClaimResult::Kind::InProgress, "in_progress" },
+} });
 
-// Serialises everyone working on one (scope, key) for the rest of the transaction without blocking:
-// a 64-bit hash collision only costs a spurious 409 that the client retries.
-static const QString TryKeyLock = QStringLiteral("pg_try_advisory_xact_lock(hashtextextended(%1 || chr(31) || %2, 0))");
-
-static constexpr qint64 UncommittedClaimRetryAfterMs = 1000;
+static QVariant orNull(std::optional<qint64> value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qlonglong>());
+}
 
 IdempotencyRepository::IdempotencyRepository(DbSession& session)
     : m_session(session)
@@ -26,151 +28,69 @@ IdempotencyRepository::IdempotencyRepository(DbSession& session)
 
 ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim)
 {
-    // New key -> inserted in_progress. Same request already answered -> the conflict branch bumps the replay
-    // counter and returns the stored response in the same statement (and, via set_config, makes this
-    // transaction's commit asynchronous). Anything else returns no row and is resolved below.
-    static const QString sql = QStringLiteral("WITH lock AS (SELECT ")
-        + TryKeyLock.arg(QStringLiteral("?::text"), QStringLiteral("?::text"))
-        + QStringLiteral(
-            " AS got) "
-            "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, locked_until, expires_at) "
-            "SELECT ?::text, ?::text, ?::text, 'in_progress', now() + ?::bigint * interval '1 millisecond', now() + "
-            "?::bigint * interval '1 millisecond' "
-            "FROM lock WHERE lock.got "
-            "ON CONFLICT (scope, idem_key) DO UPDATE SET replay_count = k.replay_count + 1, last_replayed_at = now() "
-            "WHERE k.fingerprint = EXCLUDED.fingerprint AND k.expires_at > now() "
-            "  AND (k.status = 'completed' OR (k.status = 'failed' AND NOT k.failure_retryable)) "
-            "RETURNING k.id, k.status, k.response_status, k.response_body::text, k.order_id, "
-            "  CASE WHEN k.status <> 'in_progress' THEN set_config('synchronous_commit', 'off', true) END");
-    QSqlQuery& q = m_session.exec(sql,
-        { claim.scope, claim.key, claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs },
+    // The rules live in SQL, where services in other languages call them too: one round trip.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT outcome, record_id, taken_over, response_status, response_body::text, resource_id, "
+                       "retry_after_ms FROM idempotency_begin(?::text, ?::text, ?::text, "
+                       "?::bigint * interval '1 millisecond', ?::bigint * interval '1 millisecond')"),
+        { claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs },
         QStringLiteral("claiming idempotency key"));
-    if (!q.next())
-        return resolveUnclaimed(claim);
+    q.next();
     ClaimResult result;
-    result.recordId = q.value(0).toLongLong();
-    if (KeyStatusNames.fromColumn(q.value(1)) == KeyStatus::InProgress) {
-        result.kind = ClaimResult::Kind::Claimed;
-        return result;
-    }
-    result.kind = ClaimResult::Kind::Replay;
-    result.responseStatus = q.value(2).toInt();
-    result.responseBody = q.value(3).toString().toUtf8();
-    if (!q.value(4).isNull())
-        result.orderId = q.value(4).toLongLong();
+    result.kind = ClaimOutcomeNames.fromColumn(q.value(0));
+    result.recordId = q.value(1).toLongLong();
+    result.takenOver = q.value(2).toBool();
+    result.responseStatus = q.value(3).toInt();
+    result.responseBody = q.value(4).toString().toUtf8();
+    if (!q.value(5).isNull())
+        result.orderId = q.value(5).toLongLong();
+    result.retryAfterMs = q.value(6).toLongLong();
     return result;
 }
 
-ClaimResult IdempotencyRepository::resolveUnclaimed(const IdempotencyClaim& claim)
+SqlFragment IdempotencyRepository::completionPart(const IdempotencyClaim& claim, const DerivedResponse& response)
 {
-    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT k.id, k.fingerprint, k.status, ") + TakeoverAllowed
-            + QStringLiteral(", greatest(epoch_ms(k.locked_until) - epoch_ms(now()), 0) "
-                             "FROM idempotency_keys k WHERE k.scope = ? AND k.idem_key = ?"),
-        { claim.scope, claim.key }, QStringLiteral("reading idempotency key"));
-    ClaimResult result;
-    if (!q.next()) {
-        // The first request's INSERT is not committed yet (we could not take its lock).
-        result.kind = ClaimResult::Kind::InProgress;
-        result.retryAfterMs = UncommittedClaimRetryAfterMs;
-        return result;
-    }
-    const qint64 id = q.value(0).toLongLong();
-    const bool sameRequest = q.value(1).toString() == claim.fingerprint;
-    const KeyStatus status = KeyStatusNames.fromColumn(q.value(2));
-    const bool takeoverAllowed = q.value(3).toBool();
-    const qint64 leaseLeftMs = q.value(4).toLongLong();
-    result.recordId = id;
-
-    if (takeoverAllowed) {
-        QSqlQuery& takeover = m_session.exec(
-            QStringLiteral(
-                "UPDATE idempotency_keys k SET fingerprint = ?, status = 'in_progress', "
-                "failure_retryable = NULL, response_status = NULL, response_body = NULL, "
-                "locked_until = now() + ?::bigint * interval '1 millisecond', "
-                "expires_at = now() + ?::bigint * interval '1 millisecond', created_at = now(), updated_at = now(), "
-                "replay_count = 0, last_replayed_at = NULL, order_id = NULL "
-                "WHERE k.id = ? AND ")
-                + TakeoverAllowed + QStringLiteral(" AND ")
-                + TryKeyLock.arg(QStringLiteral("k.scope"), QStringLiteral("k.idem_key"))
-                + QStringLiteral(" RETURNING k.id"),
-            { claim.fingerprint, claim.leaseMs, claim.ttlMs, id }, QStringLiteral("taking over idempotency key"));
-        if (takeover.next()) {
-            result.kind = ClaimResult::Kind::Claimed;
-            result.takenOver = true;
-            return result;
-        }
-        result.kind = ClaimResult::Kind::InProgress;
-        result.retryAfterMs = UncommittedClaimRetryAfterMs;
-        return result;
-    }
-    if (!sameRequest) {
-        result.kind = ClaimResult::Kind::Mismatch;
-        return result;
-    }
-    // Same request, and either still in progress or being taken over by a concurrent retry right now.
-    result.kind = ClaimResult::Kind::InProgress;
-    result.retryAfterMs = status == KeyStatus::InProgress ? qMax<qint64>(leaseLeftMs, 1) : UncommittedClaimRetryAfterMs;
-    return result;
-}
-
-SqlFragment IdempotencyRepository::completionPart(qint64 recordId, const DerivedResponse& response)
-{
-    return SqlFragment { QStringLiteral("UPDATE idempotency_keys k SET status = 'completed', response_status = ")
-        + response.statusSql + QStringLiteral(", response_body = ") + response.bodySql + QStringLiteral(", order_id = ")
-        + response.orderIdSql + QStringLiteral(", locked_until = NULL, updated_at = now() FROM ") }
-    + response.source
-        + SqlFragment { QStringLiteral(" WHERE k.id = ?::bigint AND k.status = 'in_progress' RETURNING k.id"),
-              { recordId } };
-}
-
-OutboxError IdempotencyRepository::claimLost(qint64 recordId)
-{
-    return OutboxError(OutboxError::Kind::Other,
-        QStringLiteral("idempotency record %1 is no longer in progress; its claim was lost").arg(recordId));
+    return SqlFragment { QStringLiteral("SELECT idempotency_complete(?::text, ?::text, ?::text, ") + response.statusSql
+            + QStringLiteral(", ") + response.bodySql + QStringLiteral(", ") + response.orderIdSql
+            + QStringLiteral(") AS id FROM "),
+        { claim.scope, claim.key, claim.fingerprint } }
+    + response.source;
 }
 
 void IdempotencyRepository::complete(
-    qint64 recordId, int responseStatus, const QByteArray& responseBody, std::optional<qint64> orderId)
+    const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody, std::optional<qint64> orderId)
 {
-    const SqlFragment values { QStringLiteral("(SELECT ?::int, ?::jsonb, ?::bigint) AS r(status, body, order_id)"),
-        { responseStatus, QString::fromUtf8(responseBody),
-            orderId ? QVariant(*orderId) : QVariant(QMetaType::fromType<qlonglong>()) } };
-    const SqlFragment update = completionPart(
-        recordId, { values, QStringLiteral("r.status"), QStringLiteral("r.body"), QStringLiteral("r.order_id") });
-    QSqlQuery& q = m_session.exec(update.sql, update.binds, QStringLiteral("completing idempotency key"));
-    if (!q.next())
-        throw claimLost(recordId);
+    m_session.exec(
+        QStringLiteral("SELECT idempotency_complete(?::text, ?::text, ?::text, ?::int, ?::jsonb, ?::bigint)"),
+        { claim.scope, claim.key, claim.fingerprint, responseStatus, QString::fromUtf8(responseBody), orNull(orderId) },
+        QStringLiteral("completing idempotency key"));
 }
 
-void IdempotencyRepository::fail(qint64 recordId, bool retryable, int responseStatus, const QByteArray& responseBody)
+void IdempotencyRepository::fail(
+    const IdempotencyClaim& claim, bool retryable, int responseStatus, const QByteArray& responseBody)
 {
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("UPDATE idempotency_keys SET status = 'failed', failure_retryable = ?, response_status = ?, "
-                       "response_body = ?::jsonb, locked_until = NULL, updated_at = now() "
-                       "WHERE id = ? AND status = 'in_progress' RETURNING id"),
-        { retryable, responseStatus, QString::fromUtf8(responseBody), recordId },
+    m_session.exec(QStringLiteral("SELECT idempotency_fail(?::text, ?::text, ?::text, ?::boolean, ?::int, ?::jsonb)"),
+        { claim.scope, claim.key, claim.fingerprint, retryable, responseStatus, QString::fromUtf8(responseBody) },
         QStringLiteral("recording idempotency failure"));
-    if (!q.next())
-        throw claimLost(recordId);
 }
 
 void IdempotencyRepository::recordRetryableFailure(
     const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody)
 {
-    static const QString sql = QStringLiteral("WITH lock AS (SELECT ")
-        + TryKeyLock.arg(QStringLiteral("?::text"), QStringLiteral("?::text"))
-        + QStringLiteral(" AS got) "
-                         "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, failure_retryable, "
-                         "  response_status, response_body, expires_at) "
-                         "SELECT ?::text, ?::text, ?::text, 'failed', true, ?::int, ?::jsonb, now() + ?::bigint * "
-                         "interval '1 millisecond' "
-                         "FROM lock WHERE lock.got "
-                         "ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, "
-                         "  status = 'failed', failure_retryable = true, response_status = EXCLUDED.response_status, "
-                         "  response_body = EXCLUDED.response_body, locked_until = NULL, "
-                         "  expires_at = EXCLUDED.expires_at, updated_at = now(), order_id = NULL "
-                         "WHERE ")
-        + TakeoverAllowed;
+    // Not part of the SQL contract: after a rolled-back attempt, a trace for operators (the key is free either
+    // way). Written only where idempotency_begin() would let a new request take the key over.
+    static const QString sql = QStringLiteral(
+        "WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtextextended(?::text || chr(31) || ?::text, 0)) AS got) "
+        "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, failure_retryable, "
+        "  response_status, response_body, expires_at) "
+        "SELECT ?::text, ?::text, ?::text, 'failed', true, ?::int, ?::jsonb, now() + ?::bigint * interval "
+        "'1 millisecond' "
+        "FROM lock WHERE lock.got "
+        "ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, "
+        "  status = 'failed', failure_retryable = true, response_status = EXCLUDED.response_status, "
+        "  response_body = EXCLUDED.response_body, locked_until = NULL, "
+        "  expires_at = EXCLUDED.expires_at, updated_at = now(), order_id = NULL "
+        "WHERE idempotency_reusable(k)");
     m_session.exec(sql,
         { claim.scope, claim.key, claim.scope, claim.key, claim.fingerprint, responseStatus,
             QString::fromUtf8(responseBody), claim.ttlMs },

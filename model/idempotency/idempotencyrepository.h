@@ -12,7 +12,6 @@
 #include <optional>
 
 class DbSession;
-class OutboxError;
 
 struct IdempotencyClaim {
     QString scope;
@@ -56,36 +55,40 @@ struct IdempotencyRecord {
     std::optional<qint64> orderId;
 };
 
-// The idempotency key store. Every statement that changes a record carries its state guard in the WHERE
-// clause; a record is only ever inserted through INSERT ... ON CONFLICT, never check-then-insert.
+// The idempotency key store. The claim, completion and failure rules are the SQL functions of migration 0009
+// (idempotency_begin, idempotency_complete, idempotency_fail), which services in other languages call too; every
+// statement that changes a record carries its state guard in the WHERE clause, and a record is only ever inserted
+// through INSERT ... ON CONFLICT, never check-then-insert.
 class IdempotencyRepository final {
 public:
     explicit IdempotencyRepository(DbSession& session);
 
-    // Claims the key, replays the stored response, or says why not. Must run inside a UnitOfWork: the claim
-    // holds a transaction-scoped advisory lock on (scope, key), so a concurrent duplicate is answered
-    // InProgress at once instead of queueing behind the first request. A replay switches the transaction to
-    // asynchronous commit, so counting it costs no WAL flush.
+    // Claims the key, replays the stored response, or says why not (idempotency_begin). Must run inside a
+    // UnitOfWork: the claim holds a transaction-scoped advisory lock on (scope, key), so a concurrent duplicate is
+    // answered InProgress at once instead of queueing behind the first request. A replay switches the transaction
+    // to asynchronous commit, so counting it costs no WAL flush.
     ClaimResult claim(const IdempotencyClaim& claim);
 
-    // in_progress -> completed. Throws OutboxError if the record is no longer in progress.
-    void complete(qint64 recordId, int responseStatus, const QByteArray& responseBody, std::optional<qint64> orderId);
+    // in_progress -> completed (idempotency_complete). Throws OutboxError if the record is no longer in progress
+    // for this request.
+    void complete(const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody,
+        std::optional<qint64> orderId);
 
-    // The same UPDATE as one part of a ChainedStatement, its response taken from SQL expressions (without
-    // placeholders) over `source`, e.g. the order inserted by an earlier part. It returns the record's id, or no
-    // row when the record is no longer in progress; the caller must check (see claimLost()).
+    // The same completion as one part of a ChainedStatement, its response taken from SQL expressions (without
+    // placeholders) over `source`, e.g. the order inserted by an earlier part. A SELECT part runs only as far as
+    // the statement reads it: the final select must read it (its one row is the record's id). The statement fails
+    // when the record is no longer in progress.
     struct DerivedResponse {
         SqlFragment source;
         QString statusSql;
         QString bodySql; // jsonb
         QString orderIdSql; // bigint or NULL
     };
-    static SqlFragment completionPart(qint64 recordId, const DerivedResponse& response);
-    // The error for a completion that found its record no longer in progress.
-    static OutboxError claimLost(qint64 recordId);
+    static SqlFragment completionPart(const IdempotencyClaim& claim, const DerivedResponse& response);
 
-    // in_progress -> failed. A retryable failure releases the key; a final one is replayed like a success.
-    void fail(qint64 recordId, bool retryable, int responseStatus, const QByteArray& responseBody);
+    // in_progress -> failed (idempotency_fail). A retryable failure releases the key; a final one is replayed like
+    // a success.
+    void fail(const IdempotencyClaim& claim, bool retryable, int responseStatus, const QByteArray& responseBody);
 
     // After a rolled-back attempt: records a released (retryable) failure for operators to see, unless the
     // key has meanwhile been completed or claimed by someone else.
@@ -106,6 +109,5 @@ public:
 
 private:
     std::optional<IdempotencyRecord> findWhere(const QString& condition, const QVariantList& binds);
-    ClaimResult resolveUnclaimed(const IdempotencyClaim& claim);
     DbSession& m_session;
 };

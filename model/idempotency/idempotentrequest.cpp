@@ -91,11 +91,11 @@ std::optional<Outcome> IdempotentRequest::attempt(const IdempotencyClaim& claim,
         break;
     }
 
-    const Execution executed = operation(claimed.recordId);
+    const Execution executed = operation(claim);
     if (executed.finalFailure)
-        keys.fail(claimed.recordId, false, executed.status, executed.body);
+        keys.fail(claim, false, executed.status, executed.body);
     else if (!executed.keyCompleted)
-        keys.complete(claimed.recordId, executed.status, executed.body, executed.orderId);
+        keys.complete(claim, executed.status, executed.body, executed.orderId);
     if (m_beforeCommit && !executed.finalFailure)
         m_beforeCommit();
     uow.commit();

@@ -17,7 +17,7 @@ struct MetricCounters;
 // commits together or not at all. Counts every request into the duplicate-hit-rate metrics.
 //
 //     IdempotentRequest request(session, metrics);
-//     const auto outcome = request.run(claim, [&](qint64 /*recordId*/) {
+//     const auto outcome = request.run(claim, [&](const IdempotencyClaim& /*owned*/) {
 //         const QString id = insertPayment(session, ...);
 //         OutboxRepository(session).enqueue({ "payment", id, "payment.created", body, "{}", "payment.created:" + id });
 //         return IdempotentRequest::Execution::completed(201, body);
@@ -38,7 +38,8 @@ public:
         static Execution alreadyCompleted(int status, QByteArray body, std::optional<qint64> orderId = std::nullopt);
         static Execution failedFinally(int status, QByteArray body);
     };
-    using Operation = std::function<Execution(qint64 recordId)>;
+    // Runs once the key is claimed; the claim is passed on for operations that complete it themselves.
+    using Operation = std::function<Execution(const IdempotencyClaim& claim)>;
 
     struct Outcome {
         enum class Kind {

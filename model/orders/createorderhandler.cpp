@@ -130,7 +130,7 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
     const IdempotencyClaim claim { request.scope, request.key, RequestFingerprint::compute(Operation, canonicalRequest),
         m_options.leaseMs, m_options.ttlMs };
 
-    const auto createOrder = [&](qint64 recordId) {
+    const auto createOrder = [&](const IdempotencyClaim& owned) {
         if (order.cents > m_options.perOrderLimitCents) {
             const CreateOrderResult rejected
                 = errorResult(CreateOrderResult::Outcome::Rejected, 422, QStringLiteral("amount_over_limit"),
@@ -143,7 +143,7 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
             = OrdersRepository(m_session).insertWithEvent(order.customer, order.amount, order.currency,
                 compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
                     { QStringLiteral("idempotency_key"), request.key } }),
-                recordId);
+                owned);
         return IdempotentRequest::Execution::alreadyCompleted(201, created.responseBody, created.id);
     };
     CreateOrderResult unavailable = errorResult(CreateOrderResult::Outcome::Failed, 503,

@@ -13,12 +13,12 @@ OutboxRepository::OutboxRepository(DbSession& session)
 
 SqlFragment OutboxRepository::enqueuePart(const DerivedMessage& message)
 {
-    const SqlFragment insert { QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
-                                              "headers, dedupe_key) SELECT ?::text, ")
-            + message.aggregateIdSql + QStringLiteral(", ?::text, ") + message.payloadSql
-            + QStringLiteral(", ?::jsonb, ") + message.dedupeKeySql + QStringLiteral(" FROM "),
+    // outbox_enqueue() (migration 0009) is the one definition, for services in any language.
+    const SqlFragment call { QStringLiteral("SELECT outbox_enqueue(?::text, ") + message.aggregateIdSql
+            + QStringLiteral(", ?::text, ") + message.payloadSql + QStringLiteral(", ?::jsonb, ") + message.dedupeKeySql
+            + QStringLiteral(") AS id FROM "),
         { message.aggregateType, message.eventType, QString::fromUtf8(message.headers) } };
-    return insert + message.source + SqlFragment { QStringLiteral(" RETURNING id") };
+    return call + message.source;
 }
 
 qint64 OutboxRepository::enqueue(const NewOutboxMessage& message)

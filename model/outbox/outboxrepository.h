@@ -18,7 +18,8 @@ class OutboxRepository final {
 public:
     explicit OutboxRepository(DbSession& session);
 
-    // Adds `message` as pending; call it inside the UnitOfWork that writes the change the message describes.
+    // Adds `message` as pending (outbox_enqueue); call it inside the UnitOfWork that writes the change the message
+    // describes. A dedupe key that exists already adds nothing and returns the existing row's id.
     qint64 enqueue(const NewOutboxMessage& message);
 
     // An outbox message some of whose values are SQL expressions (without placeholders) over the row of
@@ -33,8 +34,9 @@ public:
         QByteArray headers = QByteArrayLiteral("{}"); // bound as a value
         QString dedupeKeySql;
     };
-    // The INSERT of `message`, to be one part of a ChainedStatement; it returns the new row's id. enqueue()
-    // runs the same INSERT on its own.
+    // `message` as one part of a ChainedStatement (a SELECT of outbox_enqueue(), which runs only as far as the
+    // statement reads it: the final select must read it); its one row is the message's id. enqueue() runs the
+    // same on its own.
     static SqlFragment enqueuePart(const DerivedMessage& message);
 
     // failed/dead -> pending with a fresh attempt budget. Rows in any other state are left alone.

@@ -112,44 +112,74 @@ private:
         return handler.handle(request);
     }
 
-private slots:
-    void contract_data()
+    // The contract: what a request gets for each state its key can be in. One table for both ways in: the C++
+    // handler (contract) and the SQL functions called as a service in another language calls them
+    // (contractThroughSql), which gets the rows that reach the key store (bad requests never do) with the outcome
+    // idempotency_begin() names.
+    struct ContractRow {
+        const char* name;
+        Prior prior;
+        CreateOrderRequest request;
+        CreateOrderResult::Outcome outcome;
+        int httpStatus;
+        qint64 ordersCreated;
+        QString sqlOutcome; // empty: refused before the key store
+    };
+    static QList<ContractRow> contractRows()
+    {
+        using O = CreateOrderResult::Outcome;
+        const CreateOrderRequest plain = orderRequest(QStringLiteral("key-1"));
+        const QString execute = QStringLiteral("execute");
+        const QString replay = QStringLiteral("replay");
+        const QString mismatch = QStringLiteral("mismatch");
+        return {
+            { "new key executes", Prior::Nothing, plain, O::Created, 201, 1, execute },
+            { "same request completed: replay", Prior::CompletedSame, plain, O::Replayed, 201, 0, replay },
+            { "different request: 422", Prior::CompletedOther, plain, O::Mismatch, 422, 0, mismatch },
+            { "expired key is new", Prior::CompletedSameExpired, plain, O::Created, 201, 1, execute },
+            { "in progress: 409", Prior::InProgressLive, plain, O::InProgress, 409, 0, QStringLiteral("in_progress") },
+            { "abandoned lease: take over", Prior::InProgressLeaseExpired, plain, O::Created, 201, 1, execute },
+            { "retryable failure released", Prior::FailedRetryable, plain, O::Created, 201, 1, execute },
+            { "final failure replayed", Prior::FailedFinalSame, plain, O::Replayed, 422, 0, replay },
+            { "final failure, other request", Prior::FailedFinalOther, plain, O::Mismatch, 422, 0, mismatch },
+            { "missing key", Prior::Nothing, orderRequest(QString()), O::BadRequest, 400, 0, {} },
+            { "key of 255 characters", Prior::Nothing, orderRequest(QString(255, QLatin1Char('k'))), O::Created, 201, 1,
+                execute },
+            { "key of 256 characters", Prior::Nothing, orderRequest(QString(256, QLatin1Char('k'))), O::BadRequest, 400,
+                0, {} },
+            { "non-numeric amount", Prior::Nothing,
+                orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("ten")), O::BadRequest, 400, 0,
+                {} },
+            { "three fraction digits", Prior::Nothing,
+                orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1.005")), O::BadRequest, 400, 0,
+                {} },
+            { "zero amount", Prior::Nothing,
+                orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("0")), O::BadRequest, 400, 0,
+                {} },
+            { "over the limit: final failure", Prior::Nothing,
+                orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1000000.01")), O::Rejected, 422,
+                0, execute },
+        };
+    }
+
+    static void addContractColumns()
     {
         QTest::addColumn<Prior>("prior");
         QTest::addColumn<CreateOrderRequest>("request");
         QTest::addColumn<CreateOrderResult::Outcome>("outcome");
         QTest::addColumn<int>("httpStatus");
         QTest::addColumn<qint64>("ordersCreated");
+        QTest::addColumn<QString>("sqlOutcome");
+    }
 
-        using O = CreateOrderResult::Outcome;
-        const CreateOrderRequest plain = orderRequest(QStringLiteral("key-1"));
-        QTest::newRow("new key executes") << Prior::Nothing << plain << O::Created << 201 << 1LL;
-        QTest::newRow("same request completed: replay") << Prior::CompletedSame << plain << O::Replayed << 201 << 0LL;
-        QTest::newRow("different request: 422") << Prior::CompletedOther << plain << O::Mismatch << 422 << 0LL;
-        QTest::newRow("expired key is new") << Prior::CompletedSameExpired << plain << O::Created << 201 << 1LL;
-        QTest::newRow("in progress: 409") << Prior::InProgressLive << plain << O::InProgress << 409 << 0LL;
-        QTest::newRow("abandoned lease: take over")
-            << Prior::InProgressLeaseExpired << plain << O::Created << 201 << 1LL;
-        QTest::newRow("retryable failure released") << Prior::FailedRetryable << plain << O::Created << 201 << 1LL;
-        QTest::newRow("final failure replayed") << Prior::FailedFinalSame << plain << O::Replayed << 422 << 0LL;
-        QTest::newRow("final failure, other request") << Prior::FailedFinalOther << plain << O::Mismatch << 422 << 0LL;
-        QTest::newRow("missing key") << Prior::Nothing << orderRequest(QString()) << O::BadRequest << 400 << 0LL;
-        QTest::newRow("key of 255 characters")
-            << Prior::Nothing << orderRequest(QString(255, QLatin1Char('k'))) << O::Created << 201 << 1LL;
-        QTest::newRow("key of 256 characters")
-            << Prior::Nothing << orderRequest(QString(256, QLatin1Char('k'))) << O::BadRequest << 400 << 0LL;
-        QTest::newRow("non-numeric amount")
-            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("ten"))
-            << O::BadRequest << 400 << 0LL;
-        QTest::newRow("three fraction digits")
-            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1.005"))
-            << O::BadRequest << 400 << 0LL;
-        QTest::newRow("zero amount") << Prior::Nothing
-                                     << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("0"))
-                                     << O::BadRequest << 400 << 0LL;
-        QTest::newRow("over the limit: final failure")
-            << Prior::Nothing << orderRequest(QStringLiteral("k"), QStringLiteral("a"), QStringLiteral("1000000.01"))
-            << O::Rejected << 422 << 0LL;
+private slots:
+    void contract_data()
+    {
+        addContractColumns();
+        for (const ContractRow& row : contractRows()) {
+            QTest::newRow(row.name) << row.prior << row.request << row.outcome << row.httpStatus << row.ordersCreated
+                                    << row.sqlOutcome;
+        }
     }
 
     void contract()
@@ -196,6 +226,111 @@ private slots:
         if (outcome == CreateOrderResult::Outcome::Mismatch)
             QCOMPARE(result.body.value(QStringLiteral("message")).toString(),
                 QStringLiteral("key already used with a different request"));
+    }
+
+    void contractThroughSql_data()
+    {
+        addContractColumns();
+        for (const ContractRow& row : contractRows()) {
+            if (!row.sqlOutcome.isEmpty()) {
+                QTest::newRow(row.name) << row.prior << row.request << row.outcome << row.httpStatus
+                                        << row.ordersCreated << row.sqlOutcome;
+            }
+        }
+    }
+
+    // What a service in another language does with the SQL API, in its own transaction: begin; on 'execute' its
+    // own order row, outbox_enqueue() and idempotency_complete() (or idempotency_fail() for a business refusal);
+    // commit. The same prior states give the same answers and the same rows as the C++ handler.
+    void contractThroughSql()
+    {
+        QFETCH(Prior, prior);
+        QFETCH(CreateOrderRequest, request);
+        QFETCH(int, httpStatus);
+        QFETCH(qint64, ordersCreated);
+        QFETCH(QString, sqlOutcome);
+        seed(prior, request);
+        const qint64 outboxBefore = count(QStringLiteral("outbox"));
+        const auto service = db().openSession(QStringLiteral("foreign-service"));
+        service->execScript(QStringLiteral("BEGIN"), QStringLiteral("begin"));
+        QSqlQuery& begun = service->exec(QStringLiteral("SELECT outcome, response_status, retry_after_ms "
+                                                        "FROM idempotency_begin('orders', ?::text, ?::text)"),
+            { request.key, fingerprintOf(request) }, QStringLiteral("begin"));
+        QVERIFY(begun.next());
+        QCOMPARE(begun.value(0).toString(), sqlOutcome);
+        const int storedStatus = begun.value(1).toInt();
+        const qint64 retryAfterMs = begun.value(2).toLongLong();
+        int answered = 0;
+        if (sqlOutcome == QLatin1String("execute") && httpStatus == 422) {
+            service->exec(QStringLiteral("SELECT idempotency_fail('orders', ?::text, ?::text, false, 422, "
+                                         "'{\"error\": \"amount_over_limit\"}')"),
+                { request.key, fingerprintOf(request) }, QStringLiteral("fail"));
+            answered = 422;
+        } else if (sqlOutcome == QLatin1String("execute")) {
+            service->exec(QStringLiteral("WITH o AS (INSERT INTO orders (customer, amount, currency) "
+                                         "  VALUES (?::text, ?::numeric, 'EUR') RETURNING id), "
+                                         "e AS (SELECT outbox_enqueue('order', o.id::text, 'order.created', "
+                                         "  jsonb_build_object('id', o.id), '{}', 'order.created:' || o.id) FROM o) "
+                                         "SELECT idempotency_complete('orders', ?::text, ?::text, 201, "
+                                         "  jsonb_build_object('id', o.id), o.id), (SELECT count(*) FROM e) FROM o"),
+                { request.customer, request.amount, request.key, fingerprintOf(request) }, QStringLiteral("execute"));
+            answered = 201;
+        } else if (sqlOutcome == QLatin1String("replay")) {
+            answered = storedStatus;
+        } else if (sqlOutcome == QLatin1String("mismatch")) {
+            answered = 422;
+        } else {
+            QVERIFY2(retryAfterMs >= 1 && retryAfterMs <= 20'000, qPrintable(QString::number(retryAfterMs)));
+            answered = 409;
+        }
+        service->execScript(QStringLiteral("COMMIT"), QStringLiteral("commit"));
+        QCOMPARE(answered, httpStatus);
+        QCOMPARE(count(QStringLiteral("orders")), ordersCreated);
+        QCOMPARE(count(QStringLiteral("outbox")) - outboxBefore, ordersCreated);
+        if (sqlOutcome == QLatin1String("execute")) {
+            QCOMPARE(db().scalar(QStringLiteral("SELECT status || '/' || response_status FROM idempotency_keys "
+                                                "WHERE idem_key = ?::text"),
+                             { request.key })
+                         .toString(),
+                httpStatus == 422 ? QStringLiteral("failed/422") : QStringLiteral("completed/201"));
+        }
+        if (sqlOutcome == QLatin1String("replay"))
+            QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
+    }
+
+    // A completion or failure whose claim is gone (completed already, or never made) is refused with SQLSTATE
+    // 55000, which rolls the caller's transaction back.
+    void aLostClaimIsRefused()
+    {
+        const QString fingerprint(64, QLatin1Char('b'));
+        for (const QString& call :
+            { QStringLiteral("SELECT idempotency_complete('orders', 'nobody', ?::text, 201, '{}')"),
+                QStringLiteral("SELECT idempotency_fail('orders', 'nobody', ?::text, true, 503, '{}')") }) {
+            try {
+                db().exec(call, { fingerprint });
+                QFAIL("a completion without a claim was accepted");
+            } catch (const OutboxError& error) {
+                QCOMPARE(error.sqlState(), QStringLiteral("55000"));
+                QVERIFY2(error.message().contains(QStringLiteral("no longer in progress")), error.what());
+            }
+        }
+    }
+
+    // outbox_enqueue() with a dedupe key that exists adds nothing and returns the existing row's id.
+    void enqueueingADedupeKeyTwiceAddsOneRow()
+    {
+        const QString enqueue = QStringLiteral("SELECT outbox_enqueue('order', '7', 'order.created', '{\"id\": 7}', "
+                                               "'{}', 'order.created:7')");
+        const qint64 first = db().scalar(enqueue).toLongLong();
+        QCOMPARE(db().scalar(enqueue).toLongLong(), first);
+        QCOMPARE(count(QStringLiteral("outbox")), 1LL);
+        const qint64 keyless = db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '8', 'order.created', "
+                                                          "'{}')"))
+                                   .toLongLong();
+        QVERIFY(keyless != first);
+        QVERIFY(!db().scalar(QStringLiteral("SELECT dedupe_key FROM outbox WHERE id = ?::bigint"), { keyless })
+                     .toString()
+                     .isEmpty());
     }
 
     void replayReturnsTheFirstResponseUnchanged()
@@ -316,12 +451,10 @@ private slots:
         const IdempotencyClaim claim { QStringLiteral("payments"), QStringLiteral("pay-1"),
             QString(64, QLatin1Char('a')), 60'000, 3'600'000 };
         IdempotencyRepository keys(session());
-        qint64 recordId = 0;
         {
             UnitOfWork uow(session());
             const ClaimResult claimed = keys.claim(claim);
             QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
-            recordId = claimed.recordId;
             uow.commit();
         }
         auto other = db().openSession(QStringLiteral("other"));
@@ -335,12 +468,12 @@ private slots:
         }
         {
             UnitOfWork uow(session());
-            keys.complete(recordId, 200, QByteArrayLiteral("{\"charged\": true}"), std::nullopt);
+            keys.complete(claim, 200, QByteArrayLiteral("{\"charged\": true}"), std::nullopt);
             uow.commit();
         }
         {
             UnitOfWork uow(session());
-            QVERIFY_THROWS_EXCEPTION(OutboxError, keys.complete(recordId, 500, QByteArrayLiteral("{}"), std::nullopt));
+            QVERIFY_THROWS_EXCEPTION(OutboxError, keys.complete(claim, 500, QByteArrayLiteral("{}"), std::nullopt));
         }
         UnitOfWork uow(*other);
         const ClaimResult replay = otherKeys.claim(claim);
@@ -364,7 +497,7 @@ private slots:
             UnitOfWork uow(session());
             const ClaimResult claimed = keys.claim(claim);
             QCOMPARE(claimed.kind, ClaimResult::Kind::Claimed);
-            keys.fail(claimed.recordId, true, 503, QByteArrayLiteral("{\"error\": \"upstream timeout\"}"));
+            keys.fail(claim, true, 503, QByteArrayLiteral("{\"error\": \"upstream timeout\"}"));
             uow.commit();
         }
         UnitOfWork uow(session());

@@ -35,7 +35,7 @@ private:
     // the runner's session. Counts its runs.
     IdempotentRequest::Operation writeMessage(const QString& key, int& runs)
     {
-        return [this, key, &runs](qint64) {
+        return [this, key, &runs](const IdempotencyClaim&) {
             ++runs;
             QSqlQuery& order = session().exec(QStringLiteral("INSERT INTO orders (customer, amount, currency) "
                                                              "VALUES (?::text, 10, 'EUR') RETURNING id"),
@@ -107,8 +107,8 @@ private slots:
     void aFinalFailureIsStoredAndReplayedWithoutItsWrites()
     {
         int runs = 0;
-        const auto reject = [this, &runs](qint64 recordId) {
-            writeMessage(QStringLiteral("k3"), runs)(recordId);
+        const auto reject = [this, &runs](const IdempotencyClaim& claim) {
+            writeMessage(QStringLiteral("k3"), runs)(claim);
             return IdempotentRequest::Execution::failedFinally(422, QByteArrayLiteral(R"({"error":"limit"})"));
         };
         const IdempotencyClaim claim = claimFor(QStringLiteral("k3"), QStringLiteral("10.00"));
@@ -126,8 +126,8 @@ private slots:
     {
         int runs = 0;
         const IdempotencyClaim claim = claimFor(QStringLiteral("k4"), QStringLiteral("10.00"));
-        const auto failing = [this, &runs](qint64 recordId) -> IdempotentRequest::Execution {
-            writeMessage(QStringLiteral("k4"), runs)(recordId);
+        const auto failing = [this, &runs](const IdempotencyClaim& claim) -> IdempotentRequest::Execution {
+            writeMessage(QStringLiteral("k4"), runs)(claim);
             throw OutboxError(OutboxError::Kind::Transient, QStringLiteral("serialization failure"));
         };
         const auto failed = run(claim, failing);
@@ -146,8 +146,8 @@ private slots:
     void anyOtherErrorPropagatesAndLeavesNothing()
     {
         int runs = 0;
-        const auto broken = [this, &runs](qint64 recordId) -> IdempotentRequest::Execution {
-            writeMessage(QStringLiteral("k5"), runs)(recordId);
+        const auto broken = [this, &runs](const IdempotencyClaim& claim) -> IdempotentRequest::Execution {
+            writeMessage(QStringLiteral("k5"), runs)(claim);
             throw OutboxError(OutboxError::Kind::Permission, QStringLiteral("permission denied"));
         };
         QVERIFY_THROWS_EXCEPTION(OutboxError, run(claimFor(QStringLiteral("k5"), QStringLiteral("1.00")), broken));
