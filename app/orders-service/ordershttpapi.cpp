@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QLocale>
+#include <QStringDecoder>
 #include <cmath>
 #include <optional>
 
@@ -73,6 +74,25 @@ std::optional<FieldProblem> readBody(const QJsonObject& body, CreateOrderRequest
     return std::nullopt;
 }
 
+QHttpServerResponse methodNotAllowed(const QByteArray& allowed)
+{
+    QHttpServerResponse response = errorResponse(405, QStringLiteral("method_not_allowed"),
+        QStringLiteral("this path answers %1 only").arg(QString::fromLatin1(allowed)));
+    response.setHeader(QByteArrayLiteral("Allow"), allowed);
+    return response;
+}
+
+// The Idempotency-Key as text, or nullopt when its bytes are not UTF-8: decoding them anyway would turn every
+// invalid sequence into U+FFFD, and two different keys could become one.
+std::optional<QString> idempotencyKey(const QHttpServerRequest& request)
+{
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    const QString key = utf8(request.value(QByteArrayLiteral("Idempotency-Key")));
+    if (utf8.hasError())
+        return std::nullopt;
+    return key;
+}
+
 bool isJson(const QByteArray& contentType)
 {
     return contentType.split(';').constFirst().trimmed().toLower() == "application/json";
@@ -103,11 +123,21 @@ OrdersHttpApi::~OrdersHttpApi() = default;
 void OrdersHttpApi::registerRoutes(QHttpServer& server)
 {
     using Method = QHttpServerRequest::Method;
+    using Methods = QHttpServerRequest::Methods;
     server.route(QStringLiteral("/orders"), Method::Post,
         [this](const QHttpServerRequest& request) { return createOrder(request); });
     server.route(QStringLiteral("/orders/<arg>"), Method::Get, [this](const QString& id) { return findOrder(id); });
     server.route(QStringLiteral("/healthz"), Method::Get, [this] { return health(); });
     server.route(QStringLiteral("/metrics"), Method::Get, [this] { return metrics(); });
+    // A known path with another method is 405 naming the allowed one (RFC 9110), not 404. Routes match in the
+    // order they were added, so these only see what the ones above did not take.
+    const Methods others = Methods(Method::AnyKnown) & ~Methods(Method::Post);
+    const Methods notGet = Methods(Method::AnyKnown) & ~Methods(Method::Get);
+    server.route(QStringLiteral("/orders"), others, [] { return methodNotAllowed(QByteArrayLiteral("POST")); });
+    server.route(QStringLiteral("/orders/<arg>"), notGet,
+        [](const QString&) { return methodNotAllowed(QByteArrayLiteral("GET")); });
+    for (const QString& path : { QStringLiteral("/healthz"), QStringLiteral("/metrics") })
+        server.route(path, notGet, [] { return methodNotAllowed(QByteArrayLiteral("GET")); });
 }
 
 DbSession& OrdersHttpApi::session()
@@ -151,7 +181,12 @@ QHttpServerResponse OrdersHttpApi::createOrder(const QHttpServerRequest& request
                                                              : QStringLiteral("the body must be a JSON object")));
 
     CreateOrderRequest order;
-    order.key = QString::fromUtf8(request.value(QByteArrayLiteral("Idempotency-Key")));
+    const std::optional<QString> key = idempotencyKey(request);
+    if (!key)
+        return countedResponse(Outcome::BadRequest,
+            errorResponse(400, QStringLiteral("bad_request"),
+                QStringLiteral("the Idempotency-Key header is not valid UTF-8"), QStringLiteral("idempotency_key")));
+    order.key = *key;
     if (const auto problem = readBody(document.object(), order))
         return countedResponse(
             Outcome::BadRequest, errorResponse(400, QStringLiteral("bad_request"), problem->message, problem->field));

@@ -169,6 +169,10 @@ private slots:
         QTest::newRow("missing key") << QByteArray() << json << orderBody() << 400 << bad << key;
         QTest::newRow("empty key") << QByteArray("") << json << orderBody() << 400 << bad << key;
         QTest::newRow("key over 255") << QByteArray(256, 'k') << json << orderBody() << 400 << bad << key;
+        // Decoded anyway, "k\xff" and "k\xfe" would both become "k\uFFFD": one key for two clients.
+        QTest::newRow("key not UTF-8") << QByteArray("k\xff") << json << orderBody() << 400 << bad << key;
+        QTest::newRow("key an overlong UTF-8 form")
+            << QByteArray("k\xc0\xaf") << json << orderBody() << 400 << bad << key;
         QTest::newRow("invalid JSON") << QByteArray("k") << json << QByteArray("{\"customer\": ") << 400 << bad
                                       << QString();
         QTest::newRow("not an object") << QByteArray("k") << json << QByteArray("[1]") << 400 << bad << QString();
@@ -267,6 +271,40 @@ private slots:
         QCOMPARE(found.status, 200);
         QCOMPARE(found.contentType, QByteArrayLiteral("application/json"));
         QCOMPARE(QJsonDocument::fromJson(found.body).object(), created.json());
+    }
+
+    // A known path with another method names the allowed one; an unknown path stays 404.
+    void wrongMethodIs405WithAllow_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("allow");
+        QTest::newRow("PUT /orders") << QByteArray("PUT") << QStringLiteral("/orders") << 405 << QByteArray("POST");
+        QTest::newRow("GET /orders") << QByteArray("GET") << QStringLiteral("/orders") << 405 << QByteArray("POST");
+        QTest::newRow("DELETE /orders/1")
+            << QByteArray("DELETE") << QStringLiteral("/orders/1") << 405 << QByteArray("GET");
+        QTest::newRow("POST /healthz") << QByteArray("POST") << QStringLiteral("/healthz") << 405 << QByteArray("GET");
+        QTest::newRow("PATCH /metrics") << QByteArray("PATCH") << QStringLiteral("/metrics") << 405
+                                        << QByteArray("GET");
+        QTest::newRow("unknown path") << QByteArray("GET") << QStringLiteral("/nothing") << 404 << QByteArray();
+    }
+
+    void wrongMethodIs405WithAllow()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QString, path);
+        QFETCH(int, status);
+        QFETCH(QByteArray, allow);
+        QNetworkReply* reply
+            = m_network.sendCustomRequest(m_service->request(path, QByteArrayLiteral("k-405")), method, orderBody());
+        QSignalSpy(reply, &QNetworkReply::finished).wait(WaitMs);
+        QCOMPARE(reply->rawHeader("Allow"), allow);
+        const HttpReply answer = collect(reply);
+        QCOMPARE(answer.status, status);
+        if (status == 405)
+            QCOMPARE(answer.json().value(QStringLiteral("error")).toString(), QStringLiteral("method_not_allowed"));
+        QCOMPARE(count(QStringLiteral("orders")), 0LL);
     }
 
     void getRefusals_data()
