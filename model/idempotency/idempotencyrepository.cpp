@@ -80,7 +80,7 @@ void IdempotencyRepository::recordRetryableFailure(
     // Not part of the SQL contract: after a rolled-back attempt, a trace for operators (the key is free either
     // way). Written only where idempotency_begin() would let a new request take the key over.
     static const QString sql = QStringLiteral(
-        "WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtextextended(?::text || chr(31) || ?::text, 0)) AS got) "
+        "WITH lock AS (SELECT idempotency_try_lock(?::text, ?::text) AS got) "
         "INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, failure_retryable, "
         "  response_status, response_body, expires_at) "
         "SELECT ?::text, ?::text, ?::text, 'failed', true, ?::int, ?::jsonb, now() + ?::bigint * interval "

@@ -3,6 +3,13 @@
 -- transaction, so the caller's domain rows, the outbox row and the idempotency key commit together or not at all.
 -- The C++ library calls the same functions: there is one definition of each rule.
 
+-- Serialises everyone working on one (scope, key) for the rest of the transaction, without waiting: false when
+-- another transaction holds it. A 64-bit hash collision between two keys only costs a spurious 'in_progress' that
+-- the client retries. The one definition: everything that may claim a key takes this lock.
+CREATE FUNCTION idempotency_try_lock(scope text, key text) RETURNS boolean
+    LANGUAGE sql VOLATILE
+    RETURN pg_try_advisory_xact_lock(hashtextextended(scope || chr(31) || key, 0));
+
 -- Whether a key's record may be claimed afresh: its TTL passed, its failure released the key, or the worker that
 -- held it stopped renewing its lease (crashed). The one definition, also for the library's released-failure trace.
 CREATE FUNCTION idempotency_reusable(k idempotency_keys) RETURNS boolean
@@ -28,9 +35,7 @@ CREATE FUNCTION idempotency_begin(scope text, key text, fingerprint text,
                                   OUT retry_after_ms bigint)
     LANGUAGE plpgsql AS $$
 DECLARE
-    -- A 64-bit hash collision between two keys only costs a spurious 'in_progress' that the client retries.
-    locked boolean := pg_try_advisory_xact_lock(
-        hashtextextended(idempotency_begin.scope || chr(31) || idempotency_begin.key, 0));
+    locked boolean := idempotency_try_lock(idempotency_begin.scope, idempotency_begin.key);
     found_row record;
 BEGIN
     taken_over := false;
@@ -79,7 +84,7 @@ BEGIN
             expires_at = now() + idempotency_begin.ttl, created_at = now(), updated_at = now(), replay_count = 0,
             last_replayed_at = NULL, order_id = NULL
         WHERE k.id = found_row.id AND idempotency_reusable(k)
-          AND pg_try_advisory_xact_lock(hashtextextended(k.scope || chr(31) || k.idem_key, 0));
+          AND idempotency_try_lock(k.scope, k.idem_key);
         IF FOUND THEN
             outcome := 'execute';
             taken_over := true;
