@@ -5,6 +5,7 @@
 #include "common/prometheusformat.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
+#include "idempotency/idempotencyrepository.h"
 #include "operations/outboxoverview.h"
 #include "orders/ordersrepository.h"
 #include "outbox/outboxreadrepository.h"
@@ -265,6 +266,7 @@ void OrdersHttpApi::flushMetrics()
 {
     try {
         m_metrics.flush(session());
+        IdempotencyRepository(session()).foldReplays();
     } catch (const OutboxError& error) {
         noteFailure(error); // the counters are kept by the recorder for the next flush
     }

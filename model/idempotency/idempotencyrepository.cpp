@@ -97,6 +97,14 @@ void IdempotencyRepository::recordRetryableFailure(
         QStringLiteral("recording released idempotency key"));
 }
 
+qint64 IdempotencyRepository::foldReplays()
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT idempotency_fold_replays()"), {}, QStringLiteral("counting the replays"));
+    q.next();
+    return q.value(0).toLongLong();
+}
+
 static const QString RecordColumns = QStringLiteral(
     "id, scope, idem_key, fingerprint, status, failure_retryable, coalesce(response_status, 0), "
     "epoch_ms(locked_until), epoch_ms(expires_at), epoch_ms(created_at), epoch_ms(updated_at), replay_count, "

@@ -65,8 +65,8 @@ public:
 
     // Claims the key, replays the stored response, or says why not (idempotency_begin). Must run inside a
     // UnitOfWork: the claim holds a transaction-scoped advisory lock on (scope, key), so a concurrent duplicate is
-    // answered InProgress at once instead of queueing behind the first request. A replay switches the transaction
-    // to asynchronous commit, so counting it costs no WAL flush.
+    // answered InProgress at once instead of queueing behind the first request. A replay is one indexed read; it is
+    // counted later (foldReplays) and its transaction commits asynchronously, so it waits for no WAL flush.
     ClaimResult claim(const IdempotencyClaim& claim);
 
     // in_progress -> completed (idempotency_complete). Throws OutboxError if the record is no longer in progress
@@ -93,6 +93,11 @@ public:
     // After a rolled-back attempt: records a released (retryable) failure for operators to see, unless the
     // key has meanwhile been completed or claimed by someone else.
     void recordRetryableFailure(const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody);
+
+    // Applies the replays counted since the last fold to replay_count and last_replayed_at
+    // (idempotency_fold_replays: a replay itself writes no row version of its key). Returns how many it applied;
+    // 0 also when another session is folding.
+    qint64 foldReplays();
 
     // With the response body, unlike page().
     std::optional<IdempotencyRecord> find(const QString& scope, const QString& key);

@@ -4,6 +4,7 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/retrydelay.h"
+#include "idempotency/idempotencyrepository.h"
 #include "metrics/metricsrepository.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
@@ -279,9 +280,13 @@ RelayTotals OutboxRelay::run()
         if (nextRegistryHeartbeat.hasExpired()) {
             nextRegistryHeartbeat.setRemainingTime(m_options.registryHeartbeatMs);
             superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, false); });
-            // The failure-group sizes grow by a delta row per failure; folding them with every heartbeat keeps
-            // their reads small wherever relays run. Relays take turns: one fold at a time, the others skip it.
-            superviseOn(session, [](DbSession& db) { FailureGroupRepository(db).foldCounts(); });
+            // The failure-group sizes grow by a delta row per failure and replays are counted as rows of their
+            // own; folding both with every heartbeat keeps the counts current and their reads small wherever
+            // relays run. Relays take turns: one fold at a time, the others skip it.
+            superviseOn(session, [](DbSession& db) {
+                FailureGroupRepository(db).foldCounts();
+                IdempotencyRepository(db).foldReplays();
+            });
         }
         if (nextFlush.hasExpired()) {
             nextFlush.setRemainingTime(m_options.metricsFlushMs);

@@ -130,6 +130,35 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox")).toLongLong(),
             db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong());
     }
+
+    // 32 clients replaying one key at once, three times over: no replay writes a row version of the key, and once
+    // the replays are folded its count is exactly the number of replays answered.
+    void replayCountsConvergeAfterTheFold()
+    {
+        const QString key = QStringLiteral("replayed-often");
+        {
+            MetricsRecorder metrics;
+            CreateOrderRequest request;
+            request.key = key;
+            request.customer = QStringLiteral("alice");
+            request.amount = QStringLiteral("10.00");
+            QCOMPARE(
+                CreateOrderHandler(session(), metrics).handle(request).outcome, CreateOrderResult::Outcome::Created);
+        }
+        const QString version = db().scalar(QStringLiteral("SELECT xmin::text FROM idempotency_keys")).toString();
+        qint64 replays = 0;
+        for (int round = 0; round < 3; ++round) {
+            for (const Answer& answer : fire(key, false)) {
+                QVERIFY2(answer.error.isEmpty(), qPrintable(answer.error));
+                QCOMPARE(answer.result.outcome, CreateOrderResult::Outcome::Replayed);
+                ++replays;
+            }
+        }
+        QCOMPARE(db().scalar(QStringLiteral("SELECT xmin::text FROM idempotency_keys")).toString(), version);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT idempotency_fold_replays()")).toLongLong(), replays);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toLongLong(), replays);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT idempotency_fold_replays()")).toLongLong(), 0LL);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConcurrency)

@@ -208,6 +208,9 @@ private slots:
                 QStringLiteral("completed"));
         }
         if (prior == Prior::CompletedSame || prior == Prior::FailedFinalSame) {
+            // A replay is counted when the replays are folded (relays and orders-service do it every few seconds).
+            QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 0);
+            QCOMPARE(IdempotencyRepository(session()).foldReplays(), 1LL);
             QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
             QVERIFY(!db().scalar(QStringLiteral("SELECT last_replayed_at FROM idempotency_keys")).isNull());
         }
@@ -294,8 +297,10 @@ private slots:
                          .toString(),
                 httpStatus == 422 ? QStringLiteral("failed/422") : QStringLiteral("completed/201"));
         }
-        if (sqlOutcome == QLatin1String("replay"))
+        if (sqlOutcome == QLatin1String("replay")) {
+            QCOMPARE(db().scalar(QStringLiteral("SELECT idempotency_fold_replays()")).toLongLong(), 1LL);
             QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
+        }
     }
 
     // A completion or failure whose claim is gone (completed already, or never made) is refused with SQLSTATE
@@ -337,13 +342,18 @@ private slots:
     {
         const CreateOrderResult first = handle(orderRequest(QStringLiteral("replay-me")));
         QCOMPARE(first.outcome, CreateOrderResult::Outcome::Created);
+        QString keyVersion = db().scalar(QStringLiteral("SELECT xmin::text FROM idempotency_keys")).toString();
         for (int i = 1; i <= 3; ++i) {
             const CreateOrderResult again = handle(orderRequest(QStringLiteral("replay-me")));
             QCOMPARE(again.outcome, CreateOrderResult::Outcome::Replayed);
             QCOMPARE(again.httpStatus, 201);
             QCOMPARE(again.body, first.body);
             QCOMPARE(again.orderId, first.orderId);
+            // Nothing of the key changes with a replay; the count arrives with the fold.
+            QCOMPARE(db().scalar(QStringLiteral("SELECT xmin::text FROM idempotency_keys")).toString(), keyVersion);
+            QCOMPARE(IdempotencyRepository(session()).foldReplays(), 1LL);
             QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), i);
+            keyVersion = db().scalar(QStringLiteral("SELECT xmin::text FROM idempotency_keys")).toString();
         }
         QCOMPARE(count(QStringLiteral("orders")), 1LL);
     }
@@ -481,6 +491,7 @@ private slots:
         QCOMPARE(replay.responseStatus, 200);
         QCOMPARE(QJsonDocument::fromJson(replay.responseBody).object().value(QStringLiteral("charged")).toBool(), true);
         uow.commit();
+        QCOMPARE(keys.foldReplays(), 1LL);
         const auto record = keys.find(claim.scope, claim.key);
         QVERIFY(record);
         QCOMPARE(record->status, KeyStatus::Completed);

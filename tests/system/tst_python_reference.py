@@ -53,6 +53,17 @@ def scalar(sql, values=()):
         connection.close()
 
 
+def committed(sql):
+    """Runs `sql` in a transaction of its own that commits; returns the first column of the first row."""
+    connection = connect()
+    try:
+        with connection, connection.cursor() as cursor:
+            cursor.execute(sql)
+            return cursor.fetchone()[0]
+    finally:
+        connection.close()
+
+
 def outboxctl(*arguments):
     return subprocess.run([OUTBOXCTL, *arguments, "--dsn", DSN], capture_output=True, text=True, timeout=60)
 
@@ -107,6 +118,9 @@ class PythonReferenceTest(unittest.TestCase):
         self.assertEqual((over.outcome, over.http_status), ("rejected", 422))
         self.assertEqual(run_handle(CreateOrder("py-3", "alice", "1000000.01")).outcome, "replayed")
         self.assertEqual(self.counts("py-1"), (1, 1, 1))
+        # A replay is one read; its count arrives when the replays are folded (relays and orders-service fold).
+        self.assertEqual(scalar("SELECT replay_count FROM idempotency_keys WHERE idem_key = 'py-1'"), 0)
+        self.assertEqual(committed("SELECT idempotency_fold_replays()"), 2)  # py-1 and the rejected py-3
         self.assertEqual(scalar("SELECT replay_count FROM idempotency_keys WHERE idem_key = 'py-1'"), 1)
         self.assertEqual(scalar("SELECT dedupe_key FROM outbox"), f"order.created:{first.response['id']}")
 

@@ -9,7 +9,7 @@ set(uses_model_db "")
 set(uses_model_outbox model_db)
 set(uses_model_metrics model_db model_outbox)
 set(uses_model_idempotency model_db model_metrics)
-set(uses_model_relay model_db model_outbox model_metrics)
+set(uses_model_relay model_db model_outbox model_metrics model_idempotency) # it folds the replay counts
 set(uses_model_broker model_db model_relay)
 set(uses_model_inbox model_db model_metrics)
 set(uses_model_operations model_db model_outbox model_idempotency model_inbox model_metrics)

@@ -17,11 +17,37 @@ CREATE FUNCTION idempotency_reusable(k idempotency_keys) RETURNS boolean
     RETURN k.expires_at <= now() OR (k.status = 'failed' AND k.failure_retryable)
         OR (k.status = 'in_progress' AND k.locked_until <= now());
 
+-- Replays not yet counted into idempotency_keys.replay_count: a replay only adds a row here, so it writes no row
+-- version of the key and waits for no WAL flush (the table is unlogged; its transaction commits asynchronously).
+-- idempotency_fold_replays() applies them in one statement; relays and orders-service call it every few seconds.
+-- A crash of the server loses the rows not yet folded (an unlogged table is emptied): a few seconds of replay
+-- counts, never a response.
+CREATE UNLOGGED TABLE idempotency_replays (
+    key_id       bigint      NOT NULL,
+    replayed_at  timestamptz NOT NULL DEFAULT now()
+);
+
+-- The record of (scope, key) as idempotency_begin() judges it for a request with `fingerprint` (all NULL when
+-- there is none).
+CREATE FUNCTION idempotency_record(scope text, key text, fingerprint text,
+                                   OUT id bigint, OUT fingerprint_matches boolean, OUT status text,
+                                   OUT response_status integer, OUT response_body jsonb, OUT order_id bigint,
+                                   OUT replayable boolean, OUT reusable boolean, OUT lease_left_ms bigint)
+    LANGUAGE sql STABLE
+BEGIN ATOMIC
+    SELECT k.id, k.fingerprint = idempotency_record.fingerprint, k.status, k.response_status, k.response_body,
+           k.order_id,
+           k.fingerprint = idempotency_record.fingerprint AND k.expires_at > now()
+               AND (k.status = 'completed' OR (k.status = 'failed' AND NOT k.failure_retryable)),
+           idempotency_reusable(k), greatest(epoch_ms(k.locked_until) - epoch_ms(now()), 0)
+    FROM idempotency_keys k WHERE k.scope = idempotency_record.scope AND k.idem_key = idempotency_record.key;
+END;
+
 -- Claims (scope, key) for a request whose fingerprint is `fingerprint`, or says why not:
 --   'execute'     the caller owns the key now: do the work, then idempotency_complete() or idempotency_fail() in
 --                 the same transaction (taken_over: an expired, released or abandoned record was reused);
 --   'replay'      the same request was answered before: response_status, response_body and resource_id are that
---                 answer (the transaction's commit is made asynchronous: counting a replay costs no WAL flush);
+--                 answer. One indexed read; the replay is counted through idempotency_replays;
 --   'mismatch'    the key was used with a different request;
 --   'in_progress' another request with this key is executing: retry after retry_after_ms.
 -- A concurrent duplicate is answered 'in_progress' at once: the claim takes a transaction-scoped advisory lock
@@ -35,48 +61,47 @@ CREATE FUNCTION idempotency_begin(scope text, key text, fingerprint text,
                                   OUT retry_after_ms bigint)
     LANGUAGE plpgsql AS $$
 DECLARE
-    locked boolean := idempotency_try_lock(idempotency_begin.scope, idempotency_begin.key);
     found_row record;
 BEGIN
     taken_over := false;
     retry_after_ms := 0;
-    IF locked THEN
-        -- A new key is inserted in progress; the same request answered before bumps the replay counter and
-        -- returns the stored answer in the same statement. Anything else returns no row and is resolved below.
+    SELECT * INTO found_row
+    FROM idempotency_record(idempotency_begin.scope, idempotency_begin.key, idempotency_begin.fingerprint);
+    IF found_row.id IS NULL THEN
+        -- A new key: insert it in progress, unless a concurrent request holds the key's lock (its insert is not
+        -- committed yet) or inserted it since the read above (then read it again).
+        IF NOT idempotency_try_lock(idempotency_begin.scope, idempotency_begin.key) THEN
+            outcome := 'in_progress';
+            retry_after_ms := 1000;
+            RETURN;
+        END IF;
         INSERT INTO idempotency_keys AS k (scope, idem_key, fingerprint, status, locked_until, expires_at)
         VALUES (idempotency_begin.scope, idempotency_begin.key, idempotency_begin.fingerprint, 'in_progress',
                 now() + idempotency_begin.lease, now() + idempotency_begin.ttl)
-        ON CONFLICT ON CONSTRAINT idempotency_keys_scope_key_unique
-        DO UPDATE SET replay_count = k.replay_count + 1, last_replayed_at = now()
-        WHERE k.fingerprint = EXCLUDED.fingerprint AND k.expires_at > now()
-          AND (k.status = 'completed' OR (k.status = 'failed' AND NOT k.failure_retryable))
-        RETURNING k.id, k.status, k.response_status, k.response_body, k.order_id INTO found_row;
-        IF found_row.id IS NOT NULL THEN
-            record_id := found_row.id;
-            IF found_row.status = 'in_progress' THEN
-                outcome := 'execute';
-                RETURN;
-            END IF;
-            outcome := 'replay';
-            response_status := found_row.response_status;
-            response_body := found_row.response_body;
-            resource_id := found_row.order_id;
-            PERFORM set_config('synchronous_commit', 'off', true);
+        ON CONFLICT ON CONSTRAINT idempotency_keys_scope_key_unique DO NOTHING
+        RETURNING k.id INTO record_id;
+        IF record_id IS NOT NULL THEN
+            outcome := 'execute';
+            RETURN;
+        END IF;
+        SELECT * INTO found_row
+        FROM idempotency_record(idempotency_begin.scope, idempotency_begin.key, idempotency_begin.fingerprint);
+        IF found_row.id IS NULL THEN
+            outcome := 'in_progress';
+            retry_after_ms := 1000;
             RETURN;
         END IF;
     END IF;
-
-    SELECT k.id, k.fingerprint, k.status, idempotency_reusable(k) AS reusable,
-           greatest(epoch_ms(k.locked_until) - epoch_ms(now()), 0) AS lease_left_ms
-    INTO found_row
-    FROM idempotency_keys k WHERE k.scope = idempotency_begin.scope AND k.idem_key = idempotency_begin.key;
-    IF NOT FOUND THEN
-        -- The first request's insert is not committed yet (we could not take its lock).
-        outcome := 'in_progress';
-        retry_after_ms := 1000;
+    record_id := found_row.id;
+    IF found_row.replayable THEN
+        INSERT INTO idempotency_replays (key_id) VALUES (found_row.id);
+        PERFORM set_config('synchronous_commit', 'off', true);
+        outcome := 'replay';
+        response_status := found_row.response_status;
+        response_body := found_row.response_body;
+        resource_id := found_row.order_id;
         RETURN;
     END IF;
-    record_id := found_row.id;
     IF found_row.reusable THEN
         UPDATE idempotency_keys k
         SET fingerprint = idempotency_begin.fingerprint, status = 'in_progress', failure_retryable = NULL,
@@ -94,13 +119,36 @@ BEGIN
         END IF;
         RETURN;
     END IF;
-    IF found_row.fingerprint <> idempotency_begin.fingerprint THEN
+    IF NOT found_row.fingerprint_matches THEN
         outcome := 'mismatch';
         RETURN;
     END IF;
-    -- The same request, still in progress, or being taken over by a concurrent retry right now.
+    -- The same request, still in progress.
     outcome := 'in_progress';
-    retry_after_ms := CASE WHEN found_row.status = 'in_progress' THEN greatest(found_row.lease_left_ms, 1) ELSE 1000 END;
+    retry_after_ms := greatest(found_row.lease_left_ms, 1);
+END
+$$;
+
+-- Applies the replays counted so far to replay_count and last_replayed_at, one row version per key replayed;
+-- replays of a record's earlier use (before a takeover reset it) are dropped. At most one fold runs at a time;
+-- another caller returns 0 at once. Returns how many replays it applied.
+CREATE FUNCTION idempotency_fold_replays() RETURNS bigint
+    LANGUAGE plpgsql AS $$
+DECLARE
+    folded bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('idempotency_fold_replays')) THEN
+        RETURN 0;
+    END IF;
+    WITH moved AS (DELETE FROM idempotency_replays RETURNING key_id, replayed_at),
+    summed AS (SELECT m.key_id, count(*) AS replays, max(m.replayed_at) AS last FROM moved m
+               JOIN idempotency_keys k ON k.id = m.key_id AND m.replayed_at >= k.created_at GROUP BY m.key_id),
+    applied AS (UPDATE idempotency_keys k
+                SET replay_count = k.replay_count + s.replays,
+                    last_replayed_at = greatest(k.last_replayed_at, s.last)
+                FROM summed s WHERE k.id = s.key_id)
+    SELECT coalesce(sum(replays), 0) INTO folded FROM summed;
+    RETURN folded;
 END
 $$;
 
