@@ -61,7 +61,8 @@ void TestDatabase::reset()
     m_session->execScript(
         QStringLiteral(
             "TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
-            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes RESTART IDENTITY CASCADE"),
+            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes, idempotency_replays "
+            "RESTART IDENTITY CASCADE"),
         QStringLiteral("resetting the test database"));
 }
 
