@@ -96,8 +96,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     FailureGroupFilter largest;
     largest.limit = ExplainedRows;
     overview.failureGroups = FailureGroupRepository(session).groups(largest);
-    const bool anyRelayAlive = std::any_of(overview.relays.cbegin(), overview.relays.cend(),
-        [](const RelayNode& node) { return node.state == RelayState::Alive; });
+    const bool anyRelayAlive = overview.anyRelayAlive();
     for (const OutboxRowSummary& row : OutboxReadRepository(session).oldestUnpublished(ExplainedRows)) {
         overview.oldestUnpublished.append(
             WaitingRow { row, waitCauseOf(row, overview.serverNow, anyRelayAlive, stuckThresholdMs) });
@@ -106,10 +105,13 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     return overview;
 }
 
+bool OutboxOverview::anyRelayAlive() const
+{
+    return std::any_of(
+        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
+}
+
 bool OutboxOverview::nothingPublishing() const
 {
-    if (!oldestUnpublishedAgeMs)
-        return false;
-    return std::none_of(
-        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
+    return oldestUnpublishedAgeMs && !anyRelayAlive();
 }

@@ -49,6 +49,7 @@ struct OutboxOverview {
     QList<MetricPoint> lastHour; // one point per minute
     QList<AuditEntry> recentActions; // newest first
 
+    bool anyRelayAlive() const;
     // Rows wait to be published and no relay is alive to publish them.
     bool nothingPublishing() const;
 

@@ -14,12 +14,12 @@ FailureGroupRepository::FailureGroupRepository(DbSession& session)
 // Only failed and dead rows are in the index; the filter can narrow to one of the two.
 static QString statusArray(const QList<OutboxStatus>& statuses)
 {
-    QJsonArray names;
+    QList<OutboxStatus> failures;
     for (const OutboxStatus status : SqlValues::distinct(statuses)) {
         if (status == OutboxStatus::Failed || status == OutboxStatus::Dead)
-            names.append(OutboxStatusNames.name(status));
+            failures.append(status);
     }
-    return QString::fromUtf8(QJsonDocument(names).toJson(QJsonDocument::Compact));
+    return SqlValues::nameArray(OutboxStatusNames.names(failures));
 }
 
 QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& filter)
@@ -31,8 +31,8 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
     // groups shown get the probes of their first and last failure.
     QSqlQuery& q = m_session.exec(
         QStringLiteral(
-            "WITH wanted AS (SELECT array_agg(s) AS statuses FROM jsonb_array_elements_text(?::jsonb) s), "
-            "sizes AS (SELECT g.* FROM wanted, LATERAL outbox_failure_group_sizes(coalesce(wanted.statuses, '{}'), "
+            "WITH wanted AS (SELECT ?::text[] AS statuses), "
+            "sizes AS (SELECT g.* FROM wanted, LATERAL outbox_failure_group_sizes(wanted.statuses, "
             "  CASE WHEN ?::timestamptz IS NULL THEN ?::int END) g), "
             "seen AS ("
             "  SELECT c.*, a.first_seen, a.last_seen FROM sizes c CROSS JOIN LATERAL ("

@@ -73,10 +73,8 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         // One search over the statuses: the planner combines the trigram index with nothing, or with the
         // other indexes it judges worth it; a status condition naming every status would only mislead it.
         if (statuses.size() < OutboxStatusNames.values().size()) {
-            QStringList names;
-            for (const OutboxStatus status : statuses)
-                names.append(OutboxStatusNames.name(status));
-            query.require(QStringLiteral("status = ANY(?::text[])"), { SqlValues::nameArray(names) });
+            query.require(
+                QStringLiteral("status = ANY(?::text[])"), { SqlValues::nameArray(OutboxStatusNames.names(statuses)) });
         }
         return query;
     }
