@@ -26,35 +26,60 @@ IdempotencyRepository::IdempotencyRepository(DbSession& session)
     : m_session(session)
 { }
 
+SqlFragment IdempotencyRepository::claimPart(const IdempotencyClaim& claim)
+{
+    // The rules live in SQL, where services in other languages call them too.
+    return SqlFragment { QStringLiteral("SELECT outcome, record_id, taken_over, response_status, response_body::text, "
+                                        "resource_id, retry_after_ms FROM idempotency_begin(?::text, ?::text, ?::text, "
+                                        "?::bigint * interval '1 millisecond', ?::bigint * interval '1 millisecond')"),
+        { claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs } };
+}
+
+ClaimResult IdempotencyRepository::claimFromRow(const QSqlQuery& row, int first)
+{
+    ClaimResult result;
+    result.kind = ClaimOutcomeNames.fromColumn(row.value(first));
+    result.recordId = row.value(first + 1).toLongLong();
+    result.takenOver = row.value(first + 2).toBool();
+    result.responseStatus = row.value(first + 3).toInt();
+    result.responseBody = row.value(first + 4).toString().toUtf8();
+    if (!row.value(first + 5).isNull())
+        result.orderId = row.value(first + 5).toLongLong();
+    result.retryAfterMs = row.value(first + 6).toLongLong();
+    return result;
+}
+
 ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim)
 {
-    // The rules live in SQL, where services in other languages call them too: one round trip.
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT outcome, record_id, taken_over, response_status, response_body::text, resource_id, "
-                       "retry_after_ms FROM idempotency_begin(?::text, ?::text, ?::text, "
-                       "?::bigint * interval '1 millisecond', ?::bigint * interval '1 millisecond')"),
-        { claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs },
-        QStringLiteral("claiming idempotency key"));
+    const SqlFragment statement = claimPart(claim);
+    QSqlQuery& q = m_session.exec(statement.sql, statement.binds, QStringLiteral("claiming idempotency key"));
     q.next();
-    ClaimResult result;
-    result.kind = ClaimOutcomeNames.fromColumn(q.value(0));
-    result.recordId = q.value(1).toLongLong();
-    result.takenOver = q.value(2).toBool();
-    result.responseStatus = q.value(3).toInt();
-    result.responseBody = q.value(4).toString().toUtf8();
-    if (!q.value(5).isNull())
-        result.orderId = q.value(5).toLongLong();
-    result.retryAfterMs = q.value(6).toLongLong();
-    return result;
+    return claimFromRow(q, 0);
+}
+
+SqlFragment IdempotencyRepository::settlementPart(
+    const QString& call, const IdempotencyClaim& claim, const DerivedResponse& response)
+{
+    return SqlFragment { QStringLiteral("SELECT ") + call + QStringLiteral(" AS id FROM "),
+        { claim.scope, claim.key, claim.fingerprint } }
+    + response.source;
 }
 
 SqlFragment IdempotencyRepository::completionPart(const IdempotencyClaim& claim, const DerivedResponse& response)
 {
-    return SqlFragment { QStringLiteral("SELECT idempotency_complete(?::text, ?::text, ?::text, ") + response.statusSql
+    return settlementPart(QStringLiteral("idempotency_complete(?::text, ?::text, ?::text, ") + response.statusSql
             + QStringLiteral(", ") + response.bodySql + QStringLiteral(", ") + response.orderIdSql
-            + QStringLiteral(") AS id FROM "),
-        { claim.scope, claim.key, claim.fingerprint } }
-    + response.source;
+            + QStringLiteral(")"),
+        claim, response);
+}
+
+SqlFragment IdempotencyRepository::failurePart(
+    const IdempotencyClaim& claim, bool retryable, const DerivedResponse& response)
+{
+    return settlementPart(QStringLiteral("idempotency_fail(?::text, ?::text, ?::text, ")
+            + (retryable ? QStringLiteral("true, ") : QStringLiteral("false, ")) + response.statusSql
+            + QStringLiteral(", ") + response.bodySql + QStringLiteral(")"),
+        claim, response);
 }
 
 void IdempotencyRepository::complete(

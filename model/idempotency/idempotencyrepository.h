@@ -12,6 +12,7 @@
 #include <optional>
 
 class DbSession;
+class QSqlQuery;
 
 struct IdempotencyClaim {
     QString scope;
@@ -69,6 +70,13 @@ public:
     // counted later (foldReplays) and its transaction commits asynchronously, so it waits for no WAL flush.
     ClaimResult claim(const IdempotencyClaim& claim);
 
+    // The same claim as one part of a ChainedStatement, for an operation that runs in the claim's statement
+    // (IdempotentRequest::run with a SingleWrite); claimFromRow reads its ClaimColumnCount columns from a row whose
+    // column `first` is its first.
+    static constexpr int ClaimColumnCount = 7;
+    static SqlFragment claimPart(const IdempotencyClaim& claim);
+    static ClaimResult claimFromRow(const QSqlQuery& row, int first);
+
     // in_progress -> completed (idempotency_complete). Throws OutboxError if the record is no longer in progress
     // for this request.
     void complete(const IdempotencyClaim& claim, int responseStatus, const QByteArray& responseBody,
@@ -85,6 +93,8 @@ public:
         QString orderIdSql; // bigint or NULL
     };
     static SqlFragment completionPart(const IdempotencyClaim& claim, const DerivedResponse& response);
+    // in_progress -> failed in the same way (idempotency_fail); `response.orderIdSql` is not used.
+    static SqlFragment failurePart(const IdempotencyClaim& claim, bool retryable, const DerivedResponse& response);
 
     // in_progress -> failed (idempotency_fail). A retryable failure releases the key; a final one is replayed like
     // a success.
@@ -113,6 +123,8 @@ public:
     int purgeExpired(int batchSize);
 
 private:
+    static SqlFragment settlementPart(
+        const QString& call, const IdempotencyClaim& claim, const DerivedResponse& response);
     std::optional<IdempotencyRecord> findWhere(const QString& condition, const QVariantList& binds);
     DbSession& m_session;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "orders/createorderhandler.h"
 
-#include "idempotency/idempotentrequest.h"
+#include "db/chainedstatement.h"
 #include "idempotency/requestfingerprint.h"
 #include "orders/ordersrepository.h"
 
@@ -130,29 +130,29 @@ CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
     const IdempotencyClaim claim { request.scope, request.key, RequestFingerprint::compute(Operation, canonicalRequest),
         m_options.leaseMs, m_options.ttlMs };
 
-    const auto createOrder = [&](const IdempotencyClaim& owned) {
-        if (order.cents > m_options.perOrderLimitCents) {
-            const CreateOrderResult rejected
-                = errorResult(CreateOrderResult::Outcome::Rejected, 422, QStringLiteral("amount_over_limit"),
-                    QStringLiteral("the amount exceeds the per-order limit of %1.%2")
-                        .arg(m_options.perOrderLimitCents / 100)
-                        .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
-            return IdempotentRequest::Execution::failedFinally(rejected.httpStatus, compact(rejected.body));
-        }
-        const OrdersRepository::CreatedOrder created
-            = OrdersRepository(m_session).insertWithEvent(order.customer, order.amount, order.currency,
-                compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
-                    { QStringLiteral("idempotency_key"), request.key } }),
-                owned);
-        return IdempotentRequest::Execution::alreadyCompleted(201, created.responseBody, created.id);
-    };
+    IdempotentRequest::SingleWrite write;
+    if (order.cents > m_options.perOrderLimitCents) {
+        const CreateOrderResult rejected
+            = errorResult(CreateOrderResult::Outcome::Rejected, 422, QStringLiteral("amount_over_limit"),
+                QStringLiteral("the amount exceeds the per-order limit of %1.%2")
+                    .arg(m_options.perOrderLimitCents / 100)
+                    .arg(m_options.perOrderLimitCents % 100, 2, 10, QLatin1Char('0')));
+        write = IdempotentRequest::SingleWrite::refusal(claim, rejected.httpStatus, compact(rejected.body));
+    } else {
+        const QByteArray eventHeaders = compact(QJsonObject { { QStringLiteral("idempotency_scope"), request.scope },
+            { QStringLiteral("idempotency_key"), request.key } });
+        write.addParts = [order, eventHeaders, claim](ChainedStatement& statement, const QString& gate) {
+            OrdersRepository::addCreateParts(
+                statement, gate, order.customer, order.amount, order.currency, eventHeaders, claim);
+        };
+    }
     CreateOrderResult unavailable = errorResult(CreateOrderResult::Outcome::Failed, 503,
         QStringLiteral("temporarily_unavailable"), QStringLiteral("the request could not be completed; retry it"));
 
     IdempotentRequest idempotent(m_session, m_metrics);
     idempotent.setBeforeCommitHook(m_beforeCommit);
     const IdempotentRequest::Outcome outcome
-        = idempotent.run(claim, createOrder, unavailable.httpStatus, compact(unavailable.body));
+        = idempotent.run(claim, write, m_options.form, unavailable.httpStatus, compact(unavailable.body));
 
     using Kind = IdempotentRequest::Outcome::Kind;
     CreateOrderResult result;

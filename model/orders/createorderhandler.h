@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "idempotency/idempotentrequest.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <functional>
@@ -36,8 +38,8 @@ struct CreateOrderResult {
     static QString outcomeName(Outcome outcome);
 };
 
-// The idempotent "create order" operation. One transaction claims the key, inserts the order and its
-// order.created outbox message and stores the response snapshot, so either all of it exists or none.
+// The idempotent "create order" operation. One statement claims the key, inserts the order and its order.created
+// outbox message and stores the response snapshot, so either all of it exists or none.
 class CreateOrderHandler final {
 public:
     static constexpr int MaxKeyLength = 255;
@@ -47,6 +49,8 @@ public:
         qint64 leaseMs = 30'000;
         qint64 ttlMs = 24LL * 3600 * 1000;
         qint64 perOrderLimitCents = 100'000'000; // 1,000,000.00: larger orders are rejected (a final failure)
+        // One statement in autocommit (one round trip); the transaction form runs the before-commit hook.
+        IdempotentRequest::Form form = IdempotentRequest::Form::OneStatement;
     };
 
     CreateOrderHandler(DbSession& session, MetricsRecorder& metrics);
@@ -54,8 +58,9 @@ public:
 
     CreateOrderResult handle(const CreateOrderRequest& request);
 
-    // Fault-injection point for tests and demos: runs inside the transaction after the order, its outbox
-    // message and the completed key were written, just before commit. Whatever it throws rolls it all back.
+    // Fault-injection point for tests and demos, in Options::form Transaction: runs inside the transaction after
+    // the order, its outbox message and the completed key were written, just before commit. Whatever it throws
+    // rolls it all back.
     void setBeforeCommitHook(std::function<void()> hook) { m_beforeCommit = std::move(hook); }
 
 private:

@@ -3,7 +3,6 @@
 
 #include "db/chainedstatement.h"
 #include "db/dbsession.h"
-#include "db/outboxerror.h"
 #include "idempotency/idempotencyrepository.h"
 #include "outbox/outboxrepository.h"
 
@@ -20,32 +19,29 @@ OrdersRepository::OrdersRepository(DbSession& session)
     : m_session(session)
 { }
 
-OrdersRepository::CreatedOrder OrdersRepository::insertWithEvent(const QString& customer, const QString& amount,
-    const QString& currency, const QByteArray& eventHeaders, const IdempotencyClaim& claim)
+void OrdersRepository::addCreateParts(ChainedStatement& statement, const QString& gate, const QString& customer,
+    const QString& amount, const QString& currency, const QByteArray& eventHeaders, const IdempotencyClaim& claim)
 {
     // Each table's part comes from the repository that owns it; the chain is still one statement.
     const SqlFragment body { QStringLiteral("body") };
-    ChainedStatement create;
-    create.add(QStringLiteral("o"),
-        { QStringLiteral("INSERT INTO orders (customer, amount, currency) VALUES (?::text, ?::numeric, ?::text) "
-                         "RETURNING id, customer, amount, currency, created_at"),
+    statement.add(QStringLiteral("o"),
+        { QStringLiteral("INSERT INTO orders (customer, amount, currency) SELECT ?::text, ?::numeric, ?::text") + gate
+                + QStringLiteral(" RETURNING id, customer, amount, currency, created_at"),
             { customer, amount, currency } });
-    create.add(
+    statement.add(
         QStringLiteral("body"), { QStringLiteral("SELECT o.id, ") + OrderDocument + QStringLiteral(" AS doc FROM o") });
-    create.add(QStringLiteral("event"),
+    statement.add(QStringLiteral("event"),
         OutboxRepository::enqueuePart(
             { body, QStringLiteral("order"), QStringLiteral("body.id::text"), QStringLiteral("order.created"),
                 QStringLiteral("body.doc"), eventHeaders, QStringLiteral("'order.created:' || body.id") }));
-    create.add(QStringLiteral("completed"),
+    statement.add(QStringLiteral("completed"),
         IdempotencyRepository::completionPart(
             claim, { body, QStringLiteral("201"), QStringLiteral("body.doc"), QStringLiteral("body.id") }));
     // The message and the completion are SELECTs of SQL functions, which run only as far as the statement reads
-    // them: the final select reads both.
-    const SqlFragment statement = create.build({ QStringLiteral(
-        "SELECT body.id, body.doc::text, (SELECT count(*) FROM event), (SELECT count(*) FROM completed) FROM body") });
-    QSqlQuery& q = m_session.exec(statement.sql, statement.binds, QStringLiteral("creating the order"));
-    q.next();
-    return CreatedOrder { q.value(0).toLongLong(), q.value(1).toString().toUtf8() };
+    // them: the response reads both.
+    statement.add(QStringLiteral("response"),
+        { QStringLiteral(
+            "SELECT 201 AS status, body.doc AS body, body.id AS resource_id FROM body, event, completed") });
 }
 
 std::optional<QByteArray> OrdersRepository::find(qint64 id)

@@ -11,6 +11,7 @@
 #include <QTest>
 
 Q_DECLARE_METATYPE(CreateOrderResult::Outcome)
+Q_DECLARE_METATYPE(IdempotentRequest::Form)
 
 namespace {
 
@@ -106,16 +107,23 @@ private:
         return db().scalar(QStringLiteral("SELECT count(*) FROM %1").arg(table)).toLongLong();
     }
 
-    CreateOrderResult handle(const CreateOrderRequest& request)
+    CreateOrderResult handle(
+        const CreateOrderRequest& request, IdempotentRequest::Form form = IdempotentRequest::Form::OneStatement)
     {
-        CreateOrderHandler handler(session(), m_metrics);
-        return handler.handle(request);
+        return CreateOrderHandler(session(), m_metrics, inForm(form)).handle(request);
     }
 
-    // The contract: what a request gets for each state its key can be in. One table for both ways in: the C++
-    // handler (contract) and the SQL functions called as a service in another language calls them
-    // (contractThroughSql), which gets the rows that reach the key store (bad requests never do) with the outcome
-    // idempotency_begin() names.
+    static CreateOrderHandler::Options inForm(IdempotentRequest::Form form)
+    {
+        CreateOrderHandler::Options options;
+        options.form = form;
+        return options;
+    }
+
+    // The contract: what a request gets for each state its key can be in. One table for every way in: the C++
+    // handler in both its forms, one statement and a transaction (contract), and the SQL functions called as a service
+    // in another language calls them (contractThroughSql), which gets the rows that reach the key store (bad requests
+    // never do) with the outcome idempotency_begin() names.
     struct ContractRow {
         const char* name;
         Prior prior;
@@ -176,9 +184,16 @@ private slots:
     void contract_data()
     {
         addContractColumns();
-        for (const ContractRow& row : contractRows()) {
-            QTest::newRow(row.name) << row.prior << row.request << row.outcome << row.httpStatus << row.ordersCreated
-                                    << row.sqlOutcome;
+        QTest::addColumn<IdempotentRequest::Form>("form");
+        const std::pair<const char*, IdempotentRequest::Form> forms[] = {
+            { "one statement", IdempotentRequest::Form::OneStatement },
+            { "transaction", IdempotentRequest::Form::Transaction },
+        };
+        for (const auto& [formName, form] : forms) {
+            for (const ContractRow& row : contractRows()) {
+                QTest::addRow("%s: %s", formName, row.name) << row.prior << row.request << row.outcome << row.httpStatus
+                                                            << row.ordersCreated << row.sqlOutcome << form;
+            }
         }
     }
 
@@ -189,10 +204,11 @@ private slots:
         QFETCH(CreateOrderResult::Outcome, outcome);
         QFETCH(int, httpStatus);
         QFETCH(qint64, ordersCreated);
+        QFETCH(IdempotentRequest::Form, form);
 
         seed(prior, request);
         const qint64 outboxBefore = count(QStringLiteral("outbox"));
-        const CreateOrderResult result = handle(request);
+        const CreateOrderResult result = handle(request, form);
         QCOMPARE(CreateOrderResult::outcomeName(result.outcome), CreateOrderResult::outcomeName(outcome));
         QCOMPARE(result.httpStatus, httpStatus);
         QCOMPARE(count(QStringLiteral("orders")), ordersCreated);
@@ -408,7 +424,7 @@ private slots:
 
     void failureAfterTheOrderInsertLeavesNothing()
     {
-        CreateOrderHandler handler(session(), m_metrics);
+        CreateOrderHandler handler(session(), m_metrics, inForm(IdempotentRequest::Form::Transaction));
         handler.setBeforeCommitHook([] { throw std::runtime_error("injected failure after the order insert"); });
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, handler.handle(orderRequest(QStringLiteral("atomic"))));
         QCOMPARE(count(QStringLiteral("orders")), 0LL);
@@ -420,7 +436,7 @@ private slots:
 
     void transientFailureReleasesTheKey()
     {
-        CreateOrderHandler handler(session(), m_metrics);
+        CreateOrderHandler handler(session(), m_metrics, inForm(IdempotentRequest::Form::Transaction));
         handler.setBeforeCommitHook(
             [] { throw OutboxError(OutboxError::Kind::Transient, QStringLiteral("could not serialize access")); });
         const CreateOrderResult failed = handler.handle(orderRequest(QStringLiteral("flaky")));
@@ -442,7 +458,7 @@ private slots:
     {
         auto other = db().openSession(QStringLiteral("duplicate"));
         CreateOrderResult duplicate;
-        CreateOrderHandler first(session(), m_metrics);
+        CreateOrderHandler first(session(), m_metrics, inForm(IdempotentRequest::Form::Transaction));
         first.setBeforeCommitHook([&] {
             CreateOrderHandler second(*other, m_metrics);
             duplicate = second.handle(orderRequest(QStringLiteral("busy")));

@@ -52,7 +52,9 @@ private slots:
         constexpr int Replays = 45;
         constexpr int Mismatches = 7;
         MetricsRecorder recorder;
-        CreateOrderHandler handler(session(), recorder);
+        CreateOrderHandler::Options inTransaction; // for the before-commit hook below
+        inTransaction.form = IdempotentRequest::Form::Transaction;
+        CreateOrderHandler handler(session(), recorder, inTransaction);
         for (int i = 0; i < Created; ++i)
             QCOMPARE(create(handler, QStringLiteral("k%1").arg(i), QStringLiteral("1")).outcome,
                 CreateOrderResult::Outcome::Created);
