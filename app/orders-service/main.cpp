@@ -16,6 +16,7 @@
 #include <QHttpServer>
 #include <QTextStream>
 #include <QTimer>
+#include <functional>
 #include <optional>
 
 static QtMessageHandler qtDefaultHandler = nullptr;
@@ -26,16 +27,24 @@ static void dropConnectionLossEchoes(QtMsgType type, const QMessageLogContext& c
         qtDefaultHandler(type, context, message);
 }
 
+// What SIGTERM and SIGINT do, on the main thread: quit at once until serve() knows better.
+static std::function<void()> stop = [] { QCoreApplication::quit(); };
+
+static constexpr int StopGraceMs = 10'000;
+
 static int serve(const ServiceOptions& options)
 {
     ConnectionSettings settings
         = options.dsn.isNull() ? ConnectionSettings() : ConnectionSettings::fromDsn(options.dsn);
     settings.setDefaultApplicationName(QStringLiteral("orders-service"));
-    auto session = std::make_unique<DbSession>(settings, QStringLiteral("orders-service"));
-    SchemaMigrator(*session).requireCurrent();
+    {
+        DbSession session(settings, QStringLiteral("orders-service"));
+        SchemaMigrator(session).requireCurrent();
+    }
 
-    OrdersHttpApi api(settings, std::move(session));
+    // The server outlives the API, whose pool may still finish work (and post its answers) while it is destroyed.
     QHttpServer server;
+    OrdersHttpApi api(settings, OrdersHttpApi::Pool { options.dbConnections, options.maxQueued });
     api.registerRoutes(server);
     auto* socket = new BoundedTcpServer(options.maxConnections, options.connectionLifetimeMs, &server);
     if (!socket->listen(options.listenAddress, options.listenPort)) {
@@ -54,12 +63,24 @@ static int serve(const ServiceOptions& options)
     QObject::connect(&flushTimer, &QTimer::timeout, [&api] { api.flushMetrics(); });
     flushTimer.start(1000);
 
+    // A stop request closes the listening socket, then quits once every request taken is answered, or after a
+    // grace period if the database holds some of them.
+    stop = [&api, socket] {
+        socket->close();
+        api.whenIdle([] { QCoreApplication::quit(); });
+        QTimer::singleShot(StopGraceMs, [] {
+            DiagnosticLog::event(QtWarningMsg, QStringLiteral("stopping with requests still unanswered"));
+            QCoreApplication::quit();
+        });
+    };
+
     std::optional<BackgroundRelay> relay;
     if (options.relayWorkers > 0)
         relay.emplace(settings, options.sinks, SinkSpec::describe(options.sinkSpec), options.relayWorkers);
     const int code = QCoreApplication::exec();
     relay.reset();
-    api.flushMetrics();
+    stop = [] { QCoreApplication::quit(); };
+    api.flushMetrics(); // run by the pool before `api` is gone
     return code;
 }
 
@@ -68,11 +89,10 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("orders-service"));
     qtDefaultHandler = qInstallMessageHandler(dropConnectionLossEchoes);
-    // Constructed before any other thread exists (see SignalWatcher). A request being handled finishes first:
-    // the quit is queued behind it on the main thread.
+    // Constructed before any other thread exists (see SignalWatcher).
     const SignalWatcher watcher([] {
         QMetaObject::invokeMethod(
-            QCoreApplication::instance(), [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
+            QCoreApplication::instance(), [] { stop(); }, Qt::QueuedConnection);
     });
     try {
         const ServiceOptions options = ServiceOptions::parse(QCoreApplication::arguments());

@@ -2,6 +2,7 @@
 #include "ordershttpapi.h"
 
 #include "common/diagnosticlog.h"
+#include "common/orderedresponses.h"
 #include "common/prometheusformat.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
@@ -15,6 +16,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QLocale>
+#include <QPointer>
 #include <QStringDecoder>
 #include <cmath>
 #include <optional>
@@ -101,11 +103,12 @@ bool isJson(const QByteArray& contentType)
 
 } // namespace
 
-OrdersHttpApi::OrdersHttpApi(ConnectionSettings settings, std::unique_ptr<DbSession> session)
-    : m_settings(std::move(settings))
-    , m_session(std::move(session))
-    , m_database(QStringLiteral("database"), DiagnosticLog::event)
+OrdersHttpApi::OrdersHttpApi(const ConnectionSettings& settings, Pool pool)
+    : m_database(QStringLiteral("database"), DiagnosticLog::event)
+    , m_pool(settings, QStringLiteral("orders-service"), pool.connections, pool.queueCapacity)
 { }
+
+OrdersHttpApi::~OrdersHttpApi() = default;
 
 void OrdersHttpApi::noteFailure(const OutboxError& error)
 {
@@ -119,35 +122,102 @@ QHttpServerResponse OrdersHttpApi::unavailable(const OutboxError& error)
     return errorResponse(503, QStringLiteral("unavailable"), error.message());
 }
 
-OrdersHttpApi::~OrdersHttpApi() = default;
-
 void OrdersHttpApi::registerRoutes(QHttpServer& server)
 {
+    m_server = &server;
     using Method = QHttpServerRequest::Method;
     using Methods = QHttpServerRequest::Methods;
     server.route(QStringLiteral("/orders"), Method::Post,
-        [this](const QHttpServerRequest& request) { return createOrder(request); });
-    server.route(QStringLiteral("/orders/<arg>"), Method::Get, [this](const QString& id) { return findOrder(id); });
-    server.route(QStringLiteral("/healthz"), Method::Get, [this] { return health(); });
-    server.route(QStringLiteral("/metrics"), Method::Get, [this] { return metrics(); });
+        [this](const QHttpServerRequest& request, QHttpServerResponder&& responder) {
+            createOrder(request, std::move(responder));
+        });
+    server.route(
+        QStringLiteral("/orders/<arg>"), Method::Get, [this](const QString& id, QHttpServerResponder&& responder) {
+            bool ok = false;
+            const qint64 orderId = id.toLongLong(&ok);
+            if (!ok || orderId <= 0) {
+                return answerNow(std::move(responder),
+                    errorResponse(400, QStringLiteral("bad_request"),
+                        QStringLiteral("the order id '%1' is not a positive integer").arg(id), QStringLiteral("id")));
+            }
+            answerLater(
+                std::move(responder), [this, orderId](SessionPool::Connection& c) { return findOrder(c, orderId); });
+        });
+    server.route(QStringLiteral("/healthz"), Method::Get, [this](QHttpServerResponder&& responder) {
+        answerLater(std::move(responder), [this](SessionPool::Connection& c) { return health(c); });
+    });
+    server.route(QStringLiteral("/metrics"), Method::Get,
+        [this](QHttpServerResponder&& responder) { answerNow(std::move(responder), metrics()); });
     // A known path with another method is 405 naming the allowed one (RFC 9110), not 404. Routes match in the
     // order they were added, so these only see what the ones above did not take.
     const Methods others = Methods(Method::AnyKnown) & ~Methods(Method::Post);
     const Methods notGet = Methods(Method::AnyKnown) & ~Methods(Method::Get);
-    server.route(QStringLiteral("/orders"), others, [] { return methodNotAllowed(QByteArrayLiteral("POST")); });
-    server.route(QStringLiteral("/orders/<arg>"), notGet,
-        [](const QString&) { return methodNotAllowed(QByteArrayLiteral("GET")); });
+    const auto refuse = [this](const QByteArray& allowed) {
+        return [this, allowed](
+                   QHttpServerResponder&& responder) { answerNow(std::move(responder), methodNotAllowed(allowed)); };
+    };
+    server.route(QStringLiteral("/orders"), others, refuse(QByteArrayLiteral("POST")));
+    server.route(QStringLiteral("/orders/<arg>"), notGet, [this](const QString&, QHttpServerResponder&& responder) {
+        answerNow(std::move(responder), methodNotAllowed(QByteArrayLiteral("GET")));
+    });
     for (const QString& path : { QStringLiteral("/healthz"), QStringLiteral("/metrics") })
-        server.route(path, notGet, [] { return methodNotAllowed(QByteArrayLiteral("GET")); });
+        server.route(path, notGet, refuse(QByteArrayLiteral("GET")));
+    // Unknown paths too are answered in their connection's order.
+    server.setMissingHandler([this](const QHttpServerRequest& request, QHttpServerResponder&& responder) {
+        answerNow(std::move(responder),
+            errorResponse(
+                404, QStringLiteral("not_found"), QStringLiteral("there is no %1").arg(request.url().path())));
+    });
 }
 
-DbSession& OrdersHttpApi::session()
+void OrdersHttpApi::answerNow(QHttpServerResponder&& responder, QHttpServerResponse&& response)
 {
-    if (!m_session || m_session->isBroken()) {
-        m_session.reset();
-        m_session = std::make_unique<DbSession>(m_settings, QStringLiteral("orders-service"));
+    OrderedResponses* responses = OrderedResponses::of(responder.socket());
+    responses->answer(responses->takeTicket(), std::move(responder), std::move(response));
+}
+
+void OrdersHttpApi::answerLater(QHttpServerResponder&& responder, Work work)
+{
+    OrderedResponses* responses = OrderedResponses::of(responder.socket());
+    const quint64 ticket = responses->takeTicket();
+    // Shared, because Qt 6.4's queued functors must be copyable; both are only touched on one thread at a time.
+    auto waiting = std::make_shared<QHttpServerResponder>(std::move(responder));
+    QPointer<OrderedResponses> connection(responses);
+    ++m_pending;
+    const bool queued = m_pool.trySubmit(
+        [this, work = std::move(work), waiting, connection, ticket](SessionPool::Connection& database) {
+            auto response = std::make_shared<QHttpServerResponse>(work(database));
+            QMetaObject::invokeMethod(
+                m_server,
+                [this, waiting, connection, ticket, response] {
+                    if (connection) // else the client went away: its answer is dropped, the work is done
+                        connection->answer(ticket, std::move(*waiting), std::move(*response));
+                    finishedOne();
+                },
+                Qt::QueuedConnection);
+        });
+    if (!queued) {
+        QHttpServerResponse busy = errorResponse(503, QStringLiteral("overloaded"),
+            QStringLiteral("every database connection is busy and the queue is full; retry shortly"));
+        busy.setHeader(QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1"));
+        ++m_overloaded;
+        responses->answer(ticket, std::move(*waiting), std::move(busy));
+        finishedOne();
     }
-    return *m_session;
+}
+
+void OrdersHttpApi::finishedOne()
+{
+    if (--m_pending == 0 && m_whenIdle)
+        std::exchange(m_whenIdle, nullptr)();
+}
+
+void OrdersHttpApi::whenIdle(std::function<void()> idle)
+{
+    if (m_pending == 0)
+        idle();
+    else
+        m_whenIdle = std::move(idle);
 }
 
 QHttpServerResponse OrdersHttpApi::countedResponse(Outcome outcome, QHttpServerResponse response)
@@ -156,79 +226,77 @@ QHttpServerResponse OrdersHttpApi::countedResponse(Outcome outcome, QHttpServerR
     return response;
 }
 
-QHttpServerResponse OrdersHttpApi::createOrder(const QHttpServerRequest& request)
+void OrdersHttpApi::createOrder(const QHttpServerRequest& request, QHttpServerResponder&& responder)
 {
     // Qt HTTP Server 6.4 has no request size limit: it buffers the whole body in memory before this runs,
     // and a slow client can hold its connection open indefinitely. This check only keeps large bodies away
     // from the JSON parser and the database; a reverse proxy in front of the service has to cap body size,
     // header size and request time.
+    const auto refuse = [&](QHttpServerResponse response) {
+        answerNow(std::move(responder), countedResponse(Outcome::BadRequest, std::move(response)));
+    };
     if (request.body().size() > MaxBodyBytes)
-        return countedResponse(Outcome::BadRequest,
-            errorResponse(413, QStringLiteral("payload_too_large"),
-                QStringLiteral("the body is larger than %1 bytes").arg(MaxBodyBytes)));
+        return refuse(errorResponse(413, QStringLiteral("payload_too_large"),
+            QStringLiteral("the body is larger than %1 bytes").arg(MaxBodyBytes)));
     if (!isJson(request.value(QByteArrayLiteral("Content-Type"))))
-        return countedResponse(Outcome::BadRequest,
-            errorResponse(415, QStringLiteral("unsupported_media_type"),
-                QStringLiteral("the body must be sent as application/json")));
+        return refuse(errorResponse(415, QStringLiteral("unsupported_media_type"),
+            QStringLiteral("the body must be sent as application/json")));
 
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(request.body(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject())
-        return countedResponse(Outcome::BadRequest,
-            errorResponse(400, QStringLiteral("bad_request"),
-                parseError.error != QJsonParseError::NoError ? QStringLiteral("invalid JSON at offset %1: %2")
-                                                                   .arg(parseError.offset)
-                                                                   .arg(parseError.errorString())
-                                                             : QStringLiteral("the body must be a JSON object")));
+        return refuse(errorResponse(400, QStringLiteral("bad_request"),
+            parseError.error != QJsonParseError::NoError
+                ? QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString())
+                : QStringLiteral("the body must be a JSON object")));
 
     CreateOrderRequest order;
     const std::optional<QString> key = idempotencyKey(request);
     if (!key)
-        return countedResponse(Outcome::BadRequest,
-            errorResponse(400, QStringLiteral("bad_request"),
-                QStringLiteral("the Idempotency-Key header is not valid UTF-8"), QStringLiteral("idempotency_key")));
+        return refuse(errorResponse(400, QStringLiteral("bad_request"),
+            QStringLiteral("the Idempotency-Key header is not valid UTF-8"), QStringLiteral("idempotency_key")));
     order.key = *key;
     if (const auto problem = readBody(document.object(), order))
-        return countedResponse(
-            Outcome::BadRequest, errorResponse(400, QStringLiteral("bad_request"), problem->message, problem->field));
-
-    try {
-        const CreateOrderResult result = CreateOrderHandler(session(), m_metrics).handle(order);
-        m_database.reportUp();
-        QHttpServerResponse response = jsonResponse(result.httpStatus, result.body);
-        if (result.outcome == Outcome::Replayed)
-            response.setHeader(QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true"));
-        if (result.outcome == Outcome::InProgress)
-            response.setHeader(QByteArrayLiteral("Retry-After"), QByteArray::number(result.retryAfterSeconds));
-        return countedResponse(result.outcome, std::move(response));
-    } catch (const OutboxError& error) {
-        // Nothing was committed: like the handler's own Failed, the client may retry with the same key.
-        return countedResponse(Outcome::Failed, unavailable(error));
-    }
+        return refuse(errorResponse(400, QStringLiteral("bad_request"), problem->message, problem->field));
+    answerLater(std::move(responder), [this, order](SessionPool::Connection& connection) {
+        try {
+            return createOrderWith(connection.session(), order);
+        } catch (const OutboxError& error) {
+            // Nothing was committed: like the handler's own Failed, the client may retry with the same key.
+            return countedResponse(Outcome::Failed, unavailable(error));
+        }
+    });
 }
 
-QHttpServerResponse OrdersHttpApi::findOrder(const QString& id)
+QHttpServerResponse OrdersHttpApi::createOrderWith(DbSession& session, const CreateOrderRequest& order)
 {
-    bool ok = false;
-    const qint64 orderId = id.toLongLong(&ok);
-    if (!ok || orderId <= 0)
-        return errorResponse(400, QStringLiteral("bad_request"),
-            QStringLiteral("the order id '%1' is not a positive integer").arg(id), QStringLiteral("id"));
+    const CreateOrderResult result = CreateOrderHandler(session, m_metrics).handle(order);
+    m_database.reportUp();
+    QHttpServerResponse response = jsonResponse(result.httpStatus, result.body);
+    if (result.outcome == Outcome::Replayed)
+        response.setHeader(QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true"));
+    if (result.outcome == Outcome::InProgress)
+        response.setHeader(QByteArrayLiteral("Retry-After"), QByteArray::number(result.retryAfterSeconds));
+    return countedResponse(result.outcome, std::move(response));
+}
+
+QHttpServerResponse OrdersHttpApi::findOrder(SessionPool::Connection& connection, qint64 id)
+{
     try {
-        const auto order = OrdersRepository(session()).find(orderId);
+        const auto order = OrdersRepository(connection.session()).find(id);
         m_database.reportUp();
         if (order)
             return QHttpServerResponse(QByteArrayLiteral("application/json"), *order, Status::Ok);
-        return errorResponse(404, QStringLiteral("not_found"), QStringLiteral("there is no order %1").arg(orderId));
+        return errorResponse(404, QStringLiteral("not_found"), QStringLiteral("there is no order %1").arg(id));
     } catch (const OutboxError& error) {
         return unavailable(error);
     }
 }
 
-QHttpServerResponse OrdersHttpApi::health()
+QHttpServerResponse OrdersHttpApi::health(SessionPool::Connection& connection)
 {
     try {
-        session().exec(QStringLiteral("SELECT 1"), {}, QStringLiteral("checking the connection"));
+        connection.session().exec(QStringLiteral("SELECT 1"), {}, QStringLiteral("checking the connection"));
         m_database.reportUp();
         return jsonResponse(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
     } catch (const OutboxError& error) {
@@ -241,33 +309,48 @@ QHttpServerResponse OrdersHttpApi::metrics()
     PrometheusFormat format;
     QList<QPair<QString, qint64>> outcomes;
     for (size_t i = 0; i < m_outcomes.size(); ++i)
-        outcomes.append({ CreateOrderResult::outcomeName(Outcome(i)), m_outcomes[i] });
+        outcomes.append({ CreateOrderResult::outcomeName(Outcome(i)), m_outcomes[i].load() });
     format.addCounter(QStringLiteral("orders_service_requests_total"),
         QStringLiteral("POST /orders requests answered by this process, by outcome (bad_request includes 413 and "
                        "415, failed includes database errors)."),
         QStringLiteral("outcome"), outcomes);
+    format.addCounter(QStringLiteral("orders_service_overloaded_total"),
+        QStringLiteral("Requests answered 503 with Retry-After because every database connection was busy and the "
+                       "queue was full."),
+        m_overloaded.load());
+    format.addGauge(QStringLiteral("orders_service_requests_waiting"),
+        QStringLiteral("Requests waiting for a database connection."), double(m_pool.waiting()));
     // Without the database the backlog is unknown: the gauges are left out rather than reported as zero.
-    try {
-        const BacklogSample backlog = OutboxReadRepository(session()).sampleBacklog(OutboxOverview::CountCap);
+    const std::lock_guard lock(m_backlogMutex);
+    if (m_backlog) {
         format.addGauge(QStringLiteral("outbox_backlog_messages"),
-            QStringLiteral("Unpublished outbox rows (pending, in flight, failed), counted up to %1.")
+            QStringLiteral("Unpublished outbox rows (pending, in flight, failed), counted up to %1; sampled every "
+                           "second.")
                 .arg(OutboxOverview::CountCap),
-            double(backlog.unpublished));
+            double(m_backlog->unpublished));
         format.addGauge(QStringLiteral("outbox_oldest_unpublished_age_seconds"),
-            QStringLiteral("Age of the oldest unpublished outbox row; 0 when nothing waits."),
-            double(backlog.oldestUnpublishedAgeMs) / 1000.0);
-    } catch (const OutboxError& error) {
-        noteFailure(error);
+            QStringLiteral("Age of the oldest unpublished outbox row; 0 when nothing waits; sampled every second."),
+            double(m_backlog->oldestUnpublishedAgeMs) / 1000.0);
     }
     return QHttpServerResponse(PrometheusFormat::ContentType, format.text(), Status::Ok);
 }
 
 void OrdersHttpApi::flushMetrics()
 {
-    try {
-        m_metrics.flush(session());
-        IdempotencyRepository(session()).foldReplays();
-    } catch (const OutboxError& error) {
-        noteFailure(error); // the counters are kept by the recorder for the next flush
-    }
+    // Not bounded by the queue (it must not take a client's place), but never more than one waits.
+    if (m_flushQueued.exchange(true))
+        return;
+    m_pool.submit([this](SessionPool::Connection& connection) {
+        m_flushQueued = false;
+        std::optional<BacklogSample> backlog;
+        try {
+            m_metrics.flush(connection.session());
+            IdempotencyRepository(connection.session()).foldReplays();
+            backlog = OutboxReadRepository(connection.session()).sampleBacklog(OutboxOverview::CountCap);
+        } catch (const OutboxError& error) {
+            noteFailure(error); // the counters are kept by the recorder for the next flush
+        }
+        const std::lock_guard lock(m_backlogMutex);
+        m_backlog = backlog;
+    });
 }

@@ -6,10 +6,17 @@
 #include "db/outboxerror.h"
 
 #include <QCommandLineParser>
+#include <QThread>
+#include <algorithm>
 
 static OutboxError usageError(const QString& message)
 {
     return OutboxError(OutboxError::Kind::InvalidInput, message);
+}
+
+int ServiceOptions::defaultDbConnections()
+{
+    return std::clamp(QThread::idealThreadCount() * 2, 2, 256);
 }
 
 ServiceOptions ServiceOptions::parse(const QStringList& arguments)
@@ -36,10 +43,20 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     const QCommandLineOption connectionLifetime(QStringLiteral("connection-lifetime-ms"),
         QStringLiteral("Close every connection after this long, so a slow client cannot hold one (100 to 3600000)."),
         QStringLiteral("MS"), QStringLiteral("30000"));
+    const QCommandLineOption dbConnections(QStringLiteral("db-connections"),
+        QStringLiteral("Database connections serving requests, each on its own thread (1 to 256; default: twice the "
+                       "cores, %1 here).")
+            .arg(ServiceOptions::defaultDbConnections()),
+        QStringLiteral("N"));
+    const QCommandLineOption maxQueued(QStringLiteral("max-queued"),
+        QStringLiteral("Requests that may wait for a database connection (1 to 100000; default 16 per connection); "
+                       "more are answered 503 with Retry-After."),
+        QStringLiteral("N"));
     const QCommandLineOption logFormat(QStringLiteral("log-format"),
         QStringLiteral("Diagnostics on stderr as 'text' or as 'json' lines (time, level, program, message)."),
         QStringLiteral("FORMAT"), QStringLiteral("text"));
-    parser.addOptions({ help, listen, dsn, relay, sink, maxConnections, connectionLifetime, logFormat });
+    parser.addOptions(
+        { help, listen, dsn, relay, sink, maxConnections, connectionLifetime, dbConnections, maxQueued, logFormat });
     if (!parser.parse(arguments))
         throw usageError(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
@@ -69,6 +86,9 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     };
     options.maxConnections = boundedInteger(maxConnections, 1, 100'000);
     options.connectionLifetimeMs = boundedInteger(connectionLifetime, 100, 3'600'000);
+    options.dbConnections
+        = parser.isSet(dbConnections) ? boundedInteger(dbConnections, 1, 256) : ServiceOptions::defaultDbConnections();
+    options.maxQueued = parser.isSet(maxQueued) ? boundedInteger(maxQueued, 1, 100'000) : options.dbConnections * 16;
     if (parser.isSet(dsn))
         options.dsn = parser.value(dsn);
     if (parser.isSet(relay)) {

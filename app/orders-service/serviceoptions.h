@@ -18,9 +18,14 @@ struct ServiceOptions {
     // Connection limits Qt HTTP Server lacks (see BoundedTcpServer).
     int maxConnections = 256;
     int connectionLifetimeMs = 30'000;
+    // Database connections serving requests (default: twice the cores), and requests that may wait for one.
+    int dbConnections = defaultDbConnections();
+    int maxQueued = 16 * defaultDbConnections();
     MessageSinkFactory sinks;
     DiagnosticLog::Format logFormat = DiagnosticLog::Format::Text;
     QString helpText; // set when --help was given: print it and exit
+
+    static int defaultDbConnections();
 
     // Throws OutboxError(InvalidInput) naming the bad option.
     static ServiceOptions parse(const QStringList& arguments);

@@ -338,6 +338,36 @@ private slots:
     }
 
     // outbox_enqueue() with a dedupe key that exists adds nothing and returns the existing row's id.
+    // A replay whose transaction began before the key's creator did, and read the key after that committed, is
+    // counted like any other (the fold matches the record's use, not the two transactions' start times).
+    void aReplayThatBeganBeforeTheKeyIsCounted()
+    {
+        const CreateOrderRequest request = orderRequest(QStringLiteral("early"));
+        const auto replayer = db().openSession(QStringLiteral("replayer"));
+        replayer->execScript(QStringLiteral("BEGIN; SELECT now()"), QStringLiteral("beginning"));
+        QCOMPARE(handle(request).outcome, CreateOrderResult::Outcome::Created);
+        QSqlQuery& replay
+            = replayer->exec(QStringLiteral("SELECT outcome FROM idempotency_begin('orders', ?::text, ?::text)"),
+                { request.key, fingerprintOf(request) }, QStringLiteral("replaying"));
+        QVERIFY(replay.next());
+        QCOMPARE(replay.value(0).toString(), QStringLiteral("replay"));
+        replayer->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        QCOMPARE(IdempotencyRepository(session()).foldReplays(), 1LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 1);
+    }
+
+    // Replays of a key's earlier use are not counted into the use that took the key over after it expired.
+    void replaysOfAnEarlierUseAreNotCounted()
+    {
+        const CreateOrderRequest request = orderRequest(QStringLiteral("reused"));
+        QCOMPARE(handle(request).outcome, CreateOrderResult::Outcome::Created);
+        QCOMPARE(handle(request).outcome, CreateOrderResult::Outcome::Replayed);
+        db().exec(QStringLiteral("UPDATE idempotency_keys SET expires_at = now() - interval '1 second'"));
+        QCOMPARE(handle(request).outcome, CreateOrderResult::Outcome::Created); // taken over: a new use
+        QCOMPARE(IdempotencyRepository(session()).foldReplays(), 0LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 0);
+    }
+
     void enqueueingADedupeKeyTwiceAddsOneRow()
     {
         const QString enqueue = QStringLiteral("SELECT outbox_enqueue('order', '7', 'order.created', '{\"id\": 7}', "

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/chainedstatement.h"
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
 #include "idempotency/idempotentrequest.h"
@@ -11,6 +12,8 @@
 #include <QJsonObject>
 #include <QSqlQuery>
 #include <QTest>
+
+Q_DECLARE_METATYPE(IdempotentRequest::Form)
 
 // IdempotentRequest as an embedder uses it: an operation of its own (here: an outbox message standing in for
 // the domain write), completed by the runner with IdempotencyRepository::complete rather than in one statement.
@@ -66,9 +69,65 @@ private:
             .toString();
     }
 
+    // The same write as a SingleWrite, as the README shows it: an order and its outbox message, the key completed
+    // in the same statement.
+    static IdempotentRequest::SingleWrite singleWrite(const IdempotencyClaim& claim)
+    {
+        IdempotentRequest::SingleWrite write;
+        write.addParts = [claim](ChainedStatement& statement, const QString& gate) {
+            statement.add(QStringLiteral("p"),
+                { QStringLiteral("INSERT INTO orders (customer, amount, currency) SELECT ?::text, 10, 'EUR'") + gate
+                        + QStringLiteral(" RETURNING id"),
+                    { claim.key } });
+            statement.add(QStringLiteral("event"),
+                OutboxRepository::enqueuePart(
+                    { SqlFragment(QStringLiteral("p")), QStringLiteral("order"), QStringLiteral("p.id::text"),
+                        QStringLiteral("order.placed"), QStringLiteral("jsonb_build_object('id', p.id)"),
+                        QByteArrayLiteral("{}"), QStringLiteral("'order.placed:' || p.id") }));
+            statement.add(QStringLiteral("done"),
+                IdempotencyRepository::completionPart(claim,
+                    { SqlFragment(QStringLiteral("p")), QStringLiteral("201"),
+                        QStringLiteral("jsonb_build_object('order', p.id)"), QStringLiteral("p.id") }));
+            statement.add(QStringLiteral("response"),
+                { QStringLiteral("SELECT 201 AS status, jsonb_build_object('order', p.id) AS body, p.id AS resource_id "
+                                 "FROM p, event, done") });
+        };
+        return write;
+    }
+
     MetricsRecorder m_metrics;
 
 private slots:
+    void aSingleWriteExecutesOnceInEitherForm_data()
+    {
+        QTest::addColumn<IdempotentRequest::Form>("form");
+        QTest::newRow("one statement") << IdempotentRequest::Form::OneStatement;
+        QTest::newRow("transaction") << IdempotentRequest::Form::Transaction;
+    }
+
+    void aSingleWriteExecutesOnceInEitherForm()
+    {
+        QFETCH(IdempotentRequest::Form, form);
+        const IdempotencyClaim claim = claimFor(QStringLiteral("s1"), QStringLiteral("10.00"));
+        IdempotentRequest request(session(), m_metrics);
+        const auto first = request.run(claim, singleWrite(claim), form, RetryableStatus, RetryableBody);
+        QCOMPARE(first.kind, IdempotentRequest::Outcome::Kind::Executed);
+        QCOMPARE(first.response.status, 201);
+        QVERIFY(first.response.orderId);
+        QCOMPARE(QJsonDocument::fromJson(first.response.body).object().value(QStringLiteral("order")).toInteger(),
+            *first.response.orderId);
+        const auto again = request.run(claim, singleWrite(claim), form, RetryableStatus, RetryableBody);
+        QCOMPARE(again.kind, IdempotentRequest::Outcome::Kind::Replayed);
+        QCOMPARE(QJsonDocument::fromJson(again.response.body), QJsonDocument::fromJson(first.response.body));
+        QCOMPARE(again.response.orderId, first.response.orderId);
+        const IdempotencyClaim other = claimFor(QStringLiteral("s1"), QStringLiteral("99.00"));
+        QCOMPARE(request.run(other, singleWrite(other), form, RetryableStatus, RetryableBody).kind,
+            IdempotentRequest::Outcome::Kind::Mismatch);
+        QCOMPARE(messages(), 1);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 1LL);
+        QCOMPARE(keyStatus(QStringLiteral("s1")), QStringLiteral("completed"));
+    }
+
     void executesOnceThenReplaysTheStoredResponse()
     {
         int runs = 0;

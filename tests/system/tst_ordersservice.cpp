@@ -357,6 +357,105 @@ private slots:
         QCOMPARE(collect(network.get(service->request(QStringLiteral("/healthz")))).status, 200);
     }
 
+    // Work that waits for the database (here: a table lock) holds one pool connection; the others, and the HTTP
+    // thread, go on serving.
+    void aRequestWaitingForTheDatabaseBlocksNoOther()
+    {
+        const auto service = startService(dsnNamed("orders-service-pool"), { QStringLiteral("--db-connections=2") });
+        QVERIFY(service);
+        auto lock = lockOrders();
+        QNetworkReply* blocked = m_network.post(service->request(QStringLiteral("/orders"), "held"), orderBody());
+        QTRY_COMPARE_WITH_TIMEOUT(waitingOnLocks("orders-service-pool"), 1LL, WaitMs);
+        QCOMPARE(get(*service, QStringLiteral("/healthz")).status, 200);
+        QCOMPARE(get(*service, QStringLiteral("/metrics")).status, 200);
+        QVERIFY(!blocked->isFinished());
+        lock.reset(); // the transaction rolls back, the lock goes
+        QCOMPARE(collect(blocked).status, 201);
+    }
+
+    // One connection, one waiting place: the third request is answered 503 with Retry-After at once, while the
+    // first two still wait; they complete once the database moves again, and the refused one succeeds on retry.
+    void aFullQueueIs503WithRetryAfter()
+    {
+        const auto service = startService(dsnNamed("orders-service-queue"),
+            { QStringLiteral("--db-connections=1"), QStringLiteral("--max-queued=1") });
+        QVERIFY(service);
+        auto lock = lockOrders();
+        QNetworkReply* running = m_network.post(service->request(QStringLiteral("/orders"), "q-1"), orderBody());
+        QTRY_COMPARE_WITH_TIMEOUT(waitingOnLocks("orders-service-queue"), 1LL, WaitMs);
+        QNetworkReply* queued = m_network.post(service->request(QStringLiteral("/orders"), "q-2"), orderBody());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            HttpTesting::sample(get(*service, QStringLiteral("/metrics")).body, "orders_service_requests_waiting"), 1.0,
+            WaitMs);
+        const HttpReply refused = post(*service, "q-3", orderBody());
+        QCOMPARE(refused.status, 503);
+        QCOMPARE(refused.retryAfter, QByteArrayLiteral("1"));
+        QCOMPARE(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("overloaded"));
+        QVERIFY(!running->isFinished() && !queued->isFinished());
+        QCOMPARE(HttpTesting::sample(get(*service, QStringLiteral("/metrics")).body, "orders_service_overloaded_total"),
+            1.0);
+        lock.reset();
+        QCOMPARE(collect(running).status, 201);
+        QCOMPARE(collect(queued).status, 201);
+        const HttpReply retried = post(*service, "q-3", orderBody());
+        QCOMPARE(retried.status, 201);
+        QVERIFY(retried.replayed.isEmpty());
+        QCOMPARE(count(QStringLiteral("orders")), 3LL);
+    }
+
+    // A client that goes away while its create waits loses only the answer: the work commits, the service lives
+    // on, and the client's retry with the same key is a replay of what it missed.
+    void aClientGoneBeforeItsAnswerLosesNothing()
+    {
+        const auto service = startService(dsnNamed("orders-service-gone"));
+        QVERIFY(service);
+        auto lock = lockOrders();
+        QTcpSocket client;
+        client.connectToHost(service->baseUrl().host(), quint16(service->baseUrl().port()));
+        QVERIFY(client.waitForConnected(WaitMs));
+        client.write(rawPost("gone", orderBody()));
+        QTRY_COMPARE_WITH_TIMEOUT(waitingOnLocks("orders-service-gone"), 1LL, WaitMs);
+        client.abort();
+        lock.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'gone' "
+                                       "AND status = 'completed'"))
+                .toLongLong(),
+            1LL, WaitMs);
+        QCOMPARE(get(*service, QStringLiteral("/healthz")).status, 200);
+        const HttpReply retry = post(*service, "gone", orderBody());
+        QCOMPARE(retry.status, 201);
+        QCOMPARE(retry.replayed, QByteArrayLiteral("true"));
+        QCOMPARE(count(QStringLiteral("orders")), 1LL);
+    }
+
+    // HTTP/1.1 pipelining: a client may send its next request before the first is answered. The health check
+    // behind a waiting create finishes first on another connection of the pool, but is answered second.
+    void pipelinedAnswersKeepTheirOrder()
+    {
+        const auto service = startService(dsnNamed("orders-service-pipe"), { QStringLiteral("--db-connections=2") });
+        QVERIFY(service);
+        auto lock = lockOrders();
+        QTcpSocket client;
+        client.connectToHost(service->baseUrl().host(), quint16(service->baseUrl().port()));
+        QVERIFY(client.waitForConnected(WaitMs));
+        client.write(rawPost("piped", orderBody()) + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        QTRY_COMPARE_WITH_TIMEOUT(waitingOnLocks("orders-service-pipe"), 1LL, WaitMs);
+        // The health check has its answer by now (its connection is idle again); it must not overtake the create's.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                       "'orders-service-pipe' AND state = 'idle'"))
+                    .toLongLong()
+                == 1,
+            WaitMs);
+        lock.reset();
+        QByteArray received;
+        QList<int> statuses;
+        while ((statuses = completeResponses(received)).size() < 2 && client.waitForReadyRead(WaitMs))
+            received += client.readAll();
+        QCOMPARE(statuses, (QList<int> { 201, 200 }));
+    }
+
     void healthz()
     {
         const HttpReply health = get(QStringLiteral("/healthz"));
@@ -384,7 +483,11 @@ private slots:
                      .status,
             415);
 
-        const HttpReply metrics = get(*service, QStringLiteral("/metrics"));
+        // The backlog is sampled with each once-a-second flush.
+        HttpReply metrics;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (metrics = get(*service, QStringLiteral("/metrics"))).body.contains("\noutbox_backlog_messages 2\n"),
+            WaitMs);
         QCOMPARE(metrics.status, 200);
         QVERIFY2(metrics.contentType.startsWith("text/plain; version=0.0.4"), metrics.contentType.constData());
         const QList<QByteArray> lines = metrics.body.split('\n');
@@ -397,6 +500,8 @@ private slots:
                  "orders_service_requests_total{outcome=\"bad_request\"} 2",
                  "orders_service_requests_total{outcome=\"rejected\"} 1",
                  "orders_service_requests_total{outcome=\"failed\"} 0",
+                 "orders_service_overloaded_total 0",
+                 "orders_service_requests_waiting 0",
                  "# TYPE outbox_backlog_messages gauge",
                  "outbox_backlog_messages 2",
              })
@@ -500,6 +605,12 @@ private slots:
                                       << 2 << QStringLiteral("--sink");
         QTest::newRow("sink without relay")
             << QStringList { QStringLiteral("--sink=null") } << 2 << QStringLiteral("--sink");
+        QTest::newRow("no database connection")
+            << QStringList { QStringLiteral("--db-connections=0") } << 2 << QStringLiteral("--db-connections");
+        QTest::newRow("too many database connections")
+            << QStringList { QStringLiteral("--db-connections=257") } << 2 << QStringLiteral("--db-connections");
+        QTest::newRow("queue text") << QStringList { QStringLiteral("--max-queued=lots") } << 2
+                                    << QStringLiteral("--max-queued");
         QTest::newRow("log format") << QStringList { QStringLiteral("--log-format=xml") } << 2
                                     << QStringLiteral("--log-format");
         QTest::newRow("bad dsn") << QStringList { QStringLiteral("--dsn=nonsense") } << 2 << QString();
@@ -593,6 +704,56 @@ private:
     }
     HttpReply get(const QString& path) { return get(*m_service, path); }
 
+    QString dsnNamed(const char* applicationName)
+    {
+        return db().dsn() + QStringLiteral(" application_name=") + QLatin1String(applicationName);
+    }
+
+    // A transaction of the test's own holding an exclusive lock on orders until it is reset: every create waits.
+    std::unique_ptr<UnitOfWork> lockOrders()
+    {
+        m_locker = db().openSession(QStringLiteral("locker"));
+        auto transaction = std::make_unique<UnitOfWork>(*m_locker);
+        m_locker->execScript(QStringLiteral("LOCK TABLE orders IN ACCESS EXCLUSIVE MODE"), QStringLiteral("locking"));
+        return transaction;
+    }
+
+    // Connections of the service named `applicationName` waiting for a lock.
+    qint64 waitingOnLocks(const char* applicationName)
+    {
+        return db()
+            .scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?::text "
+                                   "AND wait_event_type = 'Lock'"),
+                { QLatin1String(applicationName) })
+            .toLongLong();
+    }
+
+    static QByteArray rawPost(const QByteArray& key, const QByteArray& body)
+    {
+        return "POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: " + key
+            + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    }
+
+    // The statuses of the complete responses at the start of `stream`, in order.
+    static QList<int> completeResponses(const QByteArray& stream)
+    {
+        QList<int> statuses;
+        qsizetype at = 0;
+        for (;;) {
+            const qsizetype headersEnd = stream.indexOf("\r\n\r\n", at);
+            if (headersEnd < 0)
+                return statuses;
+            const QByteArray head = stream.mid(at, headersEnd - at).toLower();
+            const qsizetype length = head.indexOf("content-length: ");
+            const qsizetype bodySize
+                = length < 0 ? 0 : head.mid(length + 16, head.indexOf("\r\n", length) - length - 16).toLongLong();
+            if (stream.size() < headersEnd + 4 + bodySize)
+                return statuses;
+            statuses.append(head.mid(9, 3).toInt()); // "http/1.1 201 ..."
+            at = headersEnd + 4 + bodySize;
+        }
+    }
+
     qint64 count(const QString& from)
     {
         return db().scalar(QStringLiteral("SELECT count(*) FROM ") + from).toLongLong();
@@ -600,6 +761,7 @@ private:
 
     QNetworkAccessManager m_network;
     std::unique_ptr<Service> m_service;
+    std::unique_ptr<DbSession> m_locker;
 };
 
 QTEST_GUILESS_MAIN(TestOrdersService)
