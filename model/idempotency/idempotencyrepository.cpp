@@ -26,13 +26,15 @@ IdempotencyRepository::IdempotencyRepository(DbSession& session)
     : m_session(session)
 { }
 
-SqlFragment IdempotencyRepository::claimPart(const IdempotencyClaim& claim)
+SqlFragment IdempotencyRepository::claimPart(const IdempotencyClaim& claim, Holding holding)
 {
-    // The rules live in SQL, where services in other languages call them too.
+    // The rules live in SQL, where services in other languages call them too; a NULL lease claims for this
+    // transaction only.
+    const QVariant lease = holding == Holding::Lease ? QVariant(claim.leaseMs) : orNull(std::nullopt);
     return SqlFragment { QStringLiteral("SELECT outcome, record_id, taken_over, response_status, response_body::text, "
                                         "resource_id, retry_after_ms FROM idempotency_begin(?::text, ?::text, ?::text, "
                                         "?::bigint * interval '1 millisecond', ?::bigint * interval '1 millisecond')"),
-        { claim.scope, claim.key, claim.fingerprint, claim.leaseMs, claim.ttlMs } };
+        { claim.scope, claim.key, claim.fingerprint, lease, claim.ttlMs } };
 }
 
 ClaimResult IdempotencyRepository::claimFromRow(const QSqlQuery& row, int first)
@@ -49,9 +51,9 @@ ClaimResult IdempotencyRepository::claimFromRow(const QSqlQuery& row, int first)
     return result;
 }
 
-ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim)
+ClaimResult IdempotencyRepository::claim(const IdempotencyClaim& claim, Holding holding)
 {
-    const SqlFragment statement = claimPart(claim);
+    const SqlFragment statement = claimPart(claim, holding);
     QSqlQuery& q = m_session.exec(statement.sql, statement.binds, QStringLiteral("claiming idempotency key"));
     q.next();
     return claimFromRow(q, 0);

@@ -18,7 +18,7 @@ struct IdempotencyClaim {
     QString scope;
     QString key;
     QString fingerprint; // 64 lowercase hex digits
-    qint64 leaseMs = 30'000; // how long an in-progress claim blocks duplicates before a retry may take over
+    qint64 leaseMs = 30'000; // how long a claim held by lease blocks duplicates before a retry may take over
     qint64 ttlMs = 24LL * 3600 * 1000; // how long the completed response is replayed
 };
 
@@ -64,17 +64,28 @@ class IdempotencyRepository final {
 public:
     explicit IdempotencyRepository(DbSession& session);
 
+    // How long a claim holds the key.
+    enum class Holding {
+        // Until the claim's transaction ends: complete() or fail() follows in the same transaction. Nothing is
+        // written before them (they insert the record settled, one row version); committing without them leaves
+        // nothing behind.
+        ThisTransaction,
+        // The record is written in progress, so the claim may be committed on its own (the two-phase form for
+        // work that calls other systems); its lease (IdempotencyClaim::leaseMs) keeps duplicates out until then.
+        Lease,
+    };
+
     // Claims the key, replays the stored response, or says why not (idempotency_begin). Must run inside a
     // UnitOfWork: the claim holds a transaction-scoped advisory lock on (scope, key), so a concurrent duplicate is
     // answered InProgress at once instead of queueing behind the first request. A replay is one indexed read; it is
     // counted later (foldReplays) and its transaction commits asynchronously, so it waits for no WAL flush.
-    ClaimResult claim(const IdempotencyClaim& claim);
+    ClaimResult claim(const IdempotencyClaim& claim, Holding holding = Holding::Lease);
 
     // The same claim as one part of a ChainedStatement, for an operation that runs in the claim's statement
     // (IdempotentRequest::run with a SingleWrite); claimFromRow reads its ClaimColumnCount columns from a row whose
     // column `first` is its first.
     static constexpr int ClaimColumnCount = 7;
-    static SqlFragment claimPart(const IdempotencyClaim& claim);
+    static SqlFragment claimPart(const IdempotencyClaim& claim, Holding holding);
     static ClaimResult claimFromRow(const QSqlQuery& row, int first);
 
     // in_progress -> completed (idempotency_complete). Throws OutboxError if the record is no longer in progress

@@ -158,7 +158,7 @@ Outcome IdempotentRequest::attempt(const IdempotencyClaim& claim, const Operatio
 {
     IdempotencyRepository keys(m_session);
     UnitOfWork uow(m_session);
-    const ClaimResult claimed = keys.claim(claim);
+    const ClaimResult claimed = keys.claim(claim, IdempotencyRepository::Holding::ThisTransaction);
     if (claimed.kind != ClaimResult::Kind::Claimed) {
         if (claimed.kind == ClaimResult::Kind::Replay)
             uow.commit(); // the replay's count
@@ -178,9 +178,10 @@ Outcome IdempotentRequest::attempt(const IdempotencyClaim& claim, const Operatio
 Outcome IdempotentRequest::attemptAsOneStatement(const IdempotencyClaim& claim, const SingleWrite& write)
 {
     // The claim's row joined with the response, which is there when the claim executed.
-    QSqlQuery& row = execute(write, IdempotencyRepository::claimPart(claim),
-        QStringLiteral("SELECT response.status, response.body::text, response.resource_id, claim.* "
-                       "FROM claim LEFT JOIN response ON true"));
+    QSqlQuery& row
+        = execute(write, IdempotencyRepository::claimPart(claim, IdempotencyRepository::Holding::ThisTransaction),
+            QStringLiteral("SELECT response.status, response.body::text, response.resource_id, claim.* "
+                           "FROM claim LEFT JOIN response ON true"));
     row.next();
     const ClaimResult claimed = IdempotencyRepository::claimFromRow(row, 3);
     if (claimed.kind != ClaimResult::Kind::Claimed)

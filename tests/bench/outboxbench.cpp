@@ -152,7 +152,7 @@ QString apiCreate(const QString& fingerprint)
 {
     return QStringLiteral(
                "\\set n random(1, 1000000000000)\n"
-               "WITH claim AS (SELECT * FROM idempotency_begin('pgbench', 'k-' || :client_id || '-' || :n, '%1')), "
+               "WITH claim AS (SELECT * FROM idempotency_begin('pgbench', 'k-' || :client_id || '-' || :n, '%1', NULL)), "
                "o AS (INSERT INTO orders (customer, amount, currency) SELECT 'bench', 10.00, 'EUR' FROM claim "
                "  WHERE claim.outcome = 'execute' RETURNING *), "
                "body AS (SELECT o.id, ")
@@ -339,6 +339,7 @@ void measureRelay(const ConnectionSettings& settings, DbSession& admin)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is measured, also into a file
     const int seconds = argc > 1 ? QByteArray(argv[1]).toInt() : 10;
     QList<int> clientCounts { 1, 4, 16 };
     if (argc > 2) {

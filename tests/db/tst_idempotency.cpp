@@ -337,7 +337,6 @@ private slots:
         }
     }
 
-    // outbox_enqueue() with a dedupe key that exists adds nothing and returns the existing row's id.
     // A replay whose transaction began before the key's creator did, and read the key after that committed, is
     // counted like any other (the fold matches the record's use, not the two transactions' start times).
     void aReplayThatBeganBeforeTheKeyIsCounted()
@@ -368,6 +367,56 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT replay_count FROM idempotency_keys")).toInt(), 0);
     }
 
+    // A claim for this transaction only (a NULL lease, what the library uses when the work completes in the same
+    // transaction) writes nothing until it is settled, then the record in one row version; a concurrent duplicate
+    // is told in_progress meanwhile; committing without settling leaves the key free. A second such claim in the
+    // same transaction is written in progress as before.
+    void aClaimForThisTransactionIsWrittenOnceSettled()
+    {
+        const QString fingerprint(64, QLatin1Char('c'));
+        const auto service = db().openSession(QStringLiteral("service"));
+        const auto begin = [&](DbSession& session, const QString& key) {
+            QSqlQuery& q = session.exec(QStringLiteral("SELECT outcome FROM idempotency_begin('orders', ?::text, "
+                                                       "?::text, NULL, interval '1 hour')"),
+                { key, fingerprint }, QStringLiteral("begin"));
+            q.next();
+            return q.value(0).toString();
+        };
+        const auto inTransaction = [&](const QString& sql) {
+            QSqlQuery& q = service->exec(sql, {}, QStringLiteral("reading"));
+            q.next();
+            return q.value(0).toLongLong();
+        };
+        service->execScript(QStringLiteral("BEGIN"), QStringLiteral("begin"));
+        QCOMPARE(begin(*service, QStringLiteral("once")), QStringLiteral("execute"));
+        QCOMPARE(inTransaction(QStringLiteral("SELECT count(*) FROM idempotency_keys")), 0LL);
+        QCOMPARE(begin(session(), QStringLiteral("once")), QStringLiteral("in_progress"));
+        QCOMPARE(begin(*service, QStringLiteral("second")), QStringLiteral("execute"));
+        QCOMPARE(
+            inTransaction(QStringLiteral("SELECT count(*) FROM idempotency_keys WHERE status = 'in_progress'")), 1LL);
+        service->exec(QStringLiteral("SELECT idempotency_complete('orders', 'once', ?::text, 201, '{\"a\": 1}')"),
+            { fingerprint }, QStringLiteral("complete"));
+        service->exec(QStringLiteral("SELECT idempotency_complete('orders', 'second', ?::text, 201, '{}')"),
+            { fingerprint }, QStringLiteral("complete"));
+        // One insert each; only the second key's record was updated from in progress to completed.
+        QCOMPARE(inTransaction(QStringLiteral("SELECT n_tup_ins * 10 + n_tup_upd FROM pg_stat_xact_user_tables "
+                                              "WHERE relname = 'idempotency_keys'")),
+            21LL);
+        service->execScript(QStringLiteral("COMMIT"), QStringLiteral("commit"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT string_agg(idem_key || ':' || status || ':' || "
+                                       "(expires_at > now() + interval '59 minutes')::text, ',' ORDER BY idem_key) "
+                                       "FROM idempotency_keys"))
+                .toString(),
+            QStringLiteral("once:completed:true,second:completed:true"));
+
+        service->execScript(QStringLiteral("BEGIN"), QStringLiteral("begin"));
+        QCOMPARE(begin(*service, QStringLiteral("abandoned")), QStringLiteral("execute"));
+        service->execScript(QStringLiteral("COMMIT"), QStringLiteral("commit"));
+        QCOMPARE(begin(session(), QStringLiteral("abandoned")), QStringLiteral("execute")); // nothing was left
+    }
+
+    // outbox_enqueue() with a dedupe key that exists adds nothing and returns the existing row's id.
     void enqueueingADedupeKeyTwiceAddsOneRow()
     {
         const QString enqueue = QStringLiteral("SELECT outbox_enqueue('order', '7', 'order.created', '{\"id\": 7}', "
