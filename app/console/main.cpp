@@ -6,9 +6,56 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QStatusBar>
+#include <QTextStream>
 #include <QTimer>
 #include <memory>
+
+// The Demo menu: faults to practise on and the repair of the unroutable events; what each did goes to the status
+// bar. Help gains "About the demo", which says where every component listens (also printed on stdout).
+static void addDemoMenu(MainWindow& window, DemoSystem& system)
+{
+    QObject::connect(&system, &DemoSystem::injected, &window,
+        [&window](const QString& what) { window.statusBar()->showMessage(what, 30'000); });
+    QObject::connect(&system, &DemoSystem::ready, &window, [&system] {
+        QTextStream out(stdout);
+        for (const QString& line : system.components())
+            out << line << Qt::endl;
+    });
+    if (!system.brokerAbsence().isEmpty()) {
+        QTextStream(stdout) << "demo: " << system.brokerAbsence() << Qt::endl;
+        window.statusBar()->addPermanentWidget(
+            new QLabel(QObject::tr("Demo without RabbitMQ: %1").arg(system.brokerAbsence())));
+    }
+    QMenu* help = window.menuBar()->actions().constLast()->menu();
+    QMenu* demo = new QMenu(QObject::tr("&Demo"), &window);
+    window.menuBar()->insertMenu(window.menuBar()->actions().constLast(), demo);
+    const bool broker = system.broker() != nullptr;
+    QAction* fix
+        = demo->addAction(QObject::tr("&Fix the routing of order.cancelled"), &system, &DemoSystem::fixRouting);
+    fix->setEnabled(broker);
+    demo->addSeparator();
+    demo->addAction(QObject::tr("Stop the &broker for 30 s"), &system, [&system] { system.stopBrokerFor(30'000); })
+        ->setEnabled(broker);
+    demo->addAction(
+        QObject::tr("&Kill the relay (restarted after 5 s)"), &system, [&system] { system.killRelay(5'000); });
+    demo->addAction(QObject::tr("&Restart PostgreSQL (immediate stop)"), &system, &DemoSystem::restartDatabase);
+    demo->addAction(QObject::tr("Stop the &consumer"), &system, &DemoSystem::stopConsumer)->setEnabled(broker);
+    demo->addAction(QObject::tr("S&tart the consumer"), &system, &DemoSystem::startConsumer)->setEnabled(broker);
+    help->addAction(QObject::tr("About the &demo"), &window, [&window, &system] {
+        QString text = QObject::tr("<b>The demo</b><p>orders-service → outbox → relay (publisher confirms) → exchange "
+                                   "%1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no "
+                                   "queue until the routing is fixed (Demo menu).</p>")
+                           .arg(DemoSystem::Exchange, DemoSystem::CountsQueue);
+        for (const QString& line : system.components())
+            text += QStringLiteral("<p><tt>%1</tt></p>").arg(line.toHtmlEscaped());
+        QMessageBox::about(&window, QObject::tr("About the demo"), text);
+    });
+}
 
 int main(int argc, char* argv[])
 {
@@ -34,8 +81,8 @@ int main(int argc, char* argv[])
         QStringLiteral("PostgreSQL URI or key=value connection string; without it a connection dialog opens."),
         QStringLiteral("DSN"));
     const QCommandLineOption demo(QStringLiteral("demo"),
-        QStringLiteral("Start a private PostgreSQL, the orders service, a failing relay and duplicate-heavy traffic, "
-                       "and open the console on them. Quitting removes it all."));
+        QStringLiteral("Start a private PostgreSQL and RabbitMQ, the orders service, a relay, a consumer and "
+                       "duplicate-heavy traffic, and open the console on them. Quitting removes it all."));
     const QCommandLineOption demoKeep(QStringLiteral("demo-keep"),
         QStringLiteral("Like --demo, but keep the demo database in DIR (and reuse it next time)."),
         QStringLiteral("DIR"));
@@ -57,6 +104,7 @@ int main(int argc, char* argv[])
                 });
             system->start();
             window.connectTo(system->settings(), QObject::tr("the demo database"));
+            addDemoMenu(window, *system);
         } catch (const OutboxError& error) {
             QMessageBox::critical(&window, QObject::tr("Cannot start the demo"), error.message());
             return 1;

@@ -136,6 +136,9 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
             peers.database().reportUp();
             RabbitMqConsumer consumer(endpoint, options);
             peers.broker().reportUp();
+            // After every (re)connection: the queue exists and is bound, so publishers may start.
+            Console::log(
+                QStringLiteral("receiving from queue %1 (binding key %2)").arg(options.queue, options.bindingKey));
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
             QDeadlineTimer nextFlush(MetricsFlushMs);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/dbsession.h"
 #include "demo/demosystem.h"
+#include "demo/privatebroker.h"
+#include "outbox/outboxrepository.h"
 #include "support/processtesting.h"
 
 #include <QDir>
@@ -27,11 +29,14 @@ private slots:
         QString directory;
         {
             DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+            demo.setUseRabbitMq(false); // the fallback: the fault-injecting sink
             QSignalSpy ready(&demo, &DemoSystem::ready);
             QSignalSpy failed(&demo, &DemoSystem::processFailed);
             demo.start();
             directory = demo.cluster().directory();
             QVERIFY(ready.wait(20'000));
+            QVERIFY(!demo.broker());
+            QVERIFY(demo.components().contains(QStringLiteral("demo: rabbitmq none (%1)").arg(demo.brokerAbsence())));
             QVERIFY(demo.serviceUrl().toString().startsWith(QStringLiteral("http://127.0.0.1:")));
             DbSession session(demo.settings(), QStringLiteral("observer"));
             // Orders are created, duplicates replayed, events published, and the failing broker leaves retries.
@@ -48,6 +53,115 @@ private slots:
         }
         QVERIFY(!QDir(directory).exists());
         QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
+    }
+
+    // With the private RabbitMQ: order.created events reach the consumer through the broker and its inbox, the
+    // cancellations no queue is bound for come back from the broker (312 NO_ROUTE) and go dead, and the operator's
+    // repair is real: fixRouting() binds a queue, Retry publishes the dead rows. Nothing is left afterwards.
+    void theChainRunsThroughTheBroker()
+    {
+        QString directories[2];
+        {
+            DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+            QSignalSpy ready(&demo, &DemoSystem::ready);
+            QSignalSpy failed(&demo, &DemoSystem::processFailed);
+            demo.start();
+            QVERIFY(demo.broker());
+            directories[0] = demo.cluster().directory();
+            directories[1] = demo.broker()->directory();
+            QVERIFY(ready.wait(30'000));
+            const QStringList components = demo.components();
+            QCOMPARE(components.size(), 3);
+            QVERIFY2(components.at(1).startsWith(
+                         QStringLiteral("demo: rabbitmq amqp://guest:guest@127.0.0.1:%1/").arg(demo.broker()->port())),
+                qPrintable(components.at(1)));
+            QCOMPARE(components.at(2), QStringLiteral("demo: orders-service ") + demo.serviceUrl().toString());
+
+            DbSession session(demo.settings(), QStringLiteral("observer"));
+            const QString published = QStringLiteral(
+                "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
+            const QString counted = QStringLiteral(
+                "SELECT coalesce(sum(orders), 0) FROM customer_order_counts WHERE consumer = 'order-counts'");
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 10, 60'000);
+            // Every published order.created was applied once by the consumer, through the inbox.
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, counted) == count(session, published), 30'000);
+
+            const QString deadByTheBroker
+                = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.cancelled' AND status = 'dead' "
+                                 "AND last_error LIKE '%312 NO_ROUTE%'");
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, deadByTheBroker) >= 1, 60'000);
+
+            demo.fixRouting();
+            QSqlQuery& dead = session.exec(
+                QStringLiteral("SELECT id FROM outbox WHERE event_type = 'order.cancelled' AND status = 'dead'"), {},
+                QStringLiteral("dead rows"));
+            QList<qint64> ids;
+            QStringList idTexts;
+            while (dead.next()) {
+                ids.append(dead.value(0).toLongLong());
+                idTexts.append(QString::number(ids.last()));
+            }
+            // The new queue must exist before the retry, or the rows would be returned again.
+            QTRY_VERIFY_WITH_TIMEOUT(count(session,
+                                         QStringLiteral("SELECT count(*) FROM inbox WHERE consumer = "
+                                                        "'order-cancellations'"))
+                    > 0,
+                60'000);
+            QCOMPARE(OutboxRepository(session).requeue(ids).size(), ids.size());
+            QTRY_COMPARE_WITH_TIMEOUT(
+                count(session,
+                    QStringLiteral("SELECT count(*) FROM outbox WHERE id = ANY('{%1}'::bigint[]) AND status = "
+                                   "'published'")
+                        .arg(idTexts.join(QLatin1Char(',')))),
+                qint64(ids.size()), 60'000);
+            QCOMPARE(failed.size(), 0);
+        }
+        for (const QString& directory : directories) {
+            QVERIFY2(!QDir(directory).exists(), qPrintable(directory));
+            QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
+        }
+    }
+
+    // The Demo menu's broker outage: order.created rows wait (handed back, never failed) while the broker is away,
+    // drain once it is back, and the consumer applies every one of them exactly once.
+    void aBrokerOutageLosesNothing()
+    {
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        QSignalSpy injected(&demo, &DemoSystem::injected);
+        demo.start();
+        QVERIFY(demo.broker());
+        QVERIFY(ready.wait(30'000));
+        DbSession session(demo.settings(), QStringLiteral("observer"));
+        const QString published
+            = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
+        const QString waiting = QStringLiteral(
+            "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status <> 'published'");
+        const QString failed = QStringLiteral(
+            "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status IN ('failed', 'dead')");
+        QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 5, 60'000);
+
+        demo.stopBrokerFor(10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(injected.size() >= 1, 30'000);
+        QVERIFY2(injected.first().first().toString().startsWith(QStringLiteral("Broker stopped")),
+            qPrintable(injected.first().first().toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(count(session, waiting) >= 20, 30'000); // the traffic goes on, nothing publishes
+        QCOMPARE(count(session, failed), 0LL);
+
+        QTRY_VERIFY_WITH_TIMEOUT(injected.size() >= 2, 30'000);
+        QCOMPARE(injected.at(1).first().toString(), QStringLiteral("Broker back after the outage"));
+        // Drained: nothing older than a few seconds waits, and every published order.created was applied once.
+        QTRY_COMPARE_WITH_TIMEOUT(count(session,
+                                      QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' "
+                                                     "AND status <> 'published' AND created_at < now() - interval "
+                                                     "'5 seconds'")),
+            0LL, 60'000);
+        QCOMPARE(count(session, failed), 0LL);
+        QTRY_VERIFY_WITH_TIMEOUT(count(session,
+                                     QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts "
+                                                    "WHERE consumer = 'order-counts'"))
+                == count(session, published),
+            30'000);
     }
 
     // Stopped at once, while the service may still be announcing its address: no client is started on the way
@@ -93,6 +207,31 @@ private slots:
         QCOMPARE(console.exitCode(), 0);
         QVERIFY(!QDir(directory).exists());
         QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
+        // The private RabbitMQ's directory went with it, and no process runs from it.
+        QCOMPARE(QDir(tmp.path()).entryList({ QStringLiteral("outbox-broker-*") }, QDir::Dirs), QStringList());
+        QCOMPARE(ProcessTesting::processesMentioning(tmp.path()), 0);
+    }
+
+    // Two demos on one machine do not collide: each has its own servers, ports and directories, and both publish.
+    void twoDemosRunSideBySide()
+    {
+        DemoSystem first(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        DemoSystem second(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        QSignalSpy firstReady(&first, &DemoSystem::ready);
+        QSignalSpy secondReady(&second, &DemoSystem::ready);
+        first.start();
+        second.start();
+        QVERIFY(firstReady.size() == 1 || firstReady.wait(30'000));
+        QVERIFY(secondReady.size() == 1 || secondReady.wait(30'000));
+        QVERIFY(first.broker()->port() != second.broker()->port());
+        QVERIFY(first.broker()->nodeName() != second.broker()->nodeName());
+        QVERIFY(first.cluster().directory() != second.cluster().directory());
+        QVERIFY(first.serviceUrl() != second.serviceUrl());
+        for (DemoSystem* demo : { &first, &second }) {
+            DbSession session(demo->settings(), QStringLiteral("observer"));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                count(session, QStringLiteral("SELECT count(*) FROM customer_order_counts")) > 0, 60'000);
+        }
     }
 };
 

@@ -4,10 +4,15 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/schemamigrator.h"
+#include "demo/cancellationfeed.h"
+#include "demo/privatebroker.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QStandardPaths>
+#include <QTimer>
+#include <memory>
 
 namespace {
 
@@ -29,6 +34,10 @@ QString findProgram(const QString& applicationDir, const QString& name)
 
 } // namespace
 
+const QString DemoSystem::Exchange = QStringLiteral("demo-events");
+const QString DemoSystem::CountsQueue = QStringLiteral("order-counts");
+const QString DemoSystem::CancellationsQueue = QStringLiteral("order-cancellations");
+
 DemoSystem::Programs DemoSystem::locate(const QString& applicationDir)
 {
     return Programs { findProgram(applicationDir, QStringLiteral("orders-service")),
@@ -39,7 +48,9 @@ DemoSystem::DemoSystem(Programs programs, const QString& keepDir, QObject* paren
     : QObject(parent)
     , m_programs(std::move(programs))
     , m_cluster(keepDir)
-{ }
+{
+    m_faults.setMaxThreadCount(1);
+}
 
 DemoSystem::~DemoSystem()
 {
@@ -52,13 +63,28 @@ QProcess* DemoSystem::launch(const QString& program, const QStringList& argument
     process->setProcessChannelMode(QProcess::MergedChannels);
     m_processes.append(process);
     connect(process, &QProcess::finished, this, [this, process, program] {
-        if (!m_stopping) {
+        if (!m_stopping && !m_endedOnPurpose.remove(process)) {
             const QString output = QString::fromLocal8Bit(process->readAll()).trimmed().section(QLatin1Char('\n'), -5);
             emit processFailed(QFileInfo(program).fileName(), output);
         }
     });
     process->start(program, arguments);
     return process;
+}
+
+void DemoSystem::onLine(QProcess* process, const QString& prefix, std::function<void(const QString& line)> then)
+{
+    auto seen = std::make_shared<bool>(false);
+    connect(process, &QProcess::readyRead, this, [this, process, prefix, then = std::move(then), seen] {
+        // stop() reads a process's last output while it waits for it to end: nothing may start then.
+        while (!m_stopping && !*seen && process->canReadLine()) {
+            const QString line = QString::fromLocal8Bit(process->readLine()).trimmed();
+            if (line.contains(prefix)) {
+                *seen = true;
+                then(line);
+            }
+        }
+    });
 }
 
 void DemoSystem::start()
@@ -70,28 +96,159 @@ void DemoSystem::start()
         migrator.migrate();
         migrator.grantRoles();
     }
+    if (!m_useRabbitMq) {
+        m_brokerAbsence = tr("started without RabbitMQ: the relay publishes into a fault-injecting sink");
+    } else if (!PrivateBroker::isInstalled()) {
+        m_brokerAbsence = tr("rabbitmq-server is not installed: the relay publishes into a fault-injecting sink");
+    } else {
+        m_broker = std::make_unique<PrivateBroker>();
+        m_broker->start();
+    }
     const QString dsn = m_cluster.dsn();
     QProcess* service = launch(m_programs.ordersService,
         { QStringLiteral("--dsn"), dsn, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
     // The service announces its address on its first line; traffic starts once it listens.
-    connect(service, &QProcess::readyRead, this, [this, service] {
-        // stop() reads the service's last output while it waits for it to end: no clients then.
-        if (m_stopping || !m_serviceUrl.isEmpty() || !service->canReadLine())
-            return;
-        const QString line = QString::fromLocal8Bit(service->readLine()).trimmed();
-        if (!line.startsWith(QLatin1String("listening on ")))
-            return;
-        m_serviceUrl = QUrl(line.mid(13));
+    onLine(service, QStringLiteral("listening on "), [this](const QString& line) {
+        m_serviceUrl = QUrl(line.mid(line.indexOf(QLatin1String("http://"))));
         startClients();
         emit ready();
     });
-    // A broker that fails a quarter of the publishes, with a short backoff and few attempts, so the operator
-    // sees retries, lag and dead rows within a minute.
-    launch(m_programs.outboxctl,
-        { QStringLiteral("relay"), QStringLiteral("--dsn"), dsn, QStringLiteral("--workers"), QStringLiteral("2"),
-            QStringLiteral("--batch"), QStringLiteral("50"), QStringLiteral("--sink"), QStringLiteral("fault:0.25,20"),
+    if (!m_broker) {
+        startRelay();
+        return;
+    }
+    // The consumer declares its queue and binds it; the relay starts once it says so, or every first event would be
+    // unroutable.
+    m_consumer = launchConsumer(CountsQueue, QStringLiteral("order.created"));
+    onLine(m_consumer, QStringLiteral("receiving from queue"), [this](const QString&) { startRelay(); });
+    m_cancellations = std::make_unique<CancellationFeed>(m_cluster.settings(), 4'000);
+}
+
+QProcess* DemoSystem::launchConsumer(const QString& queue, const QString& bindingKey)
+{
+    return launch(m_programs.outboxctl,
+        { QStringLiteral("consume"), QStringLiteral("--dsn"), m_cluster.dsn(), QStringLiteral("--from"),
+            m_broker->uri() + QStringLiteral("?exchange=") + Exchange, QStringLiteral("--queue"), queue,
+            QStringLiteral("--consumer"), queue, QStringLiteral("--bind"), bindingKey });
+}
+
+void DemoSystem::startRelay()
+{
+    // Few attempts and a short backoff, so the operator sees retries, lag and dead rows within a minute. Without a
+    // broker, one that fails a quarter of the publishes.
+    const QString sink
+        = m_broker ? m_broker->uri() + QStringLiteral("?exchange=") + Exchange : QStringLiteral("fault:0.25,20");
+    m_relay = launch(m_programs.outboxctl,
+        { QStringLiteral("relay"), QStringLiteral("--dsn"), m_cluster.dsn(), QStringLiteral("--workers"),
+            QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("50"), QStringLiteral("--sink"), sink,
             QStringLiteral("--max-attempts"), QStringLiteral("4"), QStringLiteral("--backoff-base-ms"),
             QStringLiteral("2000") });
+}
+
+void DemoSystem::fixRouting()
+{
+    if (!m_broker || m_routingFixed)
+        return;
+    m_routingFixed = true;
+    launchConsumer(CancellationsQueue, QStringLiteral("order.cancelled"));
+    emit injected(tr("Routing fixed: queue %1 is bound for order.cancelled; retry the dead rows to publish them")
+                      .arg(CancellationsQueue));
+}
+
+void DemoSystem::end(QProcess* process, bool kill)
+{
+    if (!process || process->state() == QProcess::NotRunning)
+        return;
+    m_endedOnPurpose.insert(process);
+    if (kill)
+        process->kill();
+    else
+        process->terminate();
+}
+
+void DemoSystem::inject(std::function<void()> fault, const QString& done)
+{
+    QPointer<DemoSystem> self(this);
+    m_faults.start([self, fault = std::move(fault), done] {
+        QString said = done;
+        try {
+            fault();
+        } catch (const OutboxError& error) {
+            said = error.message();
+        }
+        QMetaObject::invokeMethod(
+            self, [self, said] { emit self->injected(said); }, Qt::QueuedConnection);
+    });
+}
+
+void DemoSystem::stopBrokerFor(int ms)
+{
+    if (!m_broker)
+        return;
+    PrivateBroker* broker = m_broker.get();
+    inject([broker] { broker->stopApplication(); },
+        tr("Broker stopped for %n second(s): rows wait, and drain when it is back", nullptr, ms / 1000));
+    QTimer::singleShot(ms, this, [this, broker] {
+        if (!m_stopping)
+            inject([broker] { broker->startApplication(); }, tr("Broker back after the outage"));
+    });
+}
+
+void DemoSystem::killRelay(int restartAfterMs)
+{
+    if (!m_relay || m_relay->state() == QProcess::NotRunning)
+        return;
+    end(m_relay, true);
+    emit injected(tr("Relay killed (SIGKILL); it is restarted in %n second(s)", nullptr, restartAfterMs / 1000));
+    QTimer::singleShot(restartAfterMs, this, [this] {
+        if (m_stopping)
+            return;
+        startRelay();
+        emit injected(tr("Relay restarted: it takes over the leases of the killed one when they expire"));
+    });
+}
+
+void DemoSystem::restartDatabase()
+{
+    emit injected(tr("PostgreSQL stopped with -m immediate; every connection is cut"));
+    PrivateCluster* cluster = &m_cluster;
+    inject(
+        [cluster] {
+            cluster->crash();
+            cluster->start();
+        },
+        tr("PostgreSQL is back after crash recovery"));
+}
+
+void DemoSystem::stopConsumer()
+{
+    if (!m_consumer || m_consumer->state() == QProcess::NotRunning)
+        return;
+    end(m_consumer, false);
+    emit injected(tr("Consumer stopped: order.created events wait in queue %1").arg(CountsQueue));
+}
+
+void DemoSystem::startConsumer()
+{
+    if (!m_broker || (m_consumer && m_consumer->state() != QProcess::NotRunning))
+        return;
+    m_consumer = launchConsumer(CountsQueue, QStringLiteral("order.created"));
+    emit injected(
+        tr("Consumer started: it drains queue %1, and its inbox drops what it applied before").arg(CountsQueue));
+}
+
+QStringList DemoSystem::components() const
+{
+    QStringList lines { QStringLiteral("demo: postgresql %1").arg(m_cluster.dsn()) };
+    if (m_broker) {
+        lines << QStringLiteral("demo: rabbitmq %1 (exchange %2; rabbitmqctl: %3)")
+                     .arg(m_broker->uri(), Exchange, m_broker->controlCommand());
+    } else {
+        lines << QStringLiteral("demo: rabbitmq none (%1)").arg(m_brokerAbsence);
+    }
+    if (!m_serviceUrl.isEmpty())
+        lines << QStringLiteral("demo: orders-service %1").arg(m_serviceUrl.toString());
+    return lines;
 }
 
 void DemoSystem::startClients()
@@ -108,6 +265,7 @@ void DemoSystem::stop()
     if (m_stopping)
         return;
     m_stopping = true;
+    m_faults.waitForDone(); // a fault in progress ends first (a broker outage brings the broker back)
     // Clients first, then the service and the relay (which finish what is in hand), then the database.
     // A copy: waiting for a process to finish delivers its signals, and a handler must not change the list
     // under our feet.
@@ -124,5 +282,8 @@ void DemoSystem::stop()
     }
     qDeleteAll(m_processes);
     m_processes.clear();
+    m_cancellations.reset();
+    if (m_broker)
+        m_broker->stop();
     m_cluster.stop();
 }

@@ -2,12 +2,12 @@
 #include "demo/privatecluster.h"
 
 #include "db/outboxerror.h"
+#include "demo/ownership.h"
 
 #include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QVersionNumber>
-#include <pwd.h>
 #include <unistd.h>
 
 namespace {
@@ -23,11 +23,8 @@ OutboxError failure(const QString& what)
 
 void giveTo(const QString& path, const QString& user)
 {
-    const passwd* account = ::getpwnam(user.toLocal8Bit().constData());
-    if (!account)
-        throw failure(QStringLiteral("user '%1' does not exist (install postgresql)").arg(user));
-    if (::chown(QFile::encodeName(path).constData(), account->pw_uid, account->pw_gid) != 0)
-        throw failure(QStringLiteral("cannot hand %1 to user '%2'").arg(path, user));
+    if (const QString problem = Ownership::giveTo(path, user, QStringLiteral("postgresql")); !problem.isEmpty())
+        throw failure(problem);
 }
 
 } // namespace

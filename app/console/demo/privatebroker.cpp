@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "demo/privatebroker.h"
+
+#include "db/outboxerror.h"
+#include "demo/ownership.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <unistd.h>
+
+namespace {
+
+const QString Scripts = QStringLiteral("/usr/lib/rabbitmq/bin");
+const QString UnprivilegedUser = QStringLiteral("rabbitmq"); // created by Debian's rabbitmq-server package
+
+OutboxError failure(const QString& what)
+{
+    return OutboxError(OutboxError::Kind::Other, QStringLiteral("private RabbitMQ: %1").arg(what));
+}
+
+// A loopback port nobody listens on now. Another process may take it before the node does; start() then fails
+// with the node's reason, and the demo says so.
+quint16 freePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        throw failure(QStringLiteral("no free loopback port: %1").arg(probe.errorString()));
+    return probe.serverPort();
+}
+
+void writeFile(const QString& path, const QByteArray& content, QFile::Permissions permissions)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size()
+        || !file.setPermissions(permissions))
+        throw failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+void giveTo(const QString& path, const QString& user)
+{
+    if (const QString problem = Ownership::giveTo(path, user, QStringLiteral("rabbitmq-server")); !problem.isEmpty())
+        throw failure(problem);
+}
+
+} // namespace
+
+bool PrivateBroker::isInstalled()
+{
+    return QFile::exists(Scripts + QStringLiteral("/rabbitmq-server"));
+}
+
+PrivateBroker::PrivateBroker()
+    : m_user(::geteuid() == 0 ? UnprivilegedUser : QString())
+    , m_nodeName(QStringLiteral("outbox-demo-%1-%2@localhost")
+                     .arg(QCoreApplication::applicationPid())
+                     .arg(QRandomGenerator::global()->bounded(1'000'000)))
+{
+    QTemporaryDir temporary(QDir::tempPath() + QStringLiteral("/outbox-broker-XXXXXX"));
+    if (!temporary.isValid())
+        throw failure(QStringLiteral("cannot create a temporary directory: %1").arg(temporary.errorString()));
+    temporary.setAutoRemove(false); // stop() removes it, after the node is down
+    m_directory = temporary.path();
+}
+
+PrivateBroker::~PrivateBroker()
+{
+    try {
+        stop();
+    } catch (const OutboxError& error) {
+        qWarning("%s", error.what());
+    }
+}
+
+QString PrivateBroker::uri() const
+{
+    return QStringLiteral("amqp://guest:guest@127.0.0.1:%1/").arg(m_port);
+}
+
+QString PrivateBroker::controlCommand() const
+{
+    return QStringLiteral("%1env HOME=%2 ERL_EPMD_PORT=%3 %4/rabbitmqctl -n %5")
+        .arg(m_user.isEmpty() ? QString() : QStringLiteral("runuser -u %1 -- ").arg(m_user), m_directory)
+        .arg(m_mapperPort)
+        .arg(Scripts, m_nodeName);
+}
+
+void PrivateBroker::run(const QString& program, const QStringList& arguments, int timeoutMs) const
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setProcessEnvironment(m_environment);
+    process.setWorkingDirectory(m_directory);
+    const QString binary = program.startsWith(QLatin1Char('/')) ? program : Scripts + QLatin1Char('/') + program;
+    if (m_user.isEmpty()) {
+        process.start(binary, arguments);
+    } else {
+        // runuser resets HOME to the user's, where the system node's cookie lives: give the node and its tools ours.
+        process.start(QStringLiteral("runuser"),
+            QStringList { QStringLiteral("-u"), m_user, QStringLiteral("--"), QStringLiteral("/usr/bin/env"),
+                QStringLiteral("HOME=") + m_directory, binary }
+                + arguments);
+    }
+    if (!process.waitForFinished(timeoutMs) || process.exitStatus() != QProcess::NormalExit
+        || process.exitCode() != 0) {
+        process.kill();
+        process.waitForFinished();
+        const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
+        throw failure(QStringLiteral("%1 %2 failed: %3")
+                          .arg(QFileInfo(binary).fileName(), arguments.value(0),
+                              output.isEmpty() ? process.errorString() : output));
+    }
+}
+
+void PrivateBroker::control(const QStringList& arguments, int timeoutMs) const
+{
+    run(QStringLiteral("rabbitmqctl"),
+        QStringList { QStringLiteral("-q"), QStringLiteral("-n"), m_nodeName } + arguments, timeoutMs);
+}
+
+void PrivateBroker::start()
+{
+    if (m_running)
+        return;
+    m_port = freePort();
+    m_distributionPort = freePort();
+    m_mapperPort = freePort();
+    // Everything the node reads or writes is here: the cookie its command-line tools share with it (HOME), its
+    // configuration (the AMQP listener on the loopback only, no plugins) and its data and logs.
+    writeFile(m_directory + QStringLiteral("/.erlang.cookie"),
+        QByteArray::number(QRandomGenerator::global()->generate64(), 36).toUpper(), QFile::ReadOwner);
+    writeFile(m_directory + QStringLiteral("/rabbitmq.conf"),
+        QStringLiteral("listeners.tcp.1 = 127.0.0.1:%1\n").arg(m_port).toUtf8(),
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    writeFile(m_directory + QStringLiteral("/enabled_plugins"), QByteArrayLiteral("[]."),
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    if (!m_user.isEmpty()) {
+        for (const QString& path : { m_directory, m_directory + QStringLiteral("/.erlang.cookie"),
+                 m_directory + QStringLiteral("/rabbitmq.conf"), m_directory + QStringLiteral("/enabled_plugins") })
+            giveTo(path, m_user);
+    }
+    m_environment = QProcessEnvironment::systemEnvironment();
+    const std::pair<const char*, QString> variables[] = {
+        { "HOME", m_directory },
+        { "RABBITMQ_NODENAME", m_nodeName },
+        { "RABBITMQ_CONFIG_FILE", m_directory + QStringLiteral("/rabbitmq.conf") },
+        { "RABBITMQ_ENABLED_PLUGINS_FILE", m_directory + QStringLiteral("/enabled_plugins") },
+        { "RABBITMQ_MNESIA_BASE", m_directory + QStringLiteral("/mnesia") },
+        { "RABBITMQ_LOG_BASE", m_directory + QStringLiteral("/log") },
+        { "RABBITMQ_PID_FILE", m_directory + QStringLiteral("/node.pid") },
+        { "RABBITMQ_DIST_PORT", QString::number(m_distributionPort) },
+        { "ERL_EPMD_PORT", QString::number(m_mapperPort) },
+        { "ERL_EPMD_ADDRESS", QStringLiteral("127.0.0.1") },
+        { "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", QStringLiteral("-kernel inet_dist_use_interface {127,0,0,1}") },
+    };
+    for (const auto& [name, value] : variables)
+        m_environment.insert(QString::fromLatin1(name), value);
+    run(QStringLiteral("rabbitmq-server"), { QStringLiteral("-detached") }, 60'000);
+    m_running = true;
+    control({ QStringLiteral("wait"), m_directory + QStringLiteral("/node.pid"), QStringLiteral("--timeout"),
+                QStringLiteral("120") },
+        150'000);
+}
+
+void PrivateBroker::stopApplication()
+{
+    control({ QStringLiteral("stop_app") });
+}
+
+void PrivateBroker::startApplication()
+{
+    control({ QStringLiteral("start_app") });
+}
+
+void PrivateBroker::stop()
+{
+    if (m_running) {
+        m_running = false;
+        control({ QStringLiteral("stop"), m_directory + QStringLiteral("/node.pid") }); // returns once it has exited
+        // The node's own port mapper outlives it unless told to go.
+        run(QStringLiteral("/usr/bin/epmd"), { QStringLiteral("-kill") }, 10'000);
+    }
+    if (!m_directory.isEmpty() && QDir(m_directory).exists())
+        QDir(m_directory).removeRecursively();
+}
