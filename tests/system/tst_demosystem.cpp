@@ -142,7 +142,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 5, 60'000);
 
         demo.stopBrokerFor(10'000);
-        QTRY_VERIFY_WITH_TIMEOUT(injected.size() >= 1, 30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!injected.isEmpty(), 30'000);
         QVERIFY2(injected.first().first().toString().startsWith(QStringLiteral("Broker stopped")),
             qPrintable(injected.first().first().toString()));
         QTRY_VERIFY_WITH_TIMEOUT(count(session, waiting) >= 20, 30'000); // the traffic goes on, nothing publishes

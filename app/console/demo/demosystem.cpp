@@ -101,8 +101,15 @@ void DemoSystem::start()
     } else if (!PrivateBroker::isInstalled()) {
         m_brokerAbsence = tr("rabbitmq-server is not installed: the relay publishes into a fault-injecting sink");
     } else {
-        m_broker = std::make_unique<PrivateBroker>();
-        m_broker->start();
+        try {
+            m_broker = std::make_unique<PrivateBroker>();
+            m_broker->start();
+        } catch (const OutboxError& error) {
+            // A demo without its broker still shows the rest; the reason is on stdout and in the status bar.
+            m_broker.reset();
+            m_brokerAbsence = tr("RabbitMQ did not start (%1): the relay publishes into a fault-injecting sink")
+                                  .arg(error.message());
+        }
     }
     const QString dsn = m_cluster.dsn();
     QProcess* service = launch(m_programs.ordersService,
