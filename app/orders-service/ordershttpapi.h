@@ -34,8 +34,8 @@ public:
     static constexpr qsizetype MaxBodyBytes = 64LL * 1024;
 
     struct Pool {
-        int connections = 4;
-        int queueCapacity = 64;
+        int connections; // database connections, each on a thread of its own
+        int queueCapacity; // requests that may wait for one; more are answered 503 at once
     };
     OrdersHttpApi(const ConnectionSettings& settings, Pool pool);
     ~OrdersHttpApi();
