@@ -41,11 +41,11 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
     demo->addSeparator();
     demo->addAction(QObject::tr("Stop the &broker for 30 s"), &system, [&system] { system.stopBrokerFor(30'000); })
         ->setEnabled(broker);
-    demo->addAction(
-        QObject::tr("&Kill the relay (restarted after 5 s)"), &system, [&system] { system.killRelay(5'000); });
+    demo->addAction(QObject::tr("&Kill the relay (restarted after 5 s)"), &system, &DemoSystem::killRelay);
     demo->addAction(QObject::tr("&Restart PostgreSQL (immediate stop)"), &system, &DemoSystem::restartDatabase);
     demo->addAction(QObject::tr("Stop the &consumer"), &system, &DemoSystem::stopConsumer)->setEnabled(broker);
     demo->addAction(QObject::tr("S&tart the consumer"), &system, &DemoSystem::startConsumer)->setEnabled(broker);
+    demo->addAction(QObject::tr("Raise the queue &limit"), &system, &DemoSystem::raiseQueueLimit)->setEnabled(broker);
     help->addAction(QObject::tr("About the &demo"), &window, [&window, &system] {
         QString text = QObject::tr("<b>The demo</b><p>orders-service → outbox → relay (publisher confirms) → exchange "
                                    "%1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no "

@@ -63,10 +63,13 @@ QProcess* DemoSystem::launch(const QString& program, const QStringList& argument
     process->setProcessChannelMode(QProcess::MergedChannels);
     m_processes.append(process);
     connect(process, &QProcess::finished, this, [this, process, program] {
-        if (!m_stopping && !m_endedOnPurpose.remove(process)) {
-            const QString output = QString::fromLocal8Bit(process->readAll()).trimmed().section(QLatin1Char('\n'), -5);
+        if (m_stopping || m_endedOnPurpose.remove(process))
+            return;
+        const QString output = QString::fromLocal8Bit(process->readAll()).trimmed().section(QLatin1Char('\n'), -5);
+        if (process == m_relay)
+            superviseRelay(output.section(QLatin1Char('\n'), -1));
+        else
             emit processFailed(QFileInfo(program).fileName(), output);
-        }
     });
     process->start(program, arguments);
     return process;
@@ -104,6 +107,7 @@ void DemoSystem::start()
         try {
             m_broker = std::make_unique<PrivateBroker>();
             m_broker->start();
+            m_broker->limitQueue(CountsQueue, m_queueLimit);
         } catch (const OutboxError& error) {
             // A demo without its broker still shows the rest; the reason is on stdout and in the status bar.
             m_broker.reset();
@@ -201,17 +205,24 @@ void DemoSystem::stopBrokerFor(int ms)
     });
 }
 
-void DemoSystem::killRelay(int restartAfterMs)
+void DemoSystem::killRelay()
 {
     if (!m_relay || m_relay->state() == QProcess::NotRunning)
         return;
-    end(m_relay, true);
-    emit injected(tr("Relay killed (SIGKILL); it is restarted in %n second(s)", nullptr, restartAfterMs / 1000));
-    QTimer::singleShot(restartAfterMs, this, [this] {
+    m_relay->kill(); // a crash: the supervisor below restarts it
+}
+
+// What systemd's Restart=on-failure does for a relay host: a relay that ended (killed, or unable to register while
+// the database was away) is started again after a pause.
+void DemoSystem::superviseRelay(const QString& lastWords)
+{
+    emit injected(tr("The relay ended (%1); it is restarted in %n second(s)", nullptr, RelayRestartMs / 1000)
+                      .arg(lastWords.isEmpty() ? tr("killed") : lastWords));
+    QTimer::singleShot(RelayRestartMs, this, [this] {
         if (m_stopping)
             return;
         startRelay();
-        emit injected(tr("Relay restarted: it takes over the leases of the killed one when they expire"));
+        emit injected(tr("Relay restarted: it takes over the leases of the one before when they expire"));
     });
 }
 
@@ -227,12 +238,23 @@ void DemoSystem::restartDatabase()
         tr("PostgreSQL is back after crash recovery"));
 }
 
+void DemoSystem::raiseQueueLimit()
+{
+    if (!m_broker)
+        return;
+    PrivateBroker* broker = m_broker.get();
+    inject([broker] { broker->limitQueue(CountsQueue, 100'000); },
+        tr("Queue %1 may hold 100,000 messages now; retry the refused rows").arg(CountsQueue));
+}
+
 void DemoSystem::stopConsumer()
 {
     if (!m_consumer || m_consumer->state() == QProcess::NotRunning)
         return;
     end(m_consumer, false);
-    emit injected(tr("Consumer stopped: order.created events wait in queue %1").arg(CountsQueue));
+    emit injected(tr("Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them")
+                      .arg(CountsQueue)
+                      .arg(m_queueLimit));
 }
 
 void DemoSystem::startConsumer()

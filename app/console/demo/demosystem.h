@@ -35,6 +35,9 @@ public:
     static const QString Exchange; // where the relay publishes
     static const QString CountsQueue; // the consumer's queue, bound for order.created
     static const QString CancellationsQueue; // bound for order.cancelled by fixRouting()
+    // Messages the consumer's queue holds before the broker refuses publishes (reject-publish: basic.nack): about a
+    // minute of traffic with the consumer stopped, and room for the bursts after the other faults.
+    static constexpr int DefaultQueueLimit = 1'000;
 
     DemoSystem(Programs programs, const QString& keepDir = {}, QObject* parent = nullptr);
     ~DemoSystem() final override;
@@ -42,6 +45,8 @@ public:
     // Whether to run a private RabbitMQ when rabbitmq-server is installed (the default); false publishes into the
     // fault-injecting sink as when it is not. Before start().
     void setUseRabbitMq(bool use) { m_useRabbitMq = use; }
+    // The consumer queue's limit (DefaultQueueLimit). Before start().
+    void setQueueLimit(int messages) { m_queueLimit = messages; }
 
     // Starts the servers and the schema synchronously, then the processes; ready() follows once the service
     // listens and traffic flows. Throws OutboxError naming what could not start.
@@ -66,10 +71,12 @@ public:
     // Faults to practise on (the console's Demo menu). Each returns at once and says what it did through injected();
     // the slow ones (rabbitmqctl, pg_ctl) run on a thread of their own.
     void stopBrokerFor(int ms); // every AMQP connection is cut; the broker comes back after `ms`
-    void killRelay(int restartAfterMs); // SIGKILL, as a crash; the demo restarts it like a supervisor would
+    static constexpr int RelayRestartMs = 5'000; // how long the demo, as the relay's supervisor, waits to restart it
+    void killRelay(); // SIGKILL, as a crash; the demo restarts it like a supervisor would
     void restartDatabase(); // pg_ctl stop -m immediate, then start: every connection is cut
-    void stopConsumer();
+    void stopConsumer(); // the queue fills to its limit, then the broker refuses publishes (basic.nack)
     void startConsumer();
+    void raiseQueueLimit(); // the repair of those refusals: a limit of 100,000
 
 signals:
     void ready();
@@ -87,6 +94,7 @@ private:
     void startClients();
     // Ends `process` on purpose: its exit is not a failure.
     void end(QProcess* process, bool kill);
+    void superviseRelay(const QString& lastWords);
     // Runs `fault` on the fault thread, then says `done`.
     void inject(std::function<void()> fault, const QString& done);
 
@@ -102,6 +110,7 @@ private:
     QProcess* m_consumer = nullptr;
     QThreadPool m_faults; // one thread: rabbitmqctl and pg_ctl wait for their work
     bool m_useRabbitMq = true;
+    int m_queueLimit = DefaultQueueLimit;
     bool m_routingFixed = false;
     bool m_stopping = false;
 };

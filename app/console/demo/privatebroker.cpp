@@ -11,6 +11,7 @@
 #include <QHostAddress>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <unistd.h>
@@ -128,6 +129,39 @@ void PrivateBroker::start()
 {
     if (m_running)
         return;
+    // A port found free may be taken by another process before the node binds it (outgoing connections draw from
+    // the same range): then the node dies at boot, and it is tried again on other ports.
+    constexpr int Attempts = 3;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            launch();
+            return;
+        } catch (const OutboxError& error) {
+            abandon();
+            if (attempt == Attempts)
+                throw failure(
+                    QStringLiteral("no start in %1 attempts; the last: %2").arg(Attempts).arg(error.message()));
+        }
+    }
+}
+
+void PrivateBroker::abandon()
+{
+    m_running = false;
+    for (const auto& [program, arguments] :
+        { std::pair { QStringLiteral("rabbitmqctl"),
+              QStringList { QStringLiteral("-q"), QStringLiteral("-n"), m_nodeName, QStringLiteral("stop") } },
+            std::pair { QStringLiteral("/usr/bin/epmd"), QStringList { QStringLiteral("-kill") } } }) {
+        try {
+            run(program, arguments, 30'000);
+        } catch (const OutboxError&) {
+            // Already gone.
+        }
+    }
+}
+
+void PrivateBroker::launch()
+{
     m_port = freePort();
     m_distributionPort = freePort();
     m_mapperPort = freePort();
@@ -176,6 +210,14 @@ void PrivateBroker::stopApplication()
 void PrivateBroker::startApplication()
 {
     control({ QStringLiteral("start_app") });
+}
+
+void PrivateBroker::limitQueue(const QString& queue, int maxLength)
+{
+    control({ QStringLiteral("set_policy"), QStringLiteral("queue-limit-") + queue,
+        QStringLiteral("^%1$").arg(QRegularExpression::escape(queue)),
+        QStringLiteral(R"({"max-length":%1,"overflow":"reject-publish"})").arg(maxLength), QStringLiteral("--apply-to"),
+        QStringLiteral("queues") });
 }
 
 void PrivateBroker::stop()

@@ -28,6 +28,9 @@ public:
     // outage, and the node's data stays.
     void stopApplication();
     void startApplication();
+    // Holds the queue `queue` to `maxLength` messages with reject-publish overflow (a policy, so it can be changed
+    // on a queue that exists): once full, the broker refuses further publishes with a basic.nack.
+    void limitQueue(const QString& queue, int maxLength);
 
     bool isRunning() const { return m_running; }
     const QString& directory() const { return m_directory; }
@@ -40,6 +43,9 @@ public:
     QString controlCommand() const;
 
 private:
+    // One attempt at start(); abandon() cleans up after a failed one.
+    void launch();
+    void abandon();
     // Runs rabbitmqctl `arguments` against the node; throws with its output when it fails.
     void control(const QStringList& arguments, int timeoutMs = 60'000) const;
     void run(const QString& program, const QStringList& arguments, int timeoutMs) const;
