@@ -23,6 +23,25 @@ class TestDemoSystem final : public QObject {
         return q.next() ? q.value(0).toLongLong() : -1;
     }
 
+    // order.created rows the relay has published, and what the consumer applied from them.
+    static inline const QString Published
+        = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
+    static inline const QString Applied
+        = QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts WHERE consumer = 'order-counts'");
+    static inline const QString FailedOrDead = QStringLiteral(
+        "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status IN ('failed', 'dead')");
+    static inline const QString WaitingLong
+        = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status <> 'published' "
+                         "AND created_at < now() - interval '5 seconds'");
+
+    // Drained: nothing older than a few seconds waits (the traffic goes on), and every published order.created was
+    // applied once by the consumer.
+    static void verifyDrainedAndAppliedOnce(DbSession& session)
+    {
+        QTRY_COMPARE_WITH_TIMEOUT(count(session, WaitingLong), 0LL, 120'000);
+        QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 60'000);
+    }
+
 private slots:
     void trafficFlowsAndEverythingIsRemoved()
     {
@@ -78,13 +97,9 @@ private slots:
             QCOMPARE(components.at(2), QStringLiteral("demo: orders-service ") + demo.serviceUrl().toString());
 
             DbSession session(demo.settings(), QStringLiteral("observer"));
-            const QString published = QStringLiteral(
-                "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
-            const QString counted = QStringLiteral(
-                "SELECT coalesce(sum(orders), 0) FROM customer_order_counts WHERE consumer = 'order-counts'");
-            QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 10, 60'000);
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 10, 60'000);
             // Every published order.created was applied once by the consumer, through the inbox.
-            QTRY_VERIFY_WITH_TIMEOUT(count(session, counted) == count(session, published), 30'000);
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 30'000);
 
             const QString deadByTheBroker
                 = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.cancelled' AND status = 'dead' "
@@ -133,35 +148,21 @@ private slots:
         QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
         QVERIFY(ready.wait(30'000));
         DbSession session(demo.settings(), QStringLiteral("observer"));
-        const QString published
-            = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
         const QString waiting = QStringLiteral(
             "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status <> 'published'");
-        const QString failed = QStringLiteral(
-            "SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status IN ('failed', 'dead')");
-        QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 5, 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 5, 60'000);
 
         demo.stopBrokerFor(10'000);
         QTRY_VERIFY_WITH_TIMEOUT(!injected.isEmpty(), 30'000);
         QVERIFY2(injected.first().first().toString().startsWith(QStringLiteral("Broker stopped")),
             qPrintable(injected.first().first().toString()));
         QTRY_VERIFY_WITH_TIMEOUT(count(session, waiting) >= 20, 30'000); // the traffic goes on, nothing publishes
-        QCOMPARE(count(session, failed), 0LL);
+        QCOMPARE(count(session, FailedOrDead), 0LL);
 
         QTRY_VERIFY_WITH_TIMEOUT(injected.size() >= 2, 30'000);
         QCOMPARE(injected.at(1).first().toString(), QStringLiteral("Broker back after the outage"));
-        // Drained: nothing older than a few seconds waits, and every published order.created was applied once.
-        QTRY_COMPARE_WITH_TIMEOUT(count(session,
-                                      QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' "
-                                                     "AND status <> 'published' AND created_at < now() - interval "
-                                                     "'5 seconds'")),
-            0LL, 60'000);
-        QCOMPARE(count(session, failed), 0LL);
-        QTRY_VERIFY_WITH_TIMEOUT(count(session,
-                                     QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts "
-                                                    "WHERE consumer = 'order-counts'"))
-                == count(session, published),
-            30'000);
+        verifyDrainedAndAppliedOnce(session);
+        QCOMPARE(count(session, FailedOrDead), 0LL);
     }
 
     // With the consumer stopped its queue fills to the limit, and the broker refuses further publishes
@@ -176,9 +177,7 @@ private slots:
         QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
         QVERIFY(ready.wait(30'000));
         DbSession session(demo.settings(), QStringLiteral("observer"));
-        const QString published
-            = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
-        QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 5, 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 5, 60'000);
 
         demo.stopConsumer();
         QTRY_VERIFY_WITH_TIMEOUT(count(session,
@@ -199,17 +198,10 @@ private slots:
                 while (q.next())
                     dead.append(q.value(0).toLongLong());
                 OutboxRepository(session).requeue(dead);
-                return count(session,
-                           QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND "
-                                          "status <> 'published' AND created_at < now() - interval '5 seconds'"))
-                    == 0;
+                return count(session, WaitingLong) == 0;
             }(),
             90'000);
-        QTRY_VERIFY_WITH_TIMEOUT(count(session,
-                                     QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts "
-                                                    "WHERE consumer = 'order-counts'"))
-                == count(session, published),
-            60'000);
+        verifyDrainedAndAppliedOnce(session);
     }
 
     // The Demo menu's crashes: the relay killed with SIGKILL (restarted after 5 s; it takes the leases over when they
@@ -223,11 +215,9 @@ private slots:
         QSignalSpy failed(&demo, &DemoSystem::processFailed);
         demo.start();
         QVERIFY(ready.wait(30'000));
-        const QString published
-            = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
         {
             DbSession session(demo.settings(), QStringLiteral("observer"));
-            QTRY_VERIFY_WITH_TIMEOUT(count(session, published) >= 5, 60'000);
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 5, 60'000);
         }
         const auto said = [&](const QString& start) {
             for (const QList<QVariant>& signal : injected) {
@@ -242,22 +232,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("PostgreSQL is back")), 60'000);
 
         DbSession session(demo.settings(), QStringLiteral("observer"));
-        QTRY_COMPARE_WITH_TIMEOUT(count(session,
-                                      QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' "
-                                                     "AND status <> 'published' AND created_at < now() - interval "
-                                                     "'5 seconds'")),
-            0LL, 120'000);
+        verifyDrainedAndAppliedOnce(session);
         QSqlQuery& errors
             = session.exec(QStringLiteral("SELECT string_agg(DISTINCT last_error, ' | ') FROM outbox "
                                           "WHERE event_type = 'order.created' AND status IN ('failed', 'dead')"),
                 {}, QStringLiteral("errors"));
         QVERIFY(errors.next());
-        QVERIFY2(errors.value(0).isNull(), qPrintable(errors.value(0).toString()));
-        QTRY_VERIFY_WITH_TIMEOUT(count(session,
-                                     QStringLiteral("SELECT coalesce(sum(orders), 0) FROM customer_order_counts "
-                                                    "WHERE consumer = 'order-counts'"))
-                == count(session, published),
-            60'000);
+        QVERIFY2(errors.value(0).isNull(), qPrintable(errors.value(0).toString())); // nothing failed
         // The relay is supervised (restarted when it ends, also if the database was away while it registered);
         // nothing else may have ended.
         const QString ended = failed.isEmpty()
