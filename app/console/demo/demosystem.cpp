@@ -166,15 +166,12 @@ void DemoSystem::fixRouting()
                       .arg(CancellationsQueue));
 }
 
-void DemoSystem::end(QProcess* process, bool kill)
+void DemoSystem::end(QProcess* process)
 {
     if (!process || process->state() == QProcess::NotRunning)
         return;
     m_endedOnPurpose.insert(process);
-    if (kill)
-        process->kill();
-    else
-        process->terminate();
+    process->terminate();
 }
 
 void DemoSystem::inject(std::function<void()> fault, const QString& done)
@@ -251,7 +248,7 @@ void DemoSystem::stopConsumer()
 {
     if (!m_consumer || m_consumer->state() == QProcess::NotRunning)
         return;
-    end(m_consumer, false);
+    end(m_consumer);
     emit injected(tr("Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them")
                       .arg(CountsQueue)
                       .arg(m_queueLimit));
@@ -294,7 +291,7 @@ void DemoSystem::stop()
     if (m_stopping)
         return;
     m_stopping = true;
-    m_faults.waitForDone(); // a fault in progress ends first (a broker outage brings the broker back)
+    m_faults.waitForDone(); // a fault in progress (rabbitmqctl, pg_ctl) ends first
     // Clients first, then the service and the relay (which finish what is in hand), then the database.
     // A copy: waiting for a process to finish delivers its signals, and a handler must not change the list
     // under our feet.

@@ -92,8 +92,8 @@ private:
     QProcess* launchConsumer(const QString& queue, const QString& bindingKey);
     void startRelay();
     void startClients();
-    // Ends `process` on purpose: its exit is not a failure.
-    void end(QProcess* process, bool kill);
+    // Stops `process` on purpose (SIGTERM): its exit is not a failure.
+    void end(QProcess* process);
     void superviseRelay(const QString& lastWords);
     // Runs `fault` on the fault thread, then says `done`.
     void inject(std::function<void()> fault, const QString& done);
