@@ -101,6 +101,19 @@ private slots:
             // Every published order.created was applied once by the consumer, through the inbox.
             QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 30'000);
 
+            // A duplicate delivery, as a relay that died between the broker's confirm and marking the row published
+            // leaves it: the row is due again, published a second time, and the consumer's inbox drops the copy.
+            QCOMPARE(count(session,
+                         QStringLiteral("WITH again AS (UPDATE outbox SET status = 'pending', next_attempt_at = now(), "
+                                        "  published_at = NULL WHERE id = (SELECT min(id) FROM outbox "
+                                        "  WHERE event_type = 'order.created' AND status = 'published') RETURNING id) "
+                                        "SELECT count(*) FROM again")),
+                1LL);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                count(session, QStringLiteral("SELECT coalesce(sum(consumer_duplicates), 0) FROM metric_rollups")) >= 1,
+                30'000);
+            QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 30'000);
+
             const QString deadByTheBroker
                 = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.cancelled' AND status = 'dead' "
                                  "AND last_error LIKE '%312 NO_ROUTE%'");
