@@ -26,8 +26,8 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
         for (const QString& line : system.components())
             out << line << Qt::endl;
     });
+    // On stdout the components' line "demo: rabbitmq none (why)" says it.
     if (!system.brokerAbsence().isEmpty()) {
-        QTextStream(stdout) << "demo: " << system.brokerAbsence() << Qt::endl;
         window.statusBar()->addPermanentWidget(
             new QLabel(QObject::tr("Demo without RabbitMQ: %1").arg(system.brokerAbsence())));
     }
@@ -35,9 +35,8 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
     QMenu* demo = new QMenu(QObject::tr("&Demo"), &window);
     window.menuBar()->insertMenu(window.menuBar()->actions().constLast(), demo);
     const bool broker = system.broker() != nullptr;
-    QAction* fix
-        = demo->addAction(QObject::tr("&Fix the routing of order.cancelled"), &system, &DemoSystem::fixRouting);
-    fix->setEnabled(broker);
+    demo->addAction(QObject::tr("&Fix the routing of order.cancelled"), &system, &DemoSystem::fixRouting)
+        ->setEnabled(broker);
     demo->addSeparator();
     demo->addAction(QObject::tr("Stop the &broker for 30 s"), &system, [&system] { system.stopBrokerFor(30'000); })
         ->setEnabled(broker);
