@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/programversion.h"
 #include "common/signalwatcher.h"
 #include "db/outboxerror.h"
 #include "demo/demosystem.h"
@@ -68,7 +69,7 @@ int main(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationName(QStringLiteral("outbox-console"));
-    QApplication::setApplicationVersion(QStringLiteral(OUTBOX_CONSOLE_VERSION));
+    QApplication::setApplicationVersion(ProgramVersion::withSchema());
     QApplication::setDesktopFileName(QStringLiteral("outbox-console"));
 
     QCommandLineParser parser;

@@ -2,6 +2,7 @@
 #include "serviceoptions.h"
 
 #include "common/listenaddress.h"
+#include "common/programversion.h"
 #include "common/sinkspec.h"
 #include "db/outboxerror.h"
 
@@ -26,6 +27,8 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
         QStringLiteral("The reference HTTP service: idempotent POST /orders, GET /orders/{id}, /healthz, /metrics."));
     const QCommandLineOption help(
         QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help and exit."));
+    const QCommandLineOption version(
+        QStringLiteral("version"), QStringLiteral("Show the version and the schema version it expects, and exit."));
     const QCommandLineOption listen(QStringLiteral("listen"),
         QStringLiteral("Address to listen on; port 0 picks a free port (default 127.0.0.1:8080)."),
         QStringLiteral("HOST:PORT"), QStringLiteral("127.0.0.1:8080"));
@@ -55,8 +58,8 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     const QCommandLineOption logFormat(QStringLiteral("log-format"),
         QStringLiteral("Diagnostics on stderr as 'text' or as 'json' lines (time, level, program, message)."),
         QStringLiteral("FORMAT"), QStringLiteral("text"));
-    parser.addOptions(
-        { help, listen, dsn, relay, sink, maxConnections, connectionLifetime, dbConnections, maxQueued, logFormat });
+    parser.addOptions({ help, version, listen, dsn, relay, sink, maxConnections, connectionLifetime, dbConnections,
+        maxQueued, logFormat });
     if (!parser.parse(arguments))
         throw usageError(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
@@ -65,6 +68,10 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     ServiceOptions options;
     if (parser.isSet(help)) {
         options.helpText = parser.helpText();
+        return options;
+    }
+    if (parser.isSet(version)) {
+        options.helpText = ProgramVersion::line(QStringLiteral("orders-service")) + QLatin1Char('\n');
         return options;
     }
     if (!DiagnosticLog::parseFormat(parser.value(logFormat), options.logFormat))

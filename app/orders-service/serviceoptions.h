@@ -23,7 +23,7 @@ struct ServiceOptions {
     int maxQueued = 16 * defaultDbConnections();
     MessageSinkFactory sinks;
     DiagnosticLog::Format logFormat = DiagnosticLog::Format::Text;
-    QString helpText; // set when --help was given: print it and exit
+    QString helpText; // set when --help or --version was given: print it and exit
 
     static int defaultDbConnections();
 

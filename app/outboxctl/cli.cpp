@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
+#include "common/programversion.h"
+
 #include "argumentparser.h"
 #include "auditcommand.h"
 #include "common/exitcode.h"
@@ -81,7 +83,7 @@ int Cli::dispatch(const QStringList& arguments)
         return ExitCode::Success;
     }
     if (parser.isSet(version)) {
-        Console::line(QStringLiteral("outboxctl %1").arg(QCoreApplication::applicationVersion()));
+        Console::line(ProgramVersion::line(QStringLiteral("outboxctl")));
         return ExitCode::Success;
     }
     const QStringList rest = parser.positionalArguments();
@@ -118,7 +120,7 @@ QString Cli::helpText() const
                            "                environment applies: PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,\n"
                            "                PGSERVICE, ~/.pgpass.\n"
                            "  -h, --help    This help; 'outboxctl COMMAND --help' shows the options of COMMAND.\n"
-                           "  --version     The version of outboxctl.\n"
+                           "  --version     The version of outboxctl and the schema version it expects.\n"
                            "\n"
                            "Exit codes:\n"
                            "  0  success\n"

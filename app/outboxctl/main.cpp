@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
+#include "common/programversion.h"
 
 #include <QCoreApplication>
 
@@ -7,6 +8,6 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("outboxctl"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(OUTBOXCTL_VERSION));
+    QCoreApplication::setApplicationVersion(ProgramVersion::withSchema());
     return Cli().run(QCoreApplication::arguments());
 }

@@ -63,6 +63,17 @@ public:
     { }
 
 private slots:
+    // --version names the program's version and the schema version it expects (what migrate applies).
+    void versionNamesTheSchema()
+    {
+        const CliRun run = runCli({ QStringLiteral("--version") });
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(run.out),
+            QStringLiteral("outboxctl %1 (schema version %2)\n")
+                .arg(QStringLiteral(OUTBOX_PROJECT_VERSION))
+                .arg(SchemaMigrator::latestVersion()));
+    }
+
     void helpListsCommandsAndExitCodes()
     {
         const CliRun run = runCli({ QStringLiteral("--help") });

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/dbsession.h"
+#include "db/schemamigrator.h"
 #include "db/unitofwork.h"
 #include "support/databasetestcase.h"
 #include "support/httptesting.h"
@@ -585,6 +586,18 @@ private slots:
                                           { db().name() })
                                       .toLongLong(),
             0LL, WaitMs);
+    }
+
+    void versionNamesTheSchema()
+    {
+        QProcess process;
+        process.start(QStringLiteral(ORDERS_SERVICE_PATH), { QStringLiteral("--version") });
+        QVERIFY(process.waitForFinished(WaitMs));
+        QCOMPARE(process.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(process.readAllStandardOutput()),
+            QStringLiteral("orders-service %1 (schema version %2)\n")
+                .arg(QStringLiteral(OUTBOX_PROJECT_VERSION))
+                .arg(SchemaMigrator::latestVersion()));
     }
 
     void badStartIsOneLineAndAnExitCode_data()
