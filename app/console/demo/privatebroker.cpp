@@ -2,7 +2,7 @@
 #include "demo/privatebroker.h"
 
 #include "db/outboxerror.h"
-#include "demo/ownership.h"
+#include "demo/serveraccount.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -46,7 +46,8 @@ void writeFile(const QString& path, const QByteArray& content, QFile::Permission
 
 void giveTo(const QString& path, const QString& user)
 {
-    if (const QString problem = Ownership::giveTo(path, user, QStringLiteral("rabbitmq-server")); !problem.isEmpty())
+    if (const QString problem = ServerAccount::giveTo(path, user, QStringLiteral("rabbitmq-server"));
+        !problem.isEmpty())
         throw failure(problem);
 }
 
@@ -94,29 +95,13 @@ QString PrivateBroker::controlCommand() const
 
 void PrivateBroker::run(const QString& program, const QStringList& arguments, int timeoutMs) const
 {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.setProcessEnvironment(m_environment);
-    process.setWorkingDirectory(m_directory);
     const QString binary = program.startsWith(QLatin1Char('/')) ? program : Scripts + QLatin1Char('/') + program;
-    if (m_user.isEmpty()) {
-        process.start(binary, arguments);
-    } else {
-        // runuser resets HOME to the user's, where the system node's cookie lives: give the node and its tools ours.
-        process.start(QStringLiteral("runuser"),
-            QStringList { QStringLiteral("-u"), m_user, QStringLiteral("--"), QStringLiteral("/usr/bin/env"),
-                QStringLiteral("HOME=") + m_directory, binary }
-                + arguments);
-    }
-    if (!process.waitForFinished(timeoutMs) || process.exitStatus() != QProcess::NormalExit
-        || process.exitCode() != 0) {
-        process.kill();
-        process.waitForFinished();
-        const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
-        throw failure(QStringLiteral("%1 %2 failed: %3")
-                          .arg(QFileInfo(binary).fileName(), arguments.value(0),
-                              output.isEmpty() ? process.errorString() : output));
-    }
+    // Its own HOME, because that is where the node and its tools find the cookie (not the system node's).
+    const QString problem
+        = ServerAccount::run(QFileInfo(binary).fileName() + QLatin1Char(' ') + arguments.join(QLatin1Char(' ')), m_user,
+            binary, arguments, timeoutMs, m_environment, m_directory);
+    if (!problem.isEmpty())
+        throw failure(problem);
 }
 
 void PrivateBroker::control(const QStringList& arguments, int timeoutMs) const

@@ -2,10 +2,9 @@
 #include "demo/privatecluster.h"
 
 #include "db/outboxerror.h"
-#include "demo/ownership.h"
+#include "demo/serveraccount.h"
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QVersionNumber>
 #include <unistd.h>
@@ -23,7 +22,7 @@ OutboxError failure(const QString& what)
 
 void giveTo(const QString& path, const QString& user)
 {
-    if (const QString problem = Ownership::giveTo(path, user, QStringLiteral("postgresql")); !problem.isEmpty())
+    if (const QString problem = ServerAccount::giveTo(path, user, QStringLiteral("postgresql")); !problem.isEmpty())
         throw failure(problem);
 }
 
@@ -79,18 +78,10 @@ PrivateCluster::~PrivateCluster()
 
 void PrivateCluster::run(const QString& program, const QStringList& arguments) const
 {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels); // errors may come on either channel
-    const QString binary = QDir(binDirectory()).filePath(program);
-    if (m_user.isEmpty())
-        process.start(binary, arguments);
-    else
-        process.start(QStringLiteral("runuser"),
-            QStringList { QStringLiteral("-u"), m_user, QStringLiteral("--"), binary } + arguments);
-    if (!process.waitForFinished(120'000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
-        throw failure(QStringLiteral("%1 failed: %2").arg(program, output.isEmpty() ? process.errorString() : output));
-    }
+    const QString problem
+        = ServerAccount::run(program, m_user, QDir(binDirectory()).filePath(program), arguments, 120'000);
+    if (!problem.isEmpty())
+        throw failure(problem);
 }
 
 void PrivateCluster::start()
