@@ -3,6 +3,8 @@
 
 #include "db/outboxerror.h"
 
+#include <array>
+
 // The documented exit codes of the project's command-line tools (outboxctl, orders-service); scripts branch on
 // them, so they never change meaning.
 namespace ExitCode {
@@ -18,6 +20,27 @@ constexpr int PermissionDenied = 7;
 constexpr int Rejected = 8;
 constexpr int RetryableFailure = 9;
 constexpr int BrokerUnavailable = 10;
+
+struct Meaning {
+    int code;
+    const char* text;
+};
+// What each code means, for --help and the manual pages.
+inline constexpr std::array<Meaning, 11> Meanings { {
+    { Success, "success" },
+    { Unexpected, "unexpected error" },
+    { Usage, "bad input or usage (also create-order: bad request)" },
+    { InProgress, "create-order: a request with this key is still in progress" },
+    { KeyMismatch, "create-order: the key was used with a different request" },
+    { CannotConnect, "cannot connect (server unreachable, authentication failed, invalid connection)" },
+    { Schema, "schema missing, outdated or newer than this binary" },
+    { PermissionDenied, "permission denied" },
+    { Rejected, "create-order: rejected by a business rule (or the replay of such a rejection)" },
+    { RetryableFailure, "create-order: retryable failure, the key was released" },
+    { BrokerUnavailable,
+        "relay --once: the message broker is unreachable, refused the login, or closed the connection "
+        "or channel" },
+} };
 
 // The exit code for a library error of `kind`.
 inline int forError(OutboxError::Kind kind)

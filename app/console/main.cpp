@@ -3,14 +3,17 @@
 #include "common/signalwatcher.h"
 #include "db/outboxerror.h"
 #include "demo/demosystem.h"
+#include "i18n/consolelanguage.h"
 #include "mainwindow/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
 #include <QTimer>
@@ -59,6 +62,13 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
 
 int main(int argc, char* argv[])
 {
+    // Before QApplication, which needs a display: `outbox-console --version` answers on a server or in a script.
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0) {
+            QTextStream(stdout) << ProgramVersion::line(QStringLiteral("outbox-console")) << Qt::endl;
+            return 0;
+        }
+    }
     // Before any thread exists, so that SIGINT and SIGTERM reach only the watcher: they end every event loop
     // (also a message box's: quit() would only end the main one), and a demo's processes and private database
     // are cleaned up on the way out.
@@ -70,7 +80,13 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationVersion(ProgramVersion::withSchema());
-    QApplication::setDesktopFileName(QStringLiteral("outbox-console"));
+    QApplication::setDesktopFileName(QStringLiteral(OUTBOX_CONSOLE_APP_ID));
+    // The icon theme's (installed with the package), else the one built in.
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(QStringLiteral(OUTBOX_CONSOLE_APP_ID), QIcon(QStringLiteral(":/icons/outbox-console.png"))));
+    // Before any widget exists: every text is translated as it is created. The command-line help stays English.
+    ConsoleLanguage::apply(ConsoleLanguage::chosen(QSettings()));
+    QApplication::setApplicationDisplayName(MainWindow::tr("Outbox Console"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -116,7 +132,7 @@ int main(int argc, char* argv[])
             QTimer::singleShot(0, &window, [&window, message = error.message()] { window.showConnectDialog(message); });
         }
     } else {
-        QTimer::singleShot(0, &window, [&window] { window.showConnectDialog(); });
+        QTimer::singleShot(0, &window, [&window] { window.reconnectOrAsk(); });
     }
     const int exitCode = QApplication::exec();
     window.close(); // saves the window's settings

@@ -4,6 +4,7 @@
 #include "common/diagnosticlog.h"
 #include "relay/messagesink.h"
 
+#include <QCommandLineOption>
 #include <QHostAddress>
 #include <QString>
 #include <QStringList>
@@ -23,9 +24,12 @@ struct ServiceOptions {
     int maxQueued = 16 * defaultDbConnections();
     MessageSinkFactory sinks;
     DiagnosticLog::Format logFormat = DiagnosticLog::Format::Text;
-    QString helpText; // set when --help or --version was given: print it and exit
+    QString helpText; // set when --help, --version or --man-page was given: print it and exit
 
     static int defaultDbConnections();
+    // The options --help and the manual page list, and parse() takes.
+    static QList<QCommandLineOption> table();
+    static QString manPage();
 
     // Throws OutboxError(InvalidInput) naming the bad option.
     static ServiceOptions parse(const QStringList& arguments);

@@ -10,30 +10,36 @@ ArgumentParser::ArgumentParser(const QString& command, const QString& synopsis, 
 {
     m_parser.setApplicationDescription(description);
     // Not addHelpOption(): its --help-all advertises Qt's own options, which a subcommand does not take.
-    m_parser.addOption(
-        QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help.")));
+    add(QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help.")));
+}
+
+void ArgumentParser::add(const QCommandLineOption& option)
+{
+    m_parser.addOption(option);
+    m_options.append(option);
 }
 
 void ArgumentParser::addFlag(const QString& name, const QString& description)
 {
-    m_parser.addOption(QCommandLineOption(name, description));
+    add(QCommandLineOption(name, description));
 }
 
 void ArgumentParser::addValue(
     const QString& name, const QString& valueName, const QString& description, const QString& defaultValue)
 {
     if (defaultValue.isEmpty()) {
-        m_parser.addOption(QCommandLineOption(name, description, valueName));
+        add(QCommandLineOption(name, description, valueName));
         return;
     }
     QCommandLineOption option(name, QStringLiteral("%1 Default: %2.").arg(description, defaultValue), valueName);
     option.setDefaultValue(defaultValue);
-    m_parser.addOption(option);
+    add(option);
 }
 
 void ArgumentParser::addPositional(const QString& name, const QString& description, const QString& syntax)
 {
     m_parser.addPositionalArgument(name, description, syntax);
+    m_positionals.append({ name, description, syntax });
 }
 
 bool ArgumentParser::parse(const QStringList& arguments)

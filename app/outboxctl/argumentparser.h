@@ -20,6 +20,18 @@ public:
         const QString& name, const QString& valueName, const QString& description, const QString& defaultValue = {});
     void addPositional(const QString& name, const QString& description, const QString& syntax);
 
+    struct Positional {
+        QString name;
+        QString description;
+        QString syntax;
+    };
+    // What the subcommand takes, in the order added, for the manual page.
+    const QString& command() const { return m_command; }
+    const QString& synopsis() const { return m_synopsis; }
+    QString description() const { return m_parser.applicationDescription(); }
+    const QList<QCommandLineOption>& options() const { return m_options; }
+    const QList<Positional>& positionals() const { return m_positionals; }
+
     // `arguments` starts with the program name. Returns false when --help was asked for (and printed).
     bool parse(const QStringList& arguments);
 
@@ -48,7 +60,11 @@ public:
     static QString parseProblem(const QCommandLineParser& parser);
 
 private:
+    void add(const QCommandLineOption& option);
+
     QString m_command;
     QString m_synopsis;
     QCommandLineParser m_parser;
+    QList<QCommandLineOption> m_options;
+    QList<Positional> m_positionals;
 };

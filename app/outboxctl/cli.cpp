@@ -6,6 +6,7 @@
 #include "argumentparser.h"
 #include "auditcommand.h"
 #include "common/exitcode.h"
+#include "common/manpage.h"
 #include "console.h"
 #include "consumecommand.h"
 #include "createordercommand.h"
@@ -67,23 +68,50 @@ int Cli::run(const QStringList& arguments)
     }
 }
 
+namespace {
+
+const QString DsnOption = QStringLiteral("dsn");
+const QString HelpOption = QStringLiteral("help");
+const QString VersionOption = QStringLiteral("version");
+const QString ManPageOption = QStringLiteral("man-page");
+
+const QString Summary = QStringLiteral("idempotency keys and a transactional outbox on PostgreSQL");
+
+} // namespace
+
+QList<QCommandLineOption> Cli::globalOptions()
+{
+    return {
+        QCommandLineOption(DsnOption,
+            QStringLiteral("PostgreSQL URI or key=value connection string. Without it the libpq environment applies: "
+                           "PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSERVICE, ~/.pgpass."),
+            QStringLiteral("DSN")),
+        QCommandLineOption({ QStringLiteral("h"), HelpOption },
+            QStringLiteral("This help; 'outboxctl COMMAND --help' shows the options of COMMAND.")),
+        QCommandLineOption(
+            VersionOption, QStringLiteral("The version of outboxctl and the schema version it expects.")),
+        QCommandLineOption(ManPageOption, QStringLiteral("Print the manual page (roff), which the package installs.")),
+    };
+}
+
 int Cli::dispatch(const QStringList& arguments)
 {
     // Only the options before the subcommand's name are ours; the rest belongs to the subcommand.
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
-    const QCommandLineOption dsn(QStringLiteral("dsn"), QString(), QStringLiteral("DSN"));
-    const QCommandLineOption help({ QStringLiteral("h"), QStringLiteral("help") }, QString());
-    const QCommandLineOption version(QStringLiteral("version"), QString());
-    parser.addOptions({ dsn, help, version });
+    parser.addOptions(globalOptions());
     if (!parser.parse(arguments))
         throw ArgumentParser::usageError({}, ArgumentParser::parseProblem(parser));
-    if (parser.isSet(help)) {
+    if (parser.isSet(HelpOption)) {
         Console::write(helpText().toUtf8());
         return ExitCode::Success;
     }
-    if (parser.isSet(version)) {
+    if (parser.isSet(VersionOption)) {
         Console::line(ProgramVersion::line(QStringLiteral("outboxctl")));
+        return ExitCode::Success;
+    }
+    if (parser.isSet(ManPageOption)) {
+        Console::write(manPage().toUtf8());
         return ExitCode::Success;
     }
     const QStringList rest = parser.positionalArguments();
@@ -92,7 +120,7 @@ int Cli::dispatch(const QStringList& arguments)
     Command* command = find(rest.first());
     if (!command)
         throw ArgumentParser::usageError({}, QStringLiteral("unknown command '%1'").arg(rest.first()));
-    const QString globalDsn = parser.isSet(dsn) ? parser.value(dsn) : QString();
+    const QString globalDsn = parser.isSet(DsnOption) ? parser.value(DsnOption) : QString();
     return command->run(QStringList { arguments.first() } + rest.mid(1), globalDsn);
 }
 
@@ -114,24 +142,42 @@ QString Cli::helpText() const
                                   "Commands:\n");
     for (const auto& command : m_commands)
         text += QStringLiteral("  %1%2\n").arg(command->name().leftJustified(14), command->summary());
-    text += QStringLiteral("\n"
-                           "Global options (before or after COMMAND):\n"
-                           "  --dsn DSN     PostgreSQL URI or key=value connection string. Without it the libpq\n"
-                           "                environment applies: PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,\n"
-                           "                PGSERVICE, ~/.pgpass.\n"
-                           "  -h, --help    This help; 'outboxctl COMMAND --help' shows the options of COMMAND.\n"
-                           "  --version     The version of outboxctl and the schema version it expects.\n"
-                           "\n"
-                           "Exit codes:\n"
-                           "  0  success\n"
-                           "  1  unexpected error\n"
-                           "  2  bad input or usage\n"
-                           "  3  create-order: a request with this key is still in progress\n"
-                           "  4  create-order: the key was used with a different request\n"
-                           "  5  cannot connect (server unreachable, authentication failed, invalid connection)\n"
-                           "  6  schema missing, outdated or newer than this binary\n"
-                           "  7  permission denied\n"
-                           "  8  create-order: rejected by a business rule (or the replay of such a rejection)\n"
-                           "  9  create-order: retryable failure, the key was released\n");
+    // QCommandLineParser lays the options out as every subcommand's --help does.
+    QCommandLineParser global;
+    global.addOptions(globalOptions());
+    const QString options = global.helpText();
+    text += QStringLiteral("\nGlobal options (before or after COMMAND):\n")
+        + options.mid(options.indexOf(QLatin1Char('\n'), options.indexOf(QStringLiteral("Options:"))) + 1);
+    text += QStringLiteral("\nExit codes:\n");
+    for (const ExitCode::Meaning& meaning : ExitCode::Meanings)
+        text += QStringLiteral("  %1  %2\n").arg(meaning.code, -2).arg(QLatin1String(meaning.text));
     return text;
+}
+
+QString Cli::manPage() const
+{
+    ManPage page(QStringLiteral("outboxctl"), Summary);
+    page.section(QStringLiteral("Synopsis"));
+    page.synopsis(QStringLiteral("[--dsn DSN] COMMAND [options]"));
+    page.section(QStringLiteral("Description"));
+    page.paragraph(QStringLiteral("outboxctl runs the outbox relay and a consumer, applies the schema, and finds, "
+                                  "explains and requeues outbox rows and idempotency keys from the command line. "
+                                  "Its messages are English and one line each, for scripts and log collectors."));
+    page.section(QStringLiteral("Global options"));
+    page.options(globalOptions());
+    page.section(QStringLiteral("Commands"));
+    for (const auto& command : m_commands) {
+        const std::unique_ptr<ArgumentParser> commandLine = command->commandLine();
+        page.subsection(command->name());
+        page.synopsis(QStringLiteral("%1 %2").arg(command->name(), commandLine->synopsis()));
+        page.paragraph(commandLine->description());
+        for (const ArgumentParser::Positional& positional : commandLine->positionals())
+            page.entry(positional.syntax, positional.description);
+        page.options(commandLine->options());
+    }
+    page.exitStatus();
+    page.libpqEnvironment();
+    page.section(QStringLiteral("See also"));
+    page.paragraph(QStringLiteral("orders-service(1), systemctl(1) for the outbox-relay@.service unit, psql(1)"));
+    return page.text();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QCommandLineOption>
 #include <QStringList>
 #include <memory>
 #include <vector>
@@ -21,6 +22,9 @@ private:
     int dispatch(const QStringList& arguments);
     Command* find(const QString& name) const;
     QString helpText() const;
+    QString manPage() const;
+    // The options before COMMAND, as --help and the manual page list them.
+    static QList<QCommandLineOption> globalOptions();
 
     std::vector<std::unique_ptr<Command>> m_commands;
 };

@@ -9,16 +9,23 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 
-int Command::run(const QStringList& arguments, const QString& globalDsn)
+std::unique_ptr<ArgumentParser> Command::commandLine() const
 {
-    ArgumentParser parser(name(), synopsis(), summary());
-    parser.addValue(QStringLiteral("dsn"), QStringLiteral("DSN"),
+    auto parser = std::make_unique<ArgumentParser>(name(), synopsis(), summary());
+    parser->addValue(QStringLiteral("dsn"), QStringLiteral("DSN"),
         QStringLiteral("PostgreSQL URI or key=value connection string (default: the libpq environment)."));
-    parser.addValue(QStringLiteral("log-format"), QStringLiteral("FORMAT"),
+    parser->addValue(QStringLiteral("log-format"), QStringLiteral("FORMAT"),
         QStringLiteral("Diagnostics on stderr as 'text' or as 'json' lines (time, level, program, message) for log "
                        "collectors."),
         QStringLiteral("text"));
-    addOptions(parser);
+    addOptions(*parser);
+    return parser;
+}
+
+int Command::run(const QStringList& arguments, const QString& globalDsn)
+{
+    const std::unique_ptr<ArgumentParser> commandLine = this->commandLine();
+    ArgumentParser& parser = *commandLine;
     if (!parser.parse(arguments))
         return ExitCode::Success;
     DiagnosticLog::Format format = DiagnosticLog::Format::Text;

@@ -18,6 +18,9 @@ public:
     virtual QString name() const = 0;
     virtual QString summary() const = 0;
 
+    // The subcommand's command line, as --help shows it and the manual page lists it.
+    std::unique_ptr<ArgumentParser> commandLine() const;
+
     // `arguments` starts with the program name, followed by everything after the subcommand's name.
     // `globalDsn` is the --dsn given before the subcommand (null if none); one given after it wins.
     int run(const QStringList& arguments, const QString& globalDsn);

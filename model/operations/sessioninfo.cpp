@@ -4,19 +4,23 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 
+#include <QCoreApplication>
 #include <QSqlQuery>
 
 QString SessionInfo::roleDescription() const
 {
-    return mayChangeOutbox ? QStringLiteral("operator") : QStringLiteral("read-only");
+    // Translated only where a translator is installed: the console has one, the command-line programs do not.
+    return mayChangeOutbox ? QCoreApplication::translate("SessionInfo", "operator")
+                           : QCoreApplication::translate("SessionInfo", "read-only");
 }
 
 QString SessionInfo::readOnlyReason() const
 {
     if (mayChangeOutbox)
         return {};
-    return QStringLiteral("Database user '%1' may only read: requeueing and releasing leases need the "
-                          "outbox_operator role (UPDATE on outbox, INSERT on audit_log).")
+    return QCoreApplication::translate("SessionInfo",
+        "Database user '%1' may only read: requeueing and releasing leases need the "
+        "outbox_operator role (UPDATE on outbox, INSERT on audit_log).")
         .arg(user);
 }
 

@@ -3,6 +3,8 @@
 
 #include "outbox/outboxrows.h"
 
+#include <QCoreApplication>
+
 StuckRowClassifier::StuckRowClassifier(qint64 thresholdMs)
     : m_thresholdMs(thresholdMs)
 { }
@@ -47,15 +49,16 @@ bool StuckRowClassifier::needsThreshold(OutboxStatus status)
 
 QString StuckRowClassifier::describe(Kind kind)
 {
+    // Translated where a translator is installed (the console), English otherwise.
     switch (kind) {
     case Kind::NotStuck:
         return {};
     case Kind::LeaseExpired:
-        return QStringLiteral("in flight, but the worker's lease has expired");
+        return QCoreApplication::translate("StuckRowClassifier", "in flight, but the worker's lease has expired");
     case Kind::Overdue:
-        return QStringLiteral("due, but no relay has picked it up");
+        return QCoreApplication::translate("StuckRowClassifier", "due, but no relay has picked it up");
     case Kind::Dead:
-        return QStringLiteral("dead: gave up after the maximum attempts");
+        return QCoreApplication::translate("StuckRowClassifier", "dead: gave up after the maximum attempts");
     }
     return {};
 }

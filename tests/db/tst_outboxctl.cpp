@@ -4,6 +4,7 @@
 #include "db/unitofwork.h"
 #include "outbox/outboxrepository.h"
 #include "support/databasetestcase.h"
+#include "support/manpagetesting.h"
 #include "support/processtesting.h"
 
 #include <QCoreApplication>
@@ -81,8 +82,48 @@ private slots:
         for (const char* command : { "migrate", "create-order", "relay", "list", "requeue", "metrics", "purge" })
             QVERIFY2(run.out.contains(QByteArray("\n  ") + command + ' '), command);
         QVERIFY(run.out.contains("Exit codes:"));
-        for (int code = 0; code <= 9; ++code)
+        for (int code = 0; code <= 10; ++code)
             QVERIFY(run.out.contains(QByteArray("\n  ") + QByteArray::number(code) + "  "));
+    }
+
+    // The manual page has every command, every option each command's --help lists, the global options and every
+    // exit code: they come from the same tables.
+    void manPageListsWhatHelpLists()
+    {
+        const CliRun page = runCli({ QStringLiteral("--man-page") });
+        EXPECT_EXIT(page, 0);
+        const QString man = QString::fromUtf8(page.out);
+        QVERIFY(man.startsWith(QStringLiteral(".TH \"OUTBOXCTL\" \"1\"")));
+        const QString help = QString::fromUtf8(runCli({ QStringLiteral("--help") }).out);
+        const QString commands = help.section(QStringLiteral("Commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+        QStringList names;
+        for (const QString& line : commands.split(QLatin1Char('\n')))
+            names.append(line.trimmed().section(QLatin1Char(' '), 0, 0));
+        QVERIFY2(names.size() >= 12, qPrintable(names.join(QLatin1Char(' '))));
+        for (const QString& name : names) {
+            const QString section = ManPageTesting::subsection(man, name);
+            QVERIFY2(!section.isEmpty(), qPrintable(name));
+            const CliRun commandHelp = runCli({ name, QStringLiteral("--help") });
+            EXPECT_EXIT(commandHelp, 0);
+            const QStringList options = ManPageTesting::optionsOf(QString::fromUtf8(commandHelp.out));
+            QVERIFY2(options.contains(QStringLiteral("dsn")), qPrintable(name));
+            for (const QString& option : options)
+                QVERIFY2(section.contains(ManPageTesting::entryOf(option)),
+                    qPrintable(name + QStringLiteral(" --") + option));
+        }
+        const QString global
+            = help.section(QStringLiteral("Global options"), 1).section(QStringLiteral("Exit codes:"), 0, 0);
+        const QStringList globalOptions = ManPageTesting::optionsOf(global);
+        QCOMPARE(globalOptions,
+            (QStringList { QStringLiteral("dsn"), QStringLiteral("help"), QStringLiteral("version"),
+                QStringLiteral("man-page") }));
+        for (const QString& option : globalOptions)
+            QVERIFY2(man.section(QStringLiteral(".SH \"COMMANDS\""), 0, 0).contains(ManPageTesting::entryOf(option)),
+                qPrintable(option));
+        for (int code = 0; code <= 10; ++code)
+            QVERIFY2(man.section(QStringLiteral(".SH \"EXIT STATUS\""), 1)
+                         .contains(QStringLiteral(".TP\n\\fB%1\\fR\n").arg(code)),
+                qPrintable(QString::number(code)));
     }
 
     void subcommandHelp_data()

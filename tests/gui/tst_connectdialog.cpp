@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "connect/connectdialog.h"
+#include "connect/passwordkeychain.h"
 #include "connect/recentconnections.h"
 #include "db/outboxerror.h"
 
@@ -69,6 +70,9 @@ class TestConnectDialog final : public QObject {
         QVERIFY(index >= 0);
         combo->setCurrentIndex(index);
     }
+
+    // The dialog asks it whether a keychain answers; tst_keychain tests what it does with one.
+    PasswordKeychain m_keychain { QStringLiteral("outbox-console-test-connectdialog") };
 
     // A fresh settings file per test, like the console's own but somewhere we can read it.
     QString settingsPath() const { return m_dir->filePath(QStringLiteral("console.ini")); }
@@ -153,7 +157,7 @@ private slots:
         QFETCH(QString, error);
 
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         const Fields fields = fieldsOf(dialog);
         fields.host->setText(host);
         fields.port->setText(port);
@@ -191,7 +195,7 @@ private slots:
     void escapeCancels()
     {
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         fieldsOf(dialog).host->setText(QStringLiteral("db.internal"));
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -203,7 +207,7 @@ private slots:
     void connectFailureShownAgain()
     {
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         const QString message = QStringLiteral("cannot connect to PostgreSQL: connection refused");
         dialog.setError(message);
         dialog.show();
@@ -219,7 +223,7 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         RecentConnections recent(settings);
         recent.remember(QStringLiteral("host=db.internal"));
-        ConnectDialog dialog { recent };
+        ConnectDialog dialog { recent, m_keychain };
         dialog.show();
         QVERIFY(QTest::qWaitForWindowActive(&dialog));
         QCOMPARE(QApplication::focusWidget(), fieldsOf(dialog).recent); // first, to pick a connection at once
@@ -243,7 +247,7 @@ private slots:
     void dsnDisablesFields()
     {
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         const Fields fields = fieldsOf(dialog);
         QVERIFY(fields.host->isEnabled());
         QCOMPARE(fields.password->echoMode(), QLineEdit::Password);
@@ -262,7 +266,7 @@ private slots:
         qputenv("PGPASSWORD", Secret);
         qputenv("PGSSLMODE", "require");
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         qunsetenv("PGHOST");
         qunsetenv("PGPASSWORD");
         qunsetenv("PGSSLMODE");
@@ -277,7 +281,7 @@ private slots:
         selectSslMode(fields.sslMode, QStringLiteral("prefer"));
         QCOMPARE(dialog.conninfo(), QStringLiteral("sslmode='prefer'"));
 
-        ConnectDialog plain { RecentConnections(settings) };
+        ConnectDialog plain { RecentConnections(settings), m_keychain };
         QCOMPARE(fieldsOf(plain).host->placeholderText(), QStringLiteral("local socket (PGHOST unset)"));
         QCOMPARE(fieldsOf(plain).sslMode->currentText(), QStringLiteral("prefer (default)"));
     }
@@ -305,7 +309,7 @@ private slots:
         QFETCH(QString, dsn);
         QFETCH(QString, expected);
         QSettings settings(settingsPath(), QSettings::IniFormat);
-        ConnectDialog dialog { RecentConnections(settings) };
+        ConnectDialog dialog { RecentConnections(settings), m_keychain };
         fieldsOf(dialog).dsn->setText(dsn);
         QCOMPARE(dialog.displayName(), expected);
     }
@@ -329,7 +333,7 @@ private slots:
         {
             QSettings settings(settingsPath(), QSettings::IniFormat);
             RecentConnections recent(settings);
-            ConnectDialog dialog { recent };
+            ConnectDialog dialog { recent, m_keychain };
             const Fields fields = fieldsOf(dialog);
             fields.host->setText(QStringLiteral("db.internal"));
             fields.user->setText(QStringLiteral("alice"));
@@ -392,7 +396,7 @@ private slots:
         RecentConnections recent(settings);
         recent.remember(QStringLiteral("postgresql://alice:pw@db.internal:5433/orders?sslmode=require"));
         recent.remember(QStringLiteral("service=orders connect_timeout=5"));
-        ConnectDialog dialog { recent };
+        ConnectDialog dialog { recent, m_keychain };
         const Fields fields = fieldsOf(dialog);
         QCOMPARE(fields.recent->count(), 2);
         QCOMPARE(fields.recent->currentIndex(), -1); // nothing filled in until the operator chooses
@@ -434,7 +438,7 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         RecentConnections recent(settings);
         recent.remember(QStringLiteral("postgresql://alice@db.internal:5433/orders?sslmode=require"));
-        ConnectDialog dialog { recent };
+        ConnectDialog dialog { recent, m_keychain };
         const Fields fields = fieldsOf(dialog);
         fields.host->setText(QStringLiteral("db.internal"));
         fields.user->setText(QStringLiteral("alice"));

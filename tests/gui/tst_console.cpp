@@ -509,7 +509,11 @@ private slots:
         selectIds(view, { 6 });
         QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->currentIndex()), QStringLiteral("Last error"), 10'000);
         selectIds(view, { 15 }); // pending: back to the payload
-        QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->currentIndex()), QStringLiteral("Payload"), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(tabs->currentIndex() == 0, 10'000);
+        // With the payload's size, as the locale writes it.
+        QCOMPARE(tabs->tabText(0),
+            QStringLiteral("Payload (%1)")
+                .arg(QLocale().formattedDataSize(QStringLiteral(R"({"id": 15})").toUtf8().size())));
         selectIds(view, { 6 });
         QTRY_VERIFY_WITH_TIMEOUT(tabs->tabText(3) == QStringLiteral("Attempts (1)"), 10'000);
         tabs->setCurrentIndex(3);

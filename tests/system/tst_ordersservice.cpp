@@ -4,6 +4,7 @@
 #include "db/unitofwork.h"
 #include "support/databasetestcase.h"
 #include "support/httptesting.h"
+#include "support/manpagetesting.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -598,6 +599,24 @@ private slots:
             QStringLiteral("orders-service %1 (schema version %2)\n")
                 .arg(QStringLiteral(OUTBOX_PROJECT_VERSION))
                 .arg(SchemaMigrator::latestVersion()));
+    }
+
+    // The manual page describes every option --help lists: both come from ServiceOptions::table().
+    void manPageListsWhatHelpLists()
+    {
+        const auto output = [](const QString& option) {
+            QProcess process;
+            process.start(QStringLiteral(ORDERS_SERVICE_PATH), { option });
+            if (!process.waitForFinished(WaitMs) || process.exitCode() != 0)
+                return QString();
+            return QString::fromUtf8(process.readAllStandardOutput());
+        };
+        const QString man = output(QStringLiteral("--man-page"));
+        QVERIFY(man.startsWith(QStringLiteral(".TH \"ORDERS-SERVICE\" \"1\"")));
+        const QStringList options = ManPageTesting::optionsOf(output(QStringLiteral("--help")));
+        QVERIFY2(options.size() >= 12, qPrintable(options.join(QLatin1Char(' '))));
+        for (const QString& option : options)
+            QVERIFY2(man.contains(ManPageTesting::entryOf(option)), qPrintable(option));
     }
 
     void badStartIsOneLineAndAnExitCode_data()

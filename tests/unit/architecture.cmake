@@ -19,26 +19,28 @@ set(uses_model_orders model_db model_outbox model_idempotency model_metrics)
 set(model_for_ui model_db model_outbox model_metrics model_idempotency model_inbox model_operations model_export
     model_orders)
 set(uses_ui_core ${model_for_ui})
+set(uses_ui_i18n "") # Qt only: the language, its translators and its locale
 set(uses_ui_common ui_core ${model_for_ui})
 foreach(page connect outbox failures audit keys metrics)
     set(uses_ui_${page} ui_core ui_common ${model_for_ui})
 endforeach()
 # The overview shows the metrics' warning levels and chart and the failure groups' model.
 set(uses_ui_overview ui_core ui_common ui_failures ui_metrics ${model_for_ui})
-set(uses_ui_mainwindow ui_core ui_common ui_audit ui_connect ui_outbox ui_failures ui_keys ui_metrics ui_overview ${model_for_ui})
+set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_outbox ui_failures ui_keys ui_metrics ui_overview
+    ${model_for_ui})
 set(model_all ${model_for_ui} model_relay model_broker)
 set(uses_app_common ${model_all})
 set(uses_app_demo model_db)
 set(uses_app_outboxctl app_common ${model_all})
 set(uses_app_ordersservice app_common ${model_all})
-set(uses_app_console app_common app_demo ${model_for_ui} ui_mainwindow)
+set(uses_app_console app_common app_demo ${model_for_ui} ui_mainwindow ui_i18n)
 
 # The subsystem a source file belongs to, e.g. model/relay/sinks/x.cpp -> model_relay, app/console/demo/x.h ->
 # app_demo, app/orders-service/main.cpp -> app_ordersservice.
 function(subsystem_of path result)
     if(path MATCHES "^app/console/demo/")
         set(${result} app_demo PARENT_SCOPE)
-    elseif(path MATCHES "^(model|ui|app)/([a-z-]+)/")
+    elseif(path MATCHES "^(model|ui|app)/([a-z0-9-]+)/")
         string(REPLACE "-" "" folder "${CMAKE_MATCH_2}")
         set(${result} "${CMAKE_MATCH_1}_${folder}" PARENT_SCOPE)
     else()

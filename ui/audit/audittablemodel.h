@@ -5,8 +5,12 @@
 #include "operations/auditfilter.h"
 #include "operations/auditrepository.h"
 
+#include <QCoreApplication>
+
 // The audit log: one row per operator action, newest first, loaded page by page as the view scrolls.
 class AuditTableModel final : public PagedListModel<AuditEntry, AuditFilter> {
+    Q_DECLARE_TR_FUNCTIONS(AuditTableModel)
+
 public:
     enum Column { At, Actor, Action, Rows, Reason, ColumnCount };
     enum Role { IdRole = Qt::UserRole + 1 };

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "connect/connectdialog.h"
 
+#include "connect/passwordkeychain.h"
 #include "db/outboxerror.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
@@ -53,7 +56,7 @@ static void checkPorts(const QString& ports)
     }
 }
 
-ConnectDialog::ConnectDialog(const RecentConnections& recent, QWidget* parent)
+ConnectDialog::ConnectDialog(const RecentConnections& recent, PasswordKeychain& keychain, QWidget* parent)
     : QDialog(parent)
     , m_recent(new QComboBox(this))
     , m_host(new QLineEdit(this))
@@ -61,10 +64,13 @@ ConnectDialog::ConnectDialog(const RecentConnections& recent, QWidget* parent)
     , m_database(new QLineEdit(this))
     , m_user(new QLineEdit(this))
     , m_password(new QLineEdit(this))
+    , m_remember(new QCheckBox(tr("Re&member the password in the keychain"), this))
+    , m_forget(new QPushButton(tr("&Forget the stored password"), this))
     , m_sslMode(new QComboBox(this))
     , m_dsn(new QLineEdit(this))
     , m_error(new QLabel(this))
     , m_form(new QFormLayout)
+    , m_keychain(keychain)
 {
     setWindowTitle(tr("Connect to PostgreSQL"));
     // Names for style sheets, accessibility tools and tests.
@@ -74,6 +80,8 @@ ConnectDialog::ConnectDialog(const RecentConnections& recent, QWidget* parent)
     m_database->setObjectName(QStringLiteral("database"));
     m_user->setObjectName(QStringLiteral("user"));
     m_password->setObjectName(QStringLiteral("password"));
+    m_remember->setObjectName(QStringLiteral("rememberPassword"));
+    m_forget->setObjectName(QStringLiteral("forgetPassword"));
     m_sslMode->setObjectName(QStringLiteral("sslMode"));
     m_dsn->setObjectName(QStringLiteral("dsn"));
     m_error->setObjectName(QStringLiteral("error"));
@@ -137,6 +145,23 @@ ConnectDialog::ConnectDialog(const RecentConnections& recent, QWidget* parent)
     m_error->setPalette(errorPalette);
     m_error->hide();
 
+    // Unusable until the keychain has answered; the probe takes a D-Bus round trip, never the GUI thread's time.
+    setKeychainAvailable(false, tr("asking the keychain…"));
+    m_forget->setEnabled(false);
+    connect(&m_keychain, &PasswordKeychain::availabilityKnown, this, &ConnectDialog::setKeychainAvailable);
+    connect(&m_keychain, &PasswordKeychain::loaded, this, &ConnectDialog::showStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::notStored, this, &ConnectDialog::showNoStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::forgotten, this, &ConnectDialog::showNoStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::failed, this, [this](const QString& identity, const QString& message) {
+        if (identity == m_chosenIdentity)
+            setError(tr("Keychain: %1").arg(message));
+    });
+    connect(m_forget, &QPushButton::clicked, this, [this] {
+        if (!m_storedIdentity.isEmpty())
+            m_keychain.forget(m_storedIdentity);
+    });
+    m_keychain.probe();
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole)->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
@@ -149,6 +174,11 @@ ConnectDialog::ConnectDialog(const RecentConnections& recent, QWidget* parent)
     m_form->addRow(tr("&Database:"), m_database);
     m_form->addRow(tr("&User:"), m_user);
     m_form->addRow(tr("Pass&word:"), m_password);
+    auto* keychainRow = new QHBoxLayout;
+    keychainRow->addWidget(m_remember);
+    keychainRow->addWidget(m_forget);
+    keychainRow->addStretch();
+    m_form->addRow(QString(), keychainRow);
     m_form->addRow(tr("SS&L mode:"), m_sslMode);
     m_form->addRow(separator());
     m_form->addRow(tr("&Or URI / DSN:"), m_dsn);
@@ -195,6 +225,57 @@ QString ConnectDialog::displayName() const
     }
 }
 
+QString ConnectDialog::password() const
+{
+    try {
+        for (const Conninfo::Option& option : Conninfo::parse(conninfo())) {
+            if (option.keyword == QLatin1String("password"))
+                return option.value;
+        }
+    } catch (const OutboxError&) { }
+    return {};
+}
+
+bool ConnectDialog::rememberPassword() const
+{
+    return m_keychainAvailable && m_remember->isChecked();
+}
+
+void ConnectDialog::setKeychainAvailable(bool available, const QString& reason)
+{
+    m_keychainAvailable = available;
+    m_remember->setEnabled(available);
+    if (!available)
+        m_remember->setChecked(false);
+    // A recent connection chosen before the keychain answered gets its password now.
+    if (available && !m_chosenIdentity.isEmpty() && m_storedIdentity.isEmpty())
+        m_keychain.load(m_chosenIdentity);
+    m_remember->setToolTip(available
+            ? tr("Kept in the desktop's keychain (Secret Service) under this connection, never in the settings file")
+            : tr("No keychain is available, so the password cannot be remembered: %1").arg(reason));
+}
+
+void ConnectDialog::showStoredPassword(const QString& identity, const QString& password)
+{
+    if (identity != m_chosenIdentity)
+        return;
+    m_password->setText(password);
+    m_remember->setChecked(true);
+    m_storedIdentity = identity;
+    m_forget->setEnabled(true);
+}
+
+void ConnectDialog::showNoStoredPassword(const QString& identity)
+{
+    if (identity != m_chosenIdentity)
+        return;
+    if (identity == m_storedIdentity)
+        m_password->clear(); // it came from the keychain, which no longer has it
+    m_storedIdentity.clear();
+    m_remember->setChecked(false);
+    m_forget->setEnabled(false);
+}
+
 void ConnectDialog::setError(const QString& message)
 {
     m_error->setText(message);
@@ -239,8 +320,15 @@ void ConnectDialog::fill(const Conninfo::Options& options)
         && std::all_of(
             options.begin(), options.end(), [](const auto& option) { return fieldKeywords.contains(option.first); });
 
-    // Never a password: entries have none, and the one typed for the previous connection is not for this one.
+    // Entries have no password, and the one typed for the previous connection is not for this one: the keychain's,
+    // if it has one, arrives as showStoredPassword().
     m_password->clear();
+    m_storedIdentity.clear();
+    m_forget->setEnabled(false);
+    m_remember->setChecked(false);
+    m_chosenIdentity = Conninfo::compose(options);
+    if (m_keychainAvailable)
+        m_keychain.load(m_chosenIdentity);
     m_dsn->setText(fitsFields ? QString() : Conninfo::compose(options));
     m_host->setText(fitsFields ? values.value(QStringLiteral("host")) : QString());
     m_port->setText(fitsFields ? values.value(QStringLiteral("port")) : QString());

@@ -13,7 +13,9 @@
 // A list of `Row`s (each with an `id`) matching a `Filter`, newest first, loaded page by page on the
 // database worker as the view scrolls (canFetchMore/fetchMore). Every reload takes a new LatestRequest ticket; a page
 // that arrives for an older one (the filter changed meanwhile) is dropped. Memory grows only with
-// what the operator has scrolled through, never with the table.
+// what the operator has scrolled through, never with the table. A subclass that translates texts declares
+// Q_DECLARE_TR_FUNCTIONS(ItsName): a template cannot have Q_OBJECT, and the inherited tr() would look its texts up
+// under PagedListModelBase, where the translation files do not have them.
 template<typename Row, typename Filter> class PagedListModel : public PagedListModelBase {
 public:
     struct Page {

@@ -9,6 +9,7 @@
 #include "operations/keydossier.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -115,13 +116,15 @@ void KeyDetailPane::present(const KeyDossier& dossier)
     addInstant(m_record, tr("Expires (TTL)"), record.expiresAt);
     addInstant(m_record, tr("Created"), record.createdAt);
     addInstant(m_record, tr("Updated"), record.updatedAt);
-    addField(m_record, tr("Replays"), QString::number(record.replayCount));
+    addField(m_record, tr("Replays"), QLocale().toString(record.replayCount));
     addInstant(m_record, tr("Last replay"), record.lastReplayedAt);
     addField(m_record, tr("Order"), record.orderId ? QString::number(*record.orderId) : tr("none"));
     m_record->resizeColumnToContents(0);
 
     if (record.responseStatus) {
-        tabs()->setTabText(ResponseTab, tr("Response (%1)").arg(record.responseStatus));
+        tabs()->setTabText(ResponseTab,
+            tr("Response (%1 · %2)")
+                .arg(QString::number(record.responseStatus), QLocale().formattedDataSize(record.responseBody.size())));
         m_response->setPlainText(JsonFormat::pretty(record.responseBody));
     } else {
         m_response->setPlainText(tr("(no response stored yet: the request has not finished)"));

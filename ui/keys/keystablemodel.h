@@ -5,9 +5,13 @@
 #include "idempotency/idempotencyrepository.h"
 #include "idempotency/keyfilter.h"
 
+#include <QCoreApplication>
+
 // The idempotency key list: one row per key, without response bodies (the detail pane reads the body of the
 // selected key only).
 class KeysTableModel final : public PagedListModel<IdempotencyRecord, KeyFilter> {
+    Q_DECLARE_TR_FUNCTIONS(KeysTableModel)
+
 public:
     enum Column {
         Scope,

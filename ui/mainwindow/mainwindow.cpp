@@ -7,7 +7,10 @@
 #include "connect/recentconnections.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "db/conninfo.h"
+#include "db/outboxerror.h"
 #include "failures/failuresview.h"
+#include "i18n/consolelanguage.h"
 #include "keys/keysview.h"
 #include "metrics/metricspage.h"
 #include "outbox/outboxview.h"
@@ -163,6 +166,39 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_metrics, &MetricsPage::exportFailed, this,
         [this](const QString& message) { QMessageBox::warning(this, tr("Export metrics"), message); });
 
+    connect(&m_keychain, &PasswordKeychain::loaded, this, [this](const QString& identity, const QString& password) {
+        if (identity != std::exchange(m_recentIdentity, QString()))
+            return;
+        m_pending = { identity, PendingConnection::Keychain::Loaded, password };
+        connectTo(ConnectionSettings::fromDsn(PasswordKeychain::withPassword(identity, password)),
+            Conninfo::displayName(Conninfo::parseWithoutSecrets(identity)));
+    });
+    const auto withoutStoredPassword = [this](const QString& identity) {
+        if (identity != std::exchange(m_recentIdentity, QString()))
+            return;
+        if (m_recentWithout == WithoutStoredPassword::Ask) {
+            showConnectDialog();
+            return;
+        }
+        m_pending = { identity, PendingConnection::Keychain::Leave, QString() };
+        connectTo(
+            ConnectionSettings::fromDsn(identity), Conninfo::displayName(Conninfo::parseWithoutSecrets(identity)));
+    };
+    connect(&m_keychain, &PasswordKeychain::notStored, this, withoutStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::failed, this, withoutStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::stored, this, [this](const QString& identity) {
+        m_currentIdentity = identity;
+        m_forgetPassword->setEnabled(true);
+        statusBar()->showMessage(tr("The password is stored in the keychain"), 15'000);
+    });
+    connect(&m_keychain, &PasswordKeychain::forgotten, this, [this](const QString& identity) {
+        if (identity != m_currentIdentity)
+            return;
+        m_currentIdentity.clear();
+        m_forgetPassword->setEnabled(false);
+        statusBar()->showMessage(tr("The keychain no longer holds this connection's password"), 15'000);
+    });
+
     buildMenus();
     restoreSettings();
 }
@@ -173,6 +209,16 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect…"), QKeySequence::Open, this, [this] { showConnectDialog(); });
+    QMenu* recent = file->addMenu(tr("Open &recent"));
+    recent->setObjectName(QStringLiteral("recentMenu"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent); });
+    m_forgetPassword = file->addAction(tr("F&orget the stored password"), this, [this] {
+        if (!m_currentIdentity.isEmpty())
+            m_keychain.forget(m_currentIdentity);
+    });
+    m_forgetPassword->setToolTip(tr("Removes this connection's password from the keychain"));
+    m_forgetPassword->setEnabled(false);
+    file->addSeparator();
     m_exportList = file->addAction(tr("&Export list…"), this, &MainWindow::exportList);
     m_exportList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportList->setToolTip(tr("Every row matching the outbox or key filter, as CSV or JSON lines"));
@@ -221,6 +267,8 @@ void MainWindow::buildMenus()
     connect(m_autoRefreshGroup, &QActionGroup::triggered, this,
         [this](QAction* action) { setAutoRefreshSeconds(action->data().toInt()); });
     view->addAction(tr("&Stuck threshold…"), this, &MainWindow::askStuckThreshold);
+    view->addSeparator();
+    buildLanguageMenu(view);
 
     QMenu* actions = menuBar()->addMenu(tr("&Actions"));
     actions->addAction(m_outbox->requeueSelectedAction());
@@ -238,6 +286,72 @@ void MainWindow::buildMenus()
     });
 }
 
+void MainWindow::buildLanguageMenu(QMenu* view)
+{
+    QMenu* menu = view->addMenu(tr("&Language"));
+    menu->setObjectName(QStringLiteral("languageMenu"));
+    auto* group = new QActionGroup(menu);
+    const QString chosen = ConsoleLanguage::chosen(QSettings());
+    const auto add = [&](const QString& text, const QString& code) {
+        QAction* action = menu->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(code == chosen);
+        action->setData(code);
+        group->addAction(action);
+    };
+    add(tr("System language"), QString());
+    // Each language by its own name, so that whoever cannot read the current one still finds theirs.
+    for (const ConsoleLanguage::Choice& choice : ConsoleLanguage::available())
+        add(choice.name, choice.code);
+    connect(group, &QActionGroup::triggered, this, [this](QAction* action) {
+        QSettings settings;
+        ConsoleLanguage::choose(settings, action->data().toString());
+        statusBar()->showMessage(
+            tr("The console will use %1 from its next start.").arg(action->text().remove(QLatin1Char('&'))), 15'000);
+    });
+}
+
+void MainWindow::fillRecentMenu(QMenu* menu)
+{
+    menu->clear();
+    QSettings settings;
+    for (const QString& entry : RecentConnections(settings).entries()) {
+        QString name;
+        try {
+            name = Conninfo::displayName(Conninfo::parseWithoutSecrets(entry));
+        } catch (const OutboxError&) {
+            continue; // edited by hand into something libpq rejects
+        }
+        menu->addAction(name, this, [this, entry] { connectToRecent(entry); })->setToolTip(entry);
+    }
+    if (menu->isEmpty())
+        menu->addAction(tr("No recent connections"))->setEnabled(false);
+}
+
+void MainWindow::reconnectOrAsk()
+{
+    QSettings settings;
+    const QStringList entries = RecentConnections(settings).entries();
+    if (entries.isEmpty()) {
+        showConnectDialog();
+        return;
+    }
+    connectToRecent(entries.first(), WithoutStoredPassword::Ask);
+}
+
+void MainWindow::connectToRecent(const QString& entry)
+{
+    connectToRecent(entry, WithoutStoredPassword::Connect);
+}
+
+void MainWindow::connectToRecent(const QString& entry, WithoutStoredPassword without)
+{
+    m_recentIdentity = PasswordKeychain::identity(entry);
+    m_recentWithout = without;
+    m_serverLabel->setText(tr("Reading the password from the keychain…"));
+    m_keychain.load(m_recentIdentity);
+}
+
 void MainWindow::connectTo(const ConnectionSettings& given, const QString& displayName)
 {
     ConnectionSettings settings = given;
@@ -252,7 +366,7 @@ void MainWindow::showConnectDialog(const QString& error)
 {
     QSettings settings;
     const RecentConnections recent(settings);
-    ConnectDialog dialog(recent, this);
+    ConnectDialog dialog(recent, m_keychain, this);
     if (!error.isEmpty())
         dialog.setError(error);
     if (dialog.exec() != QDialog::Accepted) {
@@ -260,17 +374,39 @@ void MainWindow::showConnectDialog(const QString& error)
             m_serverLabel->setText(tr("Not connected — File → Connect…"));
         return;
     }
-    // Remembered only once the connection works, so a typo never enters the recent list.
-    m_pendingConninfo = dialog.conninfo();
+    // Remembered only once the connection works, so a typo never enters the recent list or the keychain.
+    using Keychain = PendingConnection::Keychain;
+    const Keychain keychain = !dialog.keychainAvailable()           ? Keychain::Leave
+        : dialog.rememberPassword() && !dialog.password().isEmpty() ? Keychain::Store
+                                                                    : Keychain::Forget;
+    m_pending = { dialog.conninfo(), keychain, dialog.password() };
     connectTo(dialog.settings(), dialog.displayName());
 }
 
 void MainWindow::onConnected(const SessionInfo& info)
 {
     m_session = info;
-    if (!m_pendingConninfo.isNull()) {
+    const PendingConnection pending = std::exchange(m_pending, PendingConnection());
+    m_currentIdentity.clear();
+    m_forgetPassword->setEnabled(false);
+    if (!pending.conninfo.isNull()) {
         QSettings settings;
-        RecentConnections(settings).remember(std::exchange(m_pendingConninfo, QString()));
+        RecentConnections(settings).remember(pending.conninfo);
+        const QString identity = PasswordKeychain::identity(pending.conninfo);
+        switch (pending.keychain) {
+        case PendingConnection::Keychain::Store:
+            m_keychain.store(identity, pending.password); // stored() enables Forget
+            break;
+        case PendingConnection::Keychain::Forget:
+            m_keychain.forget(identity);
+            break;
+        case PendingConnection::Keychain::Loaded:
+            m_currentIdentity = identity;
+            m_forgetPassword->setEnabled(true);
+            break;
+        case PendingConnection::Keychain::Leave:
+            break;
+        }
     }
     m_tabs->setEnabled(true);
     m_exportMetrics->setEnabled(true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "connect/passwordkeychain.h"
 #include "core/databaseclient.h"
 #include "db/connectionsettings.h"
 #include "operations/sessioninfo.h"
@@ -18,6 +19,7 @@ class OverviewPage;
 class QAction;
 class QActionGroup;
 class QLabel;
+class QMenu;
 class QTabWidget;
 class QTimer;
 
@@ -34,6 +36,13 @@ public:
     void connectTo(const ConnectionSettings& settings, const QString& displayName);
     // Asks for connection details (prefilled with the recent ones), then connects.
     void showConnectDialog(const QString& error = {});
+    // At start without --dsn: connects to the most recent connection if the keychain has its password, else asks.
+    void reconnectOrAsk();
+    // File → Open recent: connects to `entry` with its stored password, if any; a failure opens the dialog.
+    void connectToRecent(const QString& entry);
+
+    PasswordKeychain& keychain() { return m_keychain; }
+    QAction* forgetPasswordAction() const { return m_forgetPassword; }
 
     OverviewPage* overview() const { return m_overview; }
     OutboxView* outboxView() const { return m_outbox; }
@@ -60,6 +69,12 @@ protected:
 
 private:
     void buildMenus();
+    void buildLanguageMenu(QMenu* view);
+    void fillRecentMenu(QMenu* menu);
+    // How a recent connection without a stored password is handled: asked for, or tried as it is (libpq may find
+    // the password in ~/.pgpass or need none).
+    enum class WithoutStoredPassword { Ask, Connect };
+    void connectToRecent(const QString& entry, WithoutStoredPassword without);
     void onConnected(const SessionInfo& info);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
@@ -72,7 +87,19 @@ private:
     DatabaseClient m_searches;
     DatabaseClient m_actions;
     SessionInfo m_session;
-    QString m_pendingConninfo; // from the connect dialog, remembered once connected
+    // What to do once the connection being opened works: remember it among the recent ones, and store or forget
+    // its password in the keychain.
+    struct PendingConnection {
+        QString conninfo; // null: nothing to remember (--dsn, the demo)
+        // Loaded: the password came from the keychain, so Forget may remove it.
+        enum class Keychain { Leave, Store, Forget, Loaded } keychain = Keychain::Leave;
+        QString password;
+    };
+    PendingConnection m_pending;
+    PasswordKeychain m_keychain;
+    QString m_recentIdentity; // the recent connection whose password is being read; later answers are stale
+    WithoutStoredPassword m_recentWithout = WithoutStoredPassword::Ask;
+    QString m_currentIdentity; // the connection in use, when its password is in the keychain
     ConnectionBanner* m_banner;
     QTabWidget* m_tabs;
     OverviewPage* m_overview;
@@ -83,6 +110,7 @@ private:
     AuditView* m_audit;
     QAction* m_exportMetrics = nullptr;
     QAction* m_exportList = nullptr;
+    QAction* m_forgetPassword = nullptr;
     QLabel* m_serverLabel;
     QLabel* m_roleLabel;
     QTimer* m_autoRefresh;

@@ -10,6 +10,7 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -64,6 +65,7 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
         if (dossier.id)
             summary()->setText(tr("Row %1 no longer exists (purged).").arg(dossier.id));
         m_payload->clear();
+        tabs()->setTabText(tabs()->indexOf(m_payload), tr("Payload"));
         m_headers->clear();
         m_error->clear();
         m_links->clear();
@@ -94,6 +96,9 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
                 row.publishedAt.isValid() ? tr(" · published %1").arg(TimeFormatter::display(row.publishedAt))
                                           : QString()));
     m_payload->setPlainText(JsonFormat::pretty(detail.payload));
+    // What the broker receives, in the locale's way of writing sizes.
+    tabs()->setTabText(
+        tabs()->indexOf(m_payload), tr("Payload (%1)").arg(QLocale().formattedDataSize(detail.payload.size())));
     m_headers->setPlainText(JsonFormat::pretty(detail.headers));
     m_error->setPlainText(detail.lastError.isEmpty() ? tr("(no error)") : detail.lastError);
     for (const OutboxAttempt& attempt : dossier.attempts) {

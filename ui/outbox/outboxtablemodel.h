@@ -5,9 +5,13 @@
 #include "outbox/outboxfilter.h"
 #include "outbox/outboxreadrepository.h"
 
+#include <QCoreApplication>
+
 // The outbox list: one row per outbox message, without payloads or full errors (the detail pane reads
 // those for the selected row only). Stuck rows are marked for the view.
 class OutboxTableModel final : public PagedListModel<OutboxRowSummary, OutboxFilter> {
+    Q_DECLARE_TR_FUNCTIONS(OutboxTableModel)
+
 public:
     // What tells an operator why a row is where it is comes first; the rest follows.
     enum Column {

@@ -1,0 +1,1985 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>AuditTableModel</name>
+    <message>
+        <source>When</source>
+        <translation>When</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Who</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Rows</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Reason</translation>
+    </message>
+</context>
+<context>
+    <name>AuditView</name>
+    <message>
+        <source>Who (database user)</source>
+        <translation>Who (database user)</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>From</translation>
+    </message>
+    <message>
+        <source>&amp;Show rows</source>
+        <translation>&amp;Show rows</translation>
+    </message>
+    <message>
+        <source>Every action</source>
+        <translation>Every action</translation>
+    </message>
+    <message>
+        <source>Requeue</source>
+        <translation>Requeue</translation>
+    </message>
+    <message>
+        <source>Release lease</source>
+        <translation>Release lease</translation>
+    </message>
+    <message>
+        <source>Show every action</source>
+        <translation>Show every action</translation>
+    </message>
+    <message>
+        <source>Select an action to see its reason, its rows and their states.</source>
+        <translation>Select an action to see its reason, its rows and their states.</translation>
+    </message>
+    <message>
+        <source>Open the rows this action touched in the outbox list</source>
+        <translation>Open the rows this action touched in the outbox list</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 by %2 at %3
+Reason: %4
+
+%n %5 row(s): %6
+
+Before: %7
+After:  %8</source>
+        <translation>
+            <numerusform>%1 by %2 at %3
+Reason: %4
+
+%n %5 row: %6
+
+Before: %7
+After:  %8</numerusform>
+            <numerusform>%1 by %2 at %3
+Reason: %4
+
+%n %5 rows: %6
+
+Before: %7
+After:  %8</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BulkActionRunner</name>
+    <message numerus="yes">
+        <source>%1 %n row(s)…</source>
+        <translation>
+            <numerusform>%1 %n row…</numerusform>
+            <numerusform>%1 %n rows…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>%1 (%2 unset)</source>
+        <translation>%1 (%2 unset)</translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation>%1 (from %2)</translation>
+    </message>
+    <message>
+        <source>service %1, else %2</source>
+        <translation>service %1, else %2</translation>
+    </message>
+    <message>
+        <source>invalid port &quot;%1&quot;: expected a number from 1 to 65535</source>
+        <translation>invalid port &quot;%1&quot;: expected a number from 1 to 65535</translation>
+    </message>
+    <message>
+        <source>Connect to PostgreSQL</source>
+        <translation>Connect to PostgreSQL</translation>
+    </message>
+    <message>
+        <source>everything from the libpq environment</source>
+        <translation>everything from the libpq environment</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>none yet</translation>
+    </message>
+    <message>
+        <source>choose one to fill in the fields</source>
+        <translation>choose one to fill in the fields</translation>
+    </message>
+    <message>
+        <source>local socket</source>
+        <translation>local socket</translation>
+    </message>
+    <message>
+        <source>same as the user</source>
+        <translation>same as the user</translation>
+    </message>
+    <message>
+        <source>your login name</source>
+        <translation>your login name</translation>
+    </message>
+    <message>
+        <source>from %1 if needed (PGPASSWORD unset)</source>
+        <translation>from %1 if needed (PGPASSWORD unset)</translation>
+    </message>
+    <message>
+        <source>from PGPASSWORD</source>
+        <translation>from PGPASSWORD</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (default)</translation>
+    </message>
+    <message>
+        <source>%1 (from PGSSLMODE)</source>
+        <translation>%1 (from PGSSLMODE)</translation>
+    </message>
+    <message>
+        <source>postgresql://user@host/db or host=… dbname=…</source>
+        <translation>postgresql://user@host/db or host=… dbname=…</translation>
+    </message>
+    <message>
+        <source>A libpq connection URI or key=value string, e.g. service=orders. When it is set, the fields above are ignored.</source>
+        <translation>A libpq connection URI or key=value string, e.g. service=orders. When it is set, the fields above are ignored.</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Connect</translation>
+    </message>
+    <message>
+        <source>&amp;Recent:</source>
+        <translation>&amp;Recent:</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>&amp;Database:</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>&amp;User:</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>Pass&amp;word:</translation>
+    </message>
+    <message>
+        <source>SS&amp;L mode:</source>
+        <translation>SS&amp;L mode:</translation>
+    </message>
+    <message>
+        <source>&amp;Or URI / DSN:</source>
+        <translation>&amp;Or URI / DSN:</translation>
+    </message>
+    <message>
+        <source>Re&amp;member the password in the keychain</source>
+        <translation>Re&amp;member the password in the keychain</translation>
+    </message>
+    <message>
+        <source>&amp;Forget the stored password</source>
+        <translation>&amp;Forget the stored password</translation>
+    </message>
+    <message>
+        <source>asking the keychain…</source>
+        <translation>asking the keychain…</translation>
+    </message>
+    <message>
+        <source>Keychain: %1</source>
+        <translation>Keychain: %1</translation>
+    </message>
+    <message>
+        <source>Kept in the desktop&apos;s keychain (Secret Service) under this connection, never in the settings file</source>
+        <translation>Kept in the desktop&apos;s keychain (Secret Service) under this connection, never in the settings file</translation>
+    </message>
+    <message>
+        <source>No keychain is available, so the password cannot be remembered: %1</source>
+        <translation>No keychain is available, so the password cannot be remembered: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionBanner</name>
+    <message>
+        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</source>
+        <translation>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Reconnected.&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>DemoSystem</name>
+    <message>
+        <source>started without RabbitMQ: the relay publishes into a fault-injecting sink</source>
+        <translation>started without RabbitMQ: the relay publishes into a fault-injecting sink</translation>
+    </message>
+    <message>
+        <source>rabbitmq-server is not installed: the relay publishes into a fault-injecting sink</source>
+        <translation>rabbitmq-server is not installed: the relay publishes into a fault-injecting sink</translation>
+    </message>
+    <message>
+        <source>RabbitMQ did not start (%1): the relay publishes into a fault-injecting sink</source>
+        <translation>RabbitMQ did not start (%1): the relay publishes into a fault-injecting sink</translation>
+    </message>
+    <message>
+        <source>Routing fixed: queue %1 is bound for order.cancelled; retry the dead rows to publish them</source>
+        <translation>Routing fixed: queue %1 is bound for order.cancelled; retry the dead rows to publish them</translation>
+    </message>
+    <message numerus="yes">
+        <source>Broker stopped for %n second(s): rows wait, and drain when it is back</source>
+        <translation>
+            <numerusform>Broker stopped for %n second: rows wait, and drain when it is back</numerusform>
+            <numerusform>Broker stopped for %n seconds: rows wait, and drain when it is back</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Broker back after the outage</source>
+        <translation>Broker back after the outage</translation>
+    </message>
+    <message numerus="yes">
+        <source>The relay ended (%1); it is restarted in %n second(s)</source>
+        <translation>
+            <numerusform>The relay ended (%1); it is restarted in %n second</numerusform>
+            <numerusform>The relay ended (%1); it is restarted in %n seconds</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>killed</source>
+        <translation>killed</translation>
+    </message>
+    <message>
+        <source>Relay restarted: it takes over the leases of the one before when they expire</source>
+        <translation>Relay restarted: it takes over the leases of the one before when they expire</translation>
+    </message>
+    <message>
+        <source>PostgreSQL stopped with -m immediate; every connection is cut</source>
+        <translation>PostgreSQL stopped with -m immediate; every connection is cut</translation>
+    </message>
+    <message>
+        <source>PostgreSQL is back after crash recovery</source>
+        <translation>PostgreSQL is back after crash recovery</translation>
+    </message>
+    <message>
+        <source>Queue %1 may hold 100,000 messages now; retry the refused rows</source>
+        <translation>Queue %1 may hold 100,000 messages now; retry the refused rows</translation>
+    </message>
+    <message>
+        <source>Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them</source>
+        <translation>Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them</translation>
+    </message>
+    <message>
+        <source>Consumer started: it drains queue %1, and its inbox drops what it applied before</source>
+        <translation>Consumer started: it drains queue %1, and its inbox drops what it applied before</translation>
+    </message>
+</context>
+<context>
+    <name>ExportRunner</name>
+    <message>
+        <source>Exporting rows to %1…</source>
+        <translation>Exporting rows to %1…</translation>
+    </message>
+    <message>
+        <source>Exporting metrics to %1…</source>
+        <translation>Exporting metrics to %1…</translation>
+    </message>
+</context>
+<context>
+    <name>FailureGroupsModel</name>
+    <message>
+        <source>First seen %1
+Last seen %2</source>
+        <translation>First seen %1
+Last seen %2</translation>
+    </message>
+    <message>
+        <source>%1
+
+For example (row %2):
+%3</source>
+        <translation>%1
+
+For example (row %2):
+%3</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Rows</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Failed</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>Dead</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>Last seen</translation>
+    </message>
+    <message>
+        <source>Event types</source>
+        <translation>Event types</translation>
+    </message>
+    <message>
+        <source>Cause (error signature)</source>
+        <translation>Cause (error signature)</translation>
+    </message>
+</context>
+<context>
+    <name>FailuresView</name>
+    <message>
+        <source>&amp;Show rows</source>
+        <translation>&amp;Show rows</translation>
+    </message>
+    <message>
+        <source>&amp;Retry group…</source>
+        <translation>&amp;Retry group…</translation>
+    </message>
+    <message>
+        <source>Failed and dead</source>
+        <translation>Failed and dead</translation>
+    </message>
+    <message>
+        <source>Failed (retry scheduled)</source>
+        <translation>Failed (retry scheduled)</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>Dead</translation>
+    </message>
+    <message>
+        <source>Which rows to group</source>
+        <translation>Which rows to group</translation>
+    </message>
+    <message>
+        <source>Select a group to see an example of its error.</source>
+        <translation>Select a group to see an example of its error.</translation>
+    </message>
+    <message>
+        <source>Open the group&apos;s rows in the outbox list</source>
+        <translation>Open the group&apos;s rows in the outbox list</translation>
+    </message>
+    <message>
+        <source>Requeue every row of the group, as it is when you confirm, with a reason for the audit log</source>
+        <translation>Requeue every row of the group, as it is when you confirm, with a reason for the audit log</translation>
+    </message>
+    <message>
+        <source>No failed or dead rows.</source>
+        <translation>No failed or dead rows.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 rows in %n group(s)</source>
+        <translation>
+            <numerusform>%1 rows in %n group</numerusform>
+            <numerusform>%1 rows in %n groups</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cause: %1
+Group id: %2 (outboxctl requeue --signature %2)
+Event types: %3
+First seen %4, last seen %5
+
+Example, row %6:
+%7</source>
+        <translation>Cause: %1
+Group id: %2 (outboxctl requeue --signature %2)
+Event types: %3
+First seen %4, last seen %5
+
+Example, row %6:
+%7</translation>
+    </message>
+</context>
+<context>
+    <name>KeyDetailPane</name>
+    <message>
+        <source>In progress: a request with this key is executing; duplicates are refused (409) until its lease ends at %1.</source>
+        <translation>In progress: a request with this key is executing; duplicates are refused (409) until its lease ends at %1.</translation>
+    </message>
+    <message>
+        <source>In progress, but its lease expired at %1 (the worker presumably crashed): the next request with this key takes it over.</source>
+        <translation>In progress, but its lease expired at %1 (the worker presumably crashed): the next request with this key takes it over.</translation>
+    </message>
+    <message>
+        <source>Expired at %1: the next request with this key is treated as new.</source>
+        <translation>Expired at %1: the next request with this key is treated as new.</translation>
+    </message>
+    <message>
+        <source>Failed, retryable (released): the next request with this key executes again.</source>
+        <translation>Failed, retryable (released): the next request with this key executes again.</translation>
+    </message>
+    <message>
+        <source>Failed, final: repeats of the request get the stored failure until %1.</source>
+        <translation>Failed, final: repeats of the request get the stored failure until %1.</translation>
+    </message>
+    <message>
+        <source>Completed: repeats of the request get the stored response until %1.</source>
+        <translation>Completed: repeats of the request get the stored response until %1.</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Field</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Event</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Created</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>Response</translation>
+    </message>
+    <message>
+        <source>Outbox rows</source>
+        <translation>Outbox rows</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>Record</translation>
+    </message>
+    <message>
+        <source>Select an idempotency key to see its stored response and the outbox rows of its order.</source>
+        <translation>Select an idempotency key to see its stored response and the outbox rows of its order.</translation>
+    </message>
+    <message>
+        <source>Loading key %1…</source>
+        <translation>Loading key %1…</translation>
+    </message>
+    <message>
+        <source>Could not load key %1: %2</source>
+        <translation>Could not load key %1: %2</translation>
+    </message>
+    <message>
+        <source>Key %1 no longer exists (purged).</source>
+        <translation>Key %1 no longer exists (purged).</translation>
+    </message>
+    <message>
+        <source> · response %1</source>
+        <translation> · response %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (scope %2) · %3%4&lt;br&gt;fingerprint &lt;code&gt;%5&lt;/code&gt;&lt;br&gt;%6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (scope %2) · %3%4&lt;br&gt;fingerprint &lt;code&gt;%5&lt;/code&gt;&lt;br&gt;%6</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Scope</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerprint</translation>
+    </message>
+    <message>
+        <source>Lease until</source>
+        <translation>Lease until</translation>
+    </message>
+    <message>
+        <source>Expires (TTL)</source>
+        <translation>Expires (TTL)</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Updated</translation>
+    </message>
+    <message>
+        <source>Replays</source>
+        <translation>Replays</translation>
+    </message>
+    <message>
+        <source>Last replay</source>
+        <translation>Last replay</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Order</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>(no response stored yet: the request has not finished)</source>
+        <translation>(no response stored yet: the request has not finished)</translation>
+    </message>
+    <message>
+        <source>Outbox rows (%1)</source>
+        <translation>Outbox rows (%1)</translation>
+    </message>
+    <message>
+        <source>Response (%1 · %2)</source>
+        <translation>Response (%1 · %2)</translation>
+    </message>
+</context>
+<context>
+    <name>KeysTableModel</name>
+    <message>
+        <source>Scope</source>
+        <translation>Scope</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerprint</translation>
+    </message>
+    <message>
+        <source>Replays</source>
+        <translation>Replays</translation>
+    </message>
+    <message>
+        <source>Last replay</source>
+        <translation>Last replay</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Created</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Expires</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Order</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>Response</translation>
+    </message>
+    <message>
+        <source> (released)</source>
+        <translation> (released)</translation>
+    </message>
+    <message>
+        <source> (final)</source>
+        <translation> (final)</translation>
+    </message>
+</context>
+<context>
+    <name>KeysView</name>
+    <message>
+        <source>Key starts with</source>
+        <translation>Key starts with</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>Created from</translation>
+    </message>
+    <message>
+        <source>Show every key</source>
+        <translation>Show every key</translation>
+    </message>
+    <message>
+        <source>Keys beginning with this text, exactly as typed (% and _ are not wildcards)</source>
+        <translation>Keys beginning with this text, exactly as typed (% and _ are not wildcards)</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>Copy key</translation>
+    </message>
+    <message>
+        <source>Copy fingerprint</source>
+        <translation>Copy fingerprint</translation>
+    </message>
+    <message>
+        <source>Show only status “%1”</source>
+        <translation>Show only status “%1”</translation>
+    </message>
+    <message>
+        <source>Show only keys starting with “%1”</source>
+        <translation>Show only keys starting with “%1”</translation>
+    </message>
+</context>
+<context>
+    <name>ListViewSetup</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Stop this search on the server</source>
+        <translation>Stop this search on the server</translation>
+    </message>
+    <message>
+        <source> · scroll for more</source>
+        <translation> · scroll for more</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Searching…</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Loading…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Search cancelled · %n row(s) loaded · F5 searches again</source>
+        <translation>
+            <numerusform>Search cancelled · %n row loaded · F5 searches again</numerusform>
+            <numerusform>Search cancelled · %n rows loaded · F5 searches again</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) loaded%1</source>
+        <translation>
+            <numerusform>%n row loaded%1</numerusform>
+            <numerusform>%n rows loaded%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Clear</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as JSON</source>
+        <translation>&amp;Copy as JSON</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Outbox Console</source>
+        <translation>Outbox Console</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>&amp;Overview</translation>
+    </message>
+    <message>
+        <source>O&amp;utbox</source>
+        <translation>O&amp;utbox</translation>
+    </message>
+    <message>
+        <source>F&amp;ailures</source>
+        <translation>F&amp;ailures</translation>
+    </message>
+    <message>
+        <source>&amp;Idempotency keys</source>
+        <translation>&amp;Idempotency keys</translation>
+    </message>
+    <message>
+        <source>&amp;Metrics</source>
+        <translation>&amp;Metrics</translation>
+    </message>
+    <message>
+        <source>Au&amp;dit</source>
+        <translation>Au&amp;dit</translation>
+    </message>
+    <message>
+        <source>Metrics exported to %1</source>
+        <translation>Metrics exported to %1</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>Export metrics</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>&amp;Connect…</translation>
+    </message>
+    <message>
+        <source>&amp;Export list…</source>
+        <translation>&amp;Export list…</translation>
+    </message>
+    <message>
+        <source>Every row matching the outbox or key filter, as CSV or JSON lines</source>
+        <translation>Every row matching the outbox or key filter, as CSV or JSON lines</translation>
+    </message>
+    <message>
+        <source>Export &amp;metrics CSV…</source>
+        <translation>Export &amp;metrics CSV…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Refresh</translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation>&amp;Filter</translation>
+    </message>
+    <message>
+        <source>Times in &amp;UTC</source>
+        <translation>Times in &amp;UTC</translation>
+    </message>
+    <message>
+        <source>Times in &amp;local time</source>
+        <translation>Times in &amp;local time</translation>
+    </message>
+    <message>
+        <source>&amp;Auto-refresh</source>
+        <translation>&amp;Auto-refresh</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation>
+            <numerusform>Every %n second</numerusform>
+            <numerusform>Every %n seconds</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Off</translation>
+    </message>
+    <message>
+        <source>&amp;Stuck threshold…</source>
+        <translation>&amp;Stuck threshold…</translation>
+    </message>
+    <message>
+        <source>&amp;Actions</source>
+        <translation>&amp;Actions</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>&amp;About</translation>
+    </message>
+    <message>
+        <source>About Outbox Console</source>
+        <translation>About Outbox Console</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Outbox Console %1&lt;/b&gt;&lt;p&gt;Inspect and repair idempotency keys and the transactional outbox on PostgreSQL.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Outbox Console %1&lt;/b&gt;&lt;p&gt;Inspect and repair idempotency keys and the transactional outbox on PostgreSQL.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Connecting to %1…</translation>
+    </message>
+    <message>
+        <source>Not connected — File → Connect…</source>
+        <translation>Not connected — File → Connect…</translation>
+    </message>
+    <message>
+        <source>%1@%2/%3 — Outbox Console</source>
+        <translation>%1@%2/%3 — Outbox Console</translation>
+    </message>
+    <message>
+        <source>%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5</source>
+        <translation>%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5</translation>
+    </message>
+    <message>
+        <source>May requeue rows and release leases</source>
+        <translation>May requeue rows and release leases</translation>
+    </message>
+    <message>
+        <source>Stuck threshold</source>
+        <translation>Stuck threshold</translation>
+    </message>
+    <message>
+        <source>Pending or failed rows due for longer than this many minutes count as stuck:</source>
+        <translation>Pending or failed rows due for longer than this many minutes count as stuck:</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV files (*.csv);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Export idempotency keys</source>
+        <translation>Export idempotency keys</translation>
+    </message>
+    <message>
+        <source>Export outbox rows</source>
+        <translation>Export outbox rows</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV files (*.csv);;JSON lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export cancelled; %1 was not written</source>
+        <translation>Export cancelled; %1 was not written</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n row(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n row to %1</numerusform>
+            <numerusform>Exported %n rows to %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export failed</translation>
+    </message>
+    <message>
+        <source>The password is stored in the keychain</source>
+        <translation>The password is stored in the keychain</translation>
+    </message>
+    <message>
+        <source>The keychain no longer holds this connection&apos;s password</source>
+        <translation>The keychain no longer holds this connection&apos;s password</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Open &amp;recent</translation>
+    </message>
+    <message>
+        <source>F&amp;orget the stored password</source>
+        <translation>F&amp;orget the stored password</translation>
+    </message>
+    <message>
+        <source>Removes this connection&apos;s password from the keychain</source>
+        <translation>Removes this connection&apos;s password from the keychain</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>System language</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Language</translation>
+    </message>
+    <message>
+        <source>The console will use %1 from its next start.</source>
+        <translation>The console will use %1 from its next start.</translation>
+    </message>
+    <message>
+        <source>No recent connections</source>
+        <translation>No recent connections</translation>
+    </message>
+    <message>
+        <source>Reading the password from the keychain…</source>
+        <translation>Reading the password from the keychain…</translation>
+    </message>
+</context>
+<context>
+    <name>MetricThresholds</name>
+    <message>
+        <source>duplicate hit rate %1 % &gt; %2 %</source>
+        <translation>duplicate hit rate %1 % &gt; %2 %</translation>
+    </message>
+    <message>
+        <source>retry rate %1 % &gt; %2 %</source>
+        <translation>retry rate %1 % &gt; %2 %</translation>
+    </message>
+    <message>
+        <source>oldest pending %1 s &gt; %2 s</source>
+        <translation>oldest pending %1 s &gt; %2 s</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsChart</name>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>Save chart</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG images (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Cannot write %1.</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Reset zoom</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>Save as PNG…</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsPage</name>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 d</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>Last 15 minutes</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Last hour</translation>
+    </message>
+    <message>
+        <source>Last 6 hours</source>
+        <translation>Last 6 hours</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Last 24 hours</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Last 7 days</translation>
+    </message>
+    <message>
+        <source>Custom range</source>
+        <translation>Custom range</translation>
+    </message>
+    <message>
+        <source>Warning &amp;levels…</source>
+        <translation>Warning &amp;levels…</translation>
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation>Reset &amp;zoom</translation>
+    </message>
+    <message>
+        <source>Drag across a chart to zoom into a time range; this shows the whole window again</source>
+        <translation>Drag across a chart to zoom into a time range; this shows the whole window again</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>Window:</translation>
+    </message>
+    <message>
+        <source>Duplicate requests</source>
+        <translation>Duplicate requests</translation>
+    </message>
+    <message>
+        <source>hit rate (%)</source>
+        <translation>hit rate (%)</translation>
+    </message>
+    <message>
+        <source>per bucket</source>
+        <translation>per bucket</translation>
+    </message>
+    <message>
+        <source>duplicate hit rate</source>
+        <translation>duplicate hit rate</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requests</translation>
+    </message>
+    <message>
+        <source>replays</source>
+        <translation>replays</translation>
+    </message>
+    <message>
+        <source>mismatches (422)</source>
+        <translation>mismatches (422)</translation>
+    </message>
+    <message>
+        <source>in progress (409)</source>
+        <translation>in progress (409)</translation>
+    </message>
+    <message>
+        <source>warning level</source>
+        <translation>warning level</translation>
+    </message>
+    <message>
+        <source>Outbox lag</source>
+        <translation>Outbox lag</translation>
+    </message>
+    <message>
+        <source>oldest pending (s)</source>
+        <translation>oldest pending (s)</translation>
+    </message>
+    <message>
+        <source>backlog (rows)</source>
+        <translation>backlog (rows)</translation>
+    </message>
+    <message>
+        <source>publish latency (ms)</source>
+        <translation>publish latency (ms)</translation>
+    </message>
+    <message>
+        <source>oldest pending age</source>
+        <translation>oldest pending age</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>backlog</source>
+        <translation>backlog</translation>
+    </message>
+    <message>
+        <source>latency p50</source>
+        <translation>latency p50</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>latency p95</source>
+        <translation>latency p95</translation>
+    </message>
+    <message>
+        <source>latency p99</source>
+        <translation>latency p99</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>Retries</translation>
+    </message>
+    <message>
+        <source>retry rate (%)</source>
+        <translation>retry rate (%)</translation>
+    </message>
+    <message>
+        <source>retry rate</source>
+        <translation>retry rate</translation>
+    </message>
+    <message>
+        <source>dead-letters</source>
+        <translation>dead-letters</translation>
+    </message>
+    <message>
+        <source>lease rescues</source>
+        <translation>lease rescues</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Throughput</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>created</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>published</translation>
+    </message>
+    <message>
+        <source>consumed</source>
+        <translation>consumed</translation>
+    </message>
+    <message>
+        <source>consumer duplicates</source>
+        <translation>consumer duplicates</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 buckets · %n point(s)</source>
+        <translation>
+            <numerusform>%1 buckets · %n point</numerusform>
+            <numerusform>%1 buckets · %n points</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Above warning level: %1</source>
+        <translation>⚠ Above warning level: %1</translation>
+    </message>
+    <message>
+        <source>✔ Latest figures within their warning levels</source>
+        <translation>✔ Latest figures within their warning levels</translation>
+    </message>
+    <message>
+        <source>Warning levels</source>
+        <translation>Warning levels</translation>
+    </message>
+    <message>
+        <source>Oldest pending age above</source>
+        <translation>Oldest pending age above</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Duplicate hit rate above</source>
+        <translation>Duplicate hit rate above</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Retry rate above</source>
+        <translation>Retry rate above</translation>
+    </message>
+</context>
+<context>
+    <name>OperatorActionDialog</name>
+    <message numerus="yes">
+        <source>%1 %n outbox row(s)</source>
+        <translation>
+            <numerusform>%1 %n outbox row</numerusform>
+            <numerusform>%1 %n outbox rows</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 %n row(s).&lt;/b&gt; %2</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1 %n row.&lt;/b&gt; %2</numerusform>
+            <numerusform>&lt;b&gt;%1 %n rows.&lt;/b&gt; %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> … and %n more</source>
+        <translation>
+            <numerusform> … and %n more</numerusform>
+            <numerusform> … and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ids:</source>
+        <translation>Ids:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason (recorded in the audit log):</source>
+        <translation>&amp;Reason (recorded in the audit log):</translation>
+    </message>
+    <message>
+        <source>e.g. broker fixed after incident 4711</source>
+        <translation>e.g. broker fixed after incident 4711</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n row(s)</source>
+        <translation>
+            <numerusform>%1 %n row</numerusform>
+            <numerusform>%1 %n rows</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>OutboxDetailPane</name>
+    <message>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Attempt</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Error</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Who</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Reason</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Change</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>Payload</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Headers</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Last error</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Attempts</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Audit</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Origin</translation>
+    </message>
+    <message>
+        <source>Select an outbox row to see its payload, errors and history.</source>
+        <translation>Select an outbox row to see its payload, errors and history.</translation>
+    </message>
+    <message>
+        <source>Loading row %1…</source>
+        <translation>Loading row %1…</translation>
+    </message>
+    <message>
+        <source>Could not load row %1: %2</source>
+        <translation>Could not load row %1: %2</translation>
+    </message>
+    <message>
+        <source>Row %1 no longer exists (purged).</source>
+        <translation>Row %1 no longer exists (purged).</translation>
+    </message>
+    <message>
+        <source> · leased to %1 until %2</source>
+        <translation> · leased to %1 until %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt(s)%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</source>
+        <translation>
+            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</numerusform>
+            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempts%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · published %1</source>
+        <translation> · published %1</translation>
+    </message>
+    <message>
+        <source>(no error)</source>
+        <translation>(no error)</translation>
+    </message>
+    <message>
+        <source>Attempts (%1)</source>
+        <translation>Attempts (%1)</translation>
+    </message>
+    <message>
+        <source>Audit (%1)</source>
+        <translation>Audit (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Order &lt;b&gt;%1&lt;/b&gt; was created by the request with idempotency key &lt;b&gt;%2&lt;/b&gt; (scope %3): status %4, response %5, replayed %n time(s), fingerprint &lt;code&gt;%6&lt;/code&gt;.</source>
+        <translation>
+            <numerusform>Order &lt;b&gt;%1&lt;/b&gt; was created by the request with idempotency key &lt;b&gt;%2&lt;/b&gt; (scope %3): status %4, response %5, replayed %n time, fingerprint &lt;code&gt;%6&lt;/code&gt;.</numerusform>
+            <numerusform>Order &lt;b&gt;%1&lt;/b&gt; was created by the request with idempotency key &lt;b&gt;%2&lt;/b&gt; (scope %3): status %4, response %5, replayed %n times, fingerprint &lt;code&gt;%6&lt;/code&gt;.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No idempotency record links to %1 %2.</source>
+        <translation>No idempotency record links to %1 %2.</translation>
+    </message>
+    <message>
+        <source>Payload (%1)</source>
+        <translation>Payload (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>OutboxTableModel</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Event</translation>
+    </message>
+    <message>
+        <source>Aggregate</source>
+        <translation>Aggregate</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Attempts</translation>
+    </message>
+    <message>
+        <source>Next attempt</source>
+        <translation>Next attempt</translation>
+    </message>
+    <message>
+        <source>Lease owner</source>
+        <translation>Lease owner</translation>
+    </message>
+    <message>
+        <source>Lease expires</source>
+        <translation>Lease expires</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Last error</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Created</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>Published</translation>
+    </message>
+    <message>
+        <source> (stuck)</source>
+        <translation> (stuck)</translation>
+    </message>
+</context>
+<context>
+    <name>OutboxView</name>
+    <message>
+        <source>Event type</source>
+        <translation>Event type</translation>
+    </message>
+    <message>
+        <source>Aggregate id</source>
+        <translation>Aggregate id</translation>
+    </message>
+    <message>
+        <source>Error contains</source>
+        <translation>Error contains</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>Created from</translation>
+    </message>
+    <message>
+        <source>Stuck only</source>
+        <translation>Stuck only</translation>
+    </message>
+    <message>
+        <source>&amp;Retry selected</source>
+        <translation>&amp;Retry selected</translation>
+    </message>
+    <message>
+        <source>Retry all &amp;matching…</source>
+        <translation>Retry all &amp;matching…</translation>
+    </message>
+    <message>
+        <source>Re&amp;lease lease</source>
+        <translation>Re&amp;lease lease</translation>
+    </message>
+    <message>
+        <source>Move the selected failed or dead rows back to pending (Ctrl+R)</source>
+        <translation>Move the selected failed or dead rows back to pending (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Put selected in-flight rows whose lease expired back to pending</source>
+        <translation>Put selected in-flight rows whose lease expired back to pending</translation>
+    </message>
+    <message>
+        <source>Requeue every failed or dead row matching the filter, not just the loaded ones</source>
+        <translation>Requeue every failed or dead row matching the filter, not just the loaded ones</translation>
+    </message>
+    <message>
+        <source>Show every row</source>
+        <translation>Show every row</translation>
+    </message>
+    <message>
+        <source>Cause: %1</source>
+        <translation>Cause: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen row(s)</source>
+        <translation>
+            <numerusform>%n chosen row</numerusform>
+            <numerusform>%n chosen rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the rows of this failure group or audited action; click to drop it</source>
+        <translation>Only the rows of this failure group or audited action; click to drop it</translation>
+    </message>
+    <message>
+        <source>Requeue</source>
+        <translation>Requeue</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</source>
+        <translation>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</translation>
+    </message>
+    <message>
+        <source>Release the lease of</source>
+        <translation>Release the lease of</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</source>
+        <translation>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</translation>
+    </message>
+    <message>
+        <source>Nothing to requeue</source>
+        <translation>Nothing to requeue</translation>
+    </message>
+    <message>
+        <source>The filter shows no failed or dead rows.</source>
+        <translation>The filter shows no failed or dead rows.</translation>
+    </message>
+    <message>
+        <source>No failed or dead row matches the filter.</source>
+        <translation>No failed or dead row matches the filter.</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
+        <translation>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</translation>
+    </message>
+    <message>
+        <source> The set is capped at %1 rows; run the action again for the rest.</source>
+        <translation> The set is capped at %1 rows; run the action again for the rest.</translation>
+    </message>
+    <message>
+        <source>Cannot select rows</source>
+        <translation>Cannot select rows</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 failed</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n row(s) changed</source>
+        <translation>
+            <numerusform>%1: %n row changed</numerusform>
+            <numerusform>%1: %n rows changed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n skipped because their state had changed</source>
+        <translation>
+            <numerusform>, %n skipped because their state had changed</numerusform>
+            <numerusform>, %n skipped because their state had changed</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, cancelled before the remaining batches</source>
+        <translation>, cancelled before the remaining batches</translation>
+    </message>
+    <message>
+        <source>Skipped ids: %1</source>
+        <translation>Skipped ids: %1</translation>
+    </message>
+    <message>
+        <source>Show only event type “%1”</source>
+        <translation>Show only event type “%1”</translation>
+    </message>
+    <message>
+        <source>Show only aggregate “%1”</source>
+        <translation>Show only aggregate “%1”</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPage</name>
+    <message>
+        <source>&amp;Retry group…</source>
+        <translation>&amp;Retry group…</translation>
+    </message>
+    <message>
+        <source>Last hour, per minute</source>
+        <translation>Last hour, per minute</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>pending</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>in flight</translation>
+    </message>
+    <message>
+        <source>failed, retry scheduled</source>
+        <translation>failed, retry scheduled</translation>
+    </message>
+    <message>
+        <source>dead, need an operator</source>
+        <translation>dead, need an operator</translation>
+    </message>
+    <message>
+        <source>stuck</source>
+        <translation>stuck</translation>
+    </message>
+    <message>
+        <source>Double-click a group to see its rows</source>
+        <translation>Double-click a group to see its rows</translation>
+    </message>
+    <message>
+        <source>Show rows</source>
+        <translation>Show rows</translation>
+    </message>
+    <message>
+        <source>Largest failure groups</source>
+        <translation>Largest failure groups</translation>
+    </message>
+    <message>
+        <source>Double-click a row to open it in the outbox list</source>
+        <translation>Double-click a row to open it in the outbox list</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished rows</source>
+        <translation>Oldest unpublished rows</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>rows</translation>
+    </message>
+    <message>
+        <source>lag (s)</source>
+        <translation>lag (s)</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>published</translation>
+    </message>
+    <message>
+        <source>failed attempts</source>
+        <translation>failed attempts</translation>
+    </message>
+    <message>
+        <source>oldest unpublished</source>
+        <translation>oldest unpublished</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>Last operator actions</source>
+        <translation>Last operator actions</translation>
+    </message>
+    <message>
+        <source>Requeue every row of the selected group, as they are when you confirm</source>
+        <translation>Requeue every row of the selected group, as they are when you confirm</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row(s): %4</source>
+        <translation>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row: %4</numerusform>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n rows: %4</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No operator action on record.</source>
+        <translation>No operator action on record.</translation>
+    </message>
+    <message>
+        <source>All actions in the Audit tab</source>
+        <translation>All actions in the Audit tab</translation>
+    </message>
+    <message>
+        <source>Show the %1 rows</source>
+        <translation>Show the %1 rows</translation>
+    </message>
+    <message>
+        <source>An estimate from the planner&apos;s statistics (as of the last ANALYZE): about %1. Exact counts stop at %2 so that they stay cheap on large tables.</source>
+        <translation>An estimate from the planner&apos;s statistics (as of the last ANALYZE): about %1. Exact counts stop at %2 so that they stay cheap on large tables.</translation>
+    </message>
+    <message>
+        <source>At least %1 — counts stop at %1 so that they stay cheap on large tables</source>
+        <translation>At least %1 — counts stop at %1 so that they stay cheap on large tables</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished row: %1 old</source>
+        <translation>Oldest unpublished row: %1 old</translation>
+    </message>
+    <message>
+        <source>Nothing waits to be published.</source>
+        <translation>Nothing waits to be published.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;no requests&lt;/b&gt;</source>
+        <translation>&lt;b&gt;no requests&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</translation>
+    </message>
+    <message>
+        <source>Warning level: %1 s (Metrics → Warning levels…)</source>
+        <translation>Warning level: %1 s (Metrics → Warning levels…)</translation>
+    </message>
+    <message>
+        <source>Warning level for the duplicate hit rate: %1 %</source>
+        <translation>Warning level for the duplicate hit rate: %1 %</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>Updated %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Relays&lt;/b&gt;: none has registered yet.</source>
+        <translation>&lt;b&gt;Relays&lt;/b&gt;: none has registered yet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Relays&lt;/b&gt;: %n alive</source>
+        <translation>
+            <numerusform>&lt;b&gt;Relays&lt;/b&gt;: %n alive</numerusform>
+            <numerusform>&lt;b&gt;Relays&lt;/b&gt;: %n alive</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stale (presumed dead)</source>
+        <translation>
+            <numerusform>%n stale (presumed dead)</numerusform>
+            <numerusform>%n stale (presumed dead)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</source>
+        <translation>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressRunner</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>%1 (%2 so far)</source>
+        <translation>%1 (%2 so far)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Demo without RabbitMQ: %1</source>
+        <translation>Demo without RabbitMQ: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>&amp;Demo</translation>
+    </message>
+    <message>
+        <source>&amp;Fix the routing of order.cancelled</source>
+        <translation>&amp;Fix the routing of order.cancelled</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;broker for 30 s</source>
+        <translation>Stop the &amp;broker for 30 s</translation>
+    </message>
+    <message>
+        <source>&amp;Kill the relay (restarted after 5 s)</source>
+        <translation>&amp;Kill the relay (restarted after 5 s)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart PostgreSQL (immediate stop)</source>
+        <translation>&amp;Restart PostgreSQL (immediate stop)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;consumer</source>
+        <translation>Stop the &amp;consumer</translation>
+    </message>
+    <message>
+        <source>S&amp;tart the consumer</source>
+        <translation>S&amp;tart the consumer</translation>
+    </message>
+    <message>
+        <source>Raise the queue &amp;limit</source>
+        <translation>Raise the queue &amp;limit</translation>
+    </message>
+    <message>
+        <source>About the &amp;demo</source>
+        <translation>About the &amp;demo</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About the demo</source>
+        <translation>About the demo</translation>
+    </message>
+    <message>
+        <source>Demo process ended</source>
+        <translation>Demo process ended</translation>
+    </message>
+    <message>
+        <source>%1 stopped:
+%2</source>
+        <translation>%1 stopped:
+%2</translation>
+    </message>
+    <message>
+        <source>the demo database</source>
+        <translation>the demo database</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>Cannot start the demo</translation>
+    </message>
+</context>
+<context>
+    <name>RelayFleetModel</name>
+    <message>
+        <source>alive</source>
+        <translation>alive</translation>
+    </message>
+    <message>
+        <source>stale — presumed dead</source>
+        <translation>stale — presumed dead</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>%1
+at %2</source>
+        <translation>%1
+at %2</translation>
+    </message>
+    <message>
+        <source>No heartbeat for %1 (it beats every %2): killed, its host gone, or cut off from the database.</source>
+        <translation>No heartbeat for %1 (it beats every %2): killed, its host gone, or cut off from the database.</translation>
+    </message>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation>%1 (pid %2)</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>%1 ago</translation>
+    </message>
+    <message>
+        <source>%1 /s</source>
+        <translation>%1 /s</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 (unreachable)</source>
+        <translation>%1 (unreachable)</translation>
+    </message>
+    <message>
+        <source>Relay</source>
+        <translation>Relay</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>Last seen</translation>
+    </message>
+    <message>
+        <source>Publishing</source>
+        <translation>Publishing</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>Published</translation>
+    </message>
+    <message>
+        <source>Workers × batch</source>
+        <translation>Workers × batch</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Sink</source>
+        <translation>Sink</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Last error</translation>
+    </message>
+</context>
+<context>
+    <name>SessionInfo</name>
+    <message>
+        <source>operator</source>
+        <translation>operator</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>read-only</translation>
+    </message>
+    <message>
+        <source>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</source>
+        <translation>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</translation>
+    </message>
+</context>
+<context>
+    <name>StatusFilterButton</name>
+    <message>
+        <source>Status: all</source>
+        <translation>Status: all</translation>
+    </message>
+    <message>
+        <source>Status: %1</source>
+        <translation>Status: %1</translation>
+    </message>
+</context>
+<context>
+    <name>StuckRowClassifier</name>
+    <message>
+        <source>in flight, but the worker&apos;s lease has expired</source>
+        <translation>in flight, but the worker&apos;s lease has expired</translation>
+    </message>
+    <message>
+        <source>due, but no relay has picked it up</source>
+        <translation>due, but no relay has picked it up</translation>
+    </message>
+    <message>
+        <source>dead: gave up after the maximum attempts</source>
+        <translation>dead: gave up after the maximum attempts</translation>
+    </message>
+</context>
+<context>
+    <name>TimeFormatter</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+</context>
+<context>
+    <name>TimeRangeFilter</name>
+    <message>
+        <source>to</source>
+        <translation>to</translation>
+    </message>
+</context>
+<context>
+    <name>WaitingRowsModel</name>
+    <message>
+        <source>No relay is alive to publish it: start one (outboxctl relay)</source>
+        <translation>No relay is alive to publish it: start one (outboxctl relay)</translation>
+    </message>
+    <message>
+        <source>Failing (attempt %1): %2</source>
+        <translation>Failing (attempt %1): %2</translation>
+    </message>
+    <message>
+        <source>Leased by %1, whose lease ran out: the worker is presumed dead; a relay rescues the row</source>
+        <translation>Leased by %1, whose lease ran out: the worker is presumed dead; a relay rescues the row</translation>
+    </message>
+    <message>
+        <source>Being published by %1</source>
+        <translation>Being published by %1</translation>
+    </message>
+    <message>
+        <source>Not due until %1</source>
+        <translation>Not due until %1</translation>
+    </message>
+    <message>
+        <source>Due for a long time while relays are alive: they are not keeping up</source>
+        <translation>Due for a long time while relays are alive: they are not keeping up</translation>
+    </message>
+    <message>
+        <source>Waiting its turn</source>
+        <translation>Waiting its turn</translation>
+    </message>
+    <message>
+        <source>Created %1</source>
+        <translation>Created %1</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Waiting</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Event</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Why</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1957 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>AuditTableModel</name>
+    <message>
+        <source>When</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>수행자</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>작업</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>사유</translation>
+    </message>
+</context>
+<context>
+    <name>AuditView</name>
+    <message>
+        <source>Who (database user)</source>
+        <translation>수행자 (데이터베이스 사용자)</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>&amp;Show rows</source>
+        <translation>행 보기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Every action</source>
+        <translation>모든 작업</translation>
+    </message>
+    <message>
+        <source>Requeue</source>
+        <translation>재시도</translation>
+    </message>
+    <message>
+        <source>Release lease</source>
+        <translation>리스 해제</translation>
+    </message>
+    <message>
+        <source>Show every action</source>
+        <translation>모든 작업 표시</translation>
+    </message>
+    <message>
+        <source>Select an action to see its reason, its rows and their states.</source>
+        <translation>작업을 선택하면 사유, 대상 행과 그 상태를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Open the rows this action touched in the outbox list</source>
+        <translation>이 작업이 변경한 행을 아웃박스 목록에서 열기</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 by %2 at %3
+Reason: %4
+
+%n %5 row(s): %6
+
+Before: %7
+After:  %8</source>
+        <translation>
+            <numerusform>%1 · 수행자 %2 · %3
+사유: %4
+
+%5 행 %n개: %6
+
+변경 전: %7
+변경 후: %8</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BulkActionRunner</name>
+    <message numerus="yes">
+        <source>%1 %n row(s)…</source>
+        <translation>
+            <numerusform>행 %n개 %1 중…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>%1 (%2 unset)</source>
+        <translation>%1 (%2 미설정)</translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation>%1 (%2에서)</translation>
+    </message>
+    <message>
+        <source>service %1, else %2</source>
+        <translation>서비스 %1, 없으면 %2</translation>
+    </message>
+    <message>
+        <source>invalid port &quot;%1&quot;: expected a number from 1 to 65535</source>
+        <translation>잘못된 포트 &quot;%1&quot;: 1에서 65535 사이의 숫자여야 합니다</translation>
+    </message>
+    <message>
+        <source>Connect to PostgreSQL</source>
+        <translation>PostgreSQL에 연결</translation>
+    </message>
+    <message>
+        <source>everything from the libpq environment</source>
+        <translation>모두 libpq 환경에서 가져옴</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>아직 없음</translation>
+    </message>
+    <message>
+        <source>choose one to fill in the fields</source>
+        <translation>선택하면 입력란이 채워집니다</translation>
+    </message>
+    <message>
+        <source>local socket</source>
+        <translation>로컬 소켓</translation>
+    </message>
+    <message>
+        <source>same as the user</source>
+        <translation>사용자 이름과 같음</translation>
+    </message>
+    <message>
+        <source>your login name</source>
+        <translation>로그인 이름</translation>
+    </message>
+    <message>
+        <source>from %1 if needed (PGPASSWORD unset)</source>
+        <translation>필요하면 %1에서 가져옴 (PGPASSWORD 미설정)</translation>
+    </message>
+    <message>
+        <source>from PGPASSWORD</source>
+        <translation>PGPASSWORD에서 가져옴</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (기본값)</translation>
+    </message>
+    <message>
+        <source>%1 (from PGSSLMODE)</source>
+        <translation>%1 (PGSSLMODE에서)</translation>
+    </message>
+    <message>
+        <source>postgresql://user@host/db or host=… dbname=…</source>
+        <translation>postgresql://user@host/db 또는 host=… dbname=…</translation>
+    </message>
+    <message>
+        <source>A libpq connection URI or key=value string, e.g. service=orders. When it is set, the fields above are ignored.</source>
+        <translation>libpq 연결 URI 또는 key=value 문자열입니다(예: service=orders). 값을 입력하면 위의 입력란은 무시됩니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>연결(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Recent:</source>
+        <translation>최근 연결(&amp;R):</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>호스트(&amp;H):</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>포트(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>데이터베이스(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>사용자(&amp;U):</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>비밀번호(&amp;W):</translation>
+    </message>
+    <message>
+        <source>SS&amp;L mode:</source>
+        <translation>SSL 모드(&amp;L):</translation>
+    </message>
+    <message>
+        <source>&amp;Or URI / DSN:</source>
+        <translation>또는 URI / DSN(&amp;O):</translation>
+    </message>
+    <message>
+        <source>Re&amp;member the password in the keychain</source>
+        <translation>키체인에 비밀번호 저장(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Forget the stored password</source>
+        <translation>저장된 비밀번호 삭제(&amp;F)</translation>
+    </message>
+    <message>
+        <source>asking the keychain…</source>
+        <translation>키체인에 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>Keychain: %1</source>
+        <translation>키체인: %1</translation>
+    </message>
+    <message>
+        <source>Kept in the desktop&apos;s keychain (Secret Service) under this connection, never in the settings file</source>
+        <translation>이 연결의 비밀번호는 데스크톱 키체인(Secret Service)에 보관되며 설정 파일에는 절대 저장되지 않습니다</translation>
+    </message>
+    <message>
+        <source>No keychain is available, so the password cannot be remembered: %1</source>
+        <translation>사용할 수 있는 키체인이 없어 비밀번호를 저장할 수 없습니다: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionBanner</name>
+    <message>
+        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</source>
+        <translation>&lt;b&gt;데이터베이스 연결이 끊어졌습니다&lt;/b&gt; — %1. 다시 연결하는 중… 연결이 복구되면 목록 갱신이 재개됩니다. 운영자 작업은 배치 단위로 커밋됩니다. 중단된 작업은 다시 실행하면 마저 처리되며, 이미 옮겨진 행은 건너뜁니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;다시 연결되었습니다.&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>DemoSystem</name>
+    <message>
+        <source>started without RabbitMQ: the relay publishes into a fault-injecting sink</source>
+        <translation>RabbitMQ 없이 시작됨: 릴레이가 장애 주입 싱크로 발행합니다</translation>
+    </message>
+    <message>
+        <source>rabbitmq-server is not installed: the relay publishes into a fault-injecting sink</source>
+        <translation>rabbitmq-server가 설치되어 있지 않음: 릴레이가 장애 주입 싱크로 발행합니다</translation>
+    </message>
+    <message>
+        <source>RabbitMQ did not start (%1): the relay publishes into a fault-injecting sink</source>
+        <translation>RabbitMQ가 시작되지 않음 (%1): 릴레이가 장애 주입 싱크로 발행합니다</translation>
+    </message>
+    <message>
+        <source>Routing fixed: queue %1 is bound for order.cancelled; retry the dead rows to publish them</source>
+        <translation>라우팅 수정됨: 큐 %1에 order.cancelled가 바인딩되었습니다. 배달 못한 메시지 행을 재시도하면 발행됩니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>Broker stopped for %n second(s): rows wait, and drain when it is back</source>
+        <translation>
+            <numerusform>브로커가 %n초 동안 중지됨: 행은 대기하다가 브로커가 복구되면 처리됩니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Broker back after the outage</source>
+        <translation>장애 후 브로커 복구됨</translation>
+    </message>
+    <message numerus="yes">
+        <source>The relay ended (%1); it is restarted in %n second(s)</source>
+        <translation>
+            <numerusform>릴레이 종료됨 (%1). %n초 후 다시 시작합니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>killed</source>
+        <translation>강제 종료됨</translation>
+    </message>
+    <message>
+        <source>Relay restarted: it takes over the leases of the one before when they expire</source>
+        <translation>릴레이 재시작됨: 이전 릴레이의 리스가 만료되면 넘겨받습니다</translation>
+    </message>
+    <message>
+        <source>PostgreSQL stopped with -m immediate; every connection is cut</source>
+        <translation>PostgreSQL이 -m immediate로 중지됨. 모든 연결이 끊깁니다</translation>
+    </message>
+    <message>
+        <source>PostgreSQL is back after crash recovery</source>
+        <translation>크래시 복구 후 PostgreSQL이 다시 실행됨</translation>
+    </message>
+    <message>
+        <source>Queue %1 may hold 100,000 messages now; retry the refused rows</source>
+        <translation>이제 큐 %1에 메시지를 100,000개까지 넣을 수 있습니다. 거부된 행을 재시도하세요</translation>
+    </message>
+    <message>
+        <source>Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them</source>
+        <translation>컨슈머 중지됨: order.created 이벤트가 큐 %1에서 대기합니다. %2개를 넘으면 브로커가 거부합니다</translation>
+    </message>
+    <message>
+        <source>Consumer started: it drains queue %1, and its inbox drops what it applied before</source>
+        <translation>컨슈머 시작됨: 큐 %1의 메시지를 처리하며, 이미 적용한 메시지는 인박스에서 걸러냅니다</translation>
+    </message>
+</context>
+<context>
+    <name>ExportRunner</name>
+    <message>
+        <source>Exporting rows to %1…</source>
+        <translation>행을 %1에 내보내는 중…</translation>
+    </message>
+    <message>
+        <source>Exporting metrics to %1…</source>
+        <translation>지표를 %1에 내보내는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>FailureGroupsModel</name>
+    <message>
+        <source>First seen %1
+Last seen %2</source>
+        <translation>처음 발생: %1
+마지막 발생: %2</translation>
+    </message>
+    <message>
+        <source>%1
+
+For example (row %2):
+%3</source>
+        <translation>%1
+
+예시 (행 %2):
+%3</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행 수</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>배달 못한 메시지</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>마지막 발생</translation>
+    </message>
+    <message>
+        <source>Event types</source>
+        <translation>이벤트 유형</translation>
+    </message>
+    <message>
+        <source>Cause (error signature)</source>
+        <translation>원인 (오류 시그니처)</translation>
+    </message>
+</context>
+<context>
+    <name>FailuresView</name>
+    <message>
+        <source>&amp;Show rows</source>
+        <translation>행 보기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Retry group…</source>
+        <translation>그룹 재시도(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Failed and dead</source>
+        <translation>실패 및 배달 못한 메시지</translation>
+    </message>
+    <message>
+        <source>Failed (retry scheduled)</source>
+        <translation>실패 (재시도 예약됨)</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>배달 못한 메시지</translation>
+    </message>
+    <message>
+        <source>Which rows to group</source>
+        <translation>그룹으로 묶을 행</translation>
+    </message>
+    <message>
+        <source>Select a group to see an example of its error.</source>
+        <translation>그룹을 선택하면 오류 예시를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Open the group&apos;s rows in the outbox list</source>
+        <translation>그룹의 행을 아웃박스 목록에서 열기</translation>
+    </message>
+    <message>
+        <source>Requeue every row of the group, as it is when you confirm, with a reason for the audit log</source>
+        <translation>확인하는 시점에 그룹에 속한 모든 행을 재시도하고, 사유를 감사 기록에 남깁니다</translation>
+    </message>
+    <message>
+        <source>No failed or dead rows.</source>
+        <translation>실패했거나 배달 못한 메시지가 된 행이 없습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 rows in %n group(s)</source>
+        <translation>
+            <numerusform>그룹 %n개, 행 %1개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cause: %1
+Group id: %2 (outboxctl requeue --signature %2)
+Event types: %3
+First seen %4, last seen %5
+
+Example, row %6:
+%7</source>
+        <translation>원인: %1
+그룹 ID: %2 (outboxctl requeue --signature %2)
+이벤트 유형: %3
+처음 발생 %4, 마지막 발생 %5
+
+예시, 행 %6:
+%7</translation>
+    </message>
+</context>
+<context>
+    <name>KeyDetailPane</name>
+    <message>
+        <source>In progress: a request with this key is executing; duplicates are refused (409) until its lease ends at %1.</source>
+        <translation>진행 중: 이 키의 요청이 실행되고 있습니다. %1에 리스가 끝날 때까지 중복 요청은 거부됩니다(409).</translation>
+    </message>
+    <message>
+        <source>In progress, but its lease expired at %1 (the worker presumably crashed): the next request with this key takes it over.</source>
+        <translation>진행 중이지만 %1에 리스가 만료되었습니다(워커가 비정상 종료된 것으로 보임). 이 키로 들어오는 다음 요청이 이어받습니다.</translation>
+    </message>
+    <message>
+        <source>Expired at %1: the next request with this key is treated as new.</source>
+        <translation>%1에 만료됨: 이 키로 들어오는 다음 요청은 새 요청으로 처리됩니다.</translation>
+    </message>
+    <message>
+        <source>Failed, retryable (released): the next request with this key executes again.</source>
+        <translation>실패, 재시도 가능(해제됨): 이 키로 들어오는 다음 요청은 다시 실행됩니다.</translation>
+    </message>
+    <message>
+        <source>Failed, final: repeats of the request get the stored failure until %1.</source>
+        <translation>실패, 최종: %1까지 같은 요청을 반복하면 저장된 실패 결과를 받습니다.</translation>
+    </message>
+    <message>
+        <source>Completed: repeats of the request get the stored response until %1.</source>
+        <translation>완료: %1까지 같은 요청을 반복하면 저장된 응답을 받습니다.</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>항목</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>생성 시각</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>응답</translation>
+    </message>
+    <message>
+        <source>Outbox rows</source>
+        <translation>아웃박스 행</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>레코드</translation>
+    </message>
+    <message>
+        <source>Select an idempotency key to see its stored response and the outbox rows of its order.</source>
+        <translation>멱등성 키를 선택하면 저장된 응답과 해당 주문의 아웃박스 행을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Loading key %1…</source>
+        <translation>키 %1 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Could not load key %1: %2</source>
+        <translation>키 %1을(를) 불러올 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Key %1 no longer exists (purged).</source>
+        <translation>키 %1: 정리되어 더 이상 존재하지 않습니다.</translation>
+    </message>
+    <message>
+        <source> · response %1</source>
+        <translation> · 응답 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (scope %2) · %3%4&lt;br&gt;fingerprint &lt;code&gt;%5&lt;/code&gt;&lt;br&gt;%6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (범위 %2) · %3%4&lt;br&gt;지문 &lt;code&gt;%5&lt;/code&gt;&lt;br&gt;%6</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>범위</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>지문</translation>
+    </message>
+    <message>
+        <source>Lease until</source>
+        <translation>리스 만료 시각</translation>
+    </message>
+    <message>
+        <source>Expires (TTL)</source>
+        <translation>만료 시각 (TTL)</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>수정 시각</translation>
+    </message>
+    <message>
+        <source>Replays</source>
+        <translation>재생 횟수</translation>
+    </message>
+    <message>
+        <source>Last replay</source>
+        <translation>마지막 재생</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>주문</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>(no response stored yet: the request has not finished)</source>
+        <translation>(아직 저장된 응답 없음: 요청이 끝나지 않았습니다)</translation>
+    </message>
+    <message>
+        <source>Outbox rows (%1)</source>
+        <translation>아웃박스 행 (%1)</translation>
+    </message>
+    <message>
+        <source>Response (%1 · %2)</source>
+        <translation>응답 (%1 · %2)</translation>
+    </message>
+</context>
+<context>
+    <name>KeysTableModel</name>
+    <message>
+        <source>Scope</source>
+        <translation>범위</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>지문</translation>
+    </message>
+    <message>
+        <source>Replays</source>
+        <translation>재생 횟수</translation>
+    </message>
+    <message>
+        <source>Last replay</source>
+        <translation>마지막 재생</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>생성 시각</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>만료 시각</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>주문</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>응답</translation>
+    </message>
+    <message>
+        <source> (released)</source>
+        <translation> (해제됨)</translation>
+    </message>
+    <message>
+        <source> (final)</source>
+        <translation> (최종)</translation>
+    </message>
+</context>
+<context>
+    <name>KeysView</name>
+    <message>
+        <source>Key starts with</source>
+        <translation>키 접두사</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>생성 시작 시각</translation>
+    </message>
+    <message>
+        <source>Show every key</source>
+        <translation>모든 키 표시</translation>
+    </message>
+    <message>
+        <source>Keys beginning with this text, exactly as typed (% and _ are not wildcards)</source>
+        <translation>입력한 텍스트로 정확히 시작하는 키 (%와 _는 와일드카드가 아님)</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>키 복사</translation>
+    </message>
+    <message>
+        <source>Copy fingerprint</source>
+        <translation>지문 복사</translation>
+    </message>
+    <message>
+        <source>Show only status “%1”</source>
+        <translation>“%1” 상태만 표시</translation>
+    </message>
+    <message>
+        <source>Show only keys starting with “%1”</source>
+        <translation>접두사가 “%1”인 키만 표시</translation>
+    </message>
+</context>
+<context>
+    <name>ListViewSetup</name>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop this search on the server</source>
+        <translation>서버에서 이 검색 중지</translation>
+    </message>
+    <message>
+        <source> · scroll for more</source>
+        <translation> · 스크롤하면 더 불러옵니다</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>검색 중…</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>불러오는 중…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Search cancelled · %n row(s) loaded · F5 searches again</source>
+        <translation>
+            <numerusform>검색 취소됨 · 행 %n개 불러옴 · F5 키로 다시 검색</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) loaded%1</source>
+        <translation>
+            <numerusform>행 %n개 불러옴%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>지우기</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as JSON</source>
+        <translation>JSON으로 복사(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Outbox Console</source>
+        <translation>아웃박스 콘솔</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>개요(&amp;O)</translation>
+    </message>
+    <message>
+        <source>O&amp;utbox</source>
+        <translation>아웃박스(&amp;U)</translation>
+    </message>
+    <message>
+        <source>F&amp;ailures</source>
+        <translation>실패(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Idempotency keys</source>
+        <translation>멱등성 키(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Metrics</source>
+        <translation>지표(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Au&amp;dit</source>
+        <translation>감사 기록(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Metrics exported to %1</source>
+        <translation>지표를 %1에 내보냈습니다</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>지표 내보내기</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>연결(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export list…</source>
+        <translation>목록 내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Every row matching the outbox or key filter, as CSV or JSON lines</source>
+        <translation>아웃박스 또는 키 필터와 일치하는 모든 행을 CSV 또는 JSON Lines로 내보냅니다</translation>
+    </message>
+    <message>
+        <source>Export &amp;metrics CSV…</source>
+        <translation>지표 CSV 내보내기(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>종료(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>새로 고침(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation>필터(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Times in &amp;UTC</source>
+        <translation>UTC로 시간 표시(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Times in &amp;local time</source>
+        <translation>현지 시간으로 표시(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Auto-refresh</source>
+        <translation>자동 새로 고침(&amp;A)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation>
+            <numerusform>%n초마다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>끄기</translation>
+    </message>
+    <message>
+        <source>&amp;Stuck threshold…</source>
+        <translation>멈춘 행 기준(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Actions</source>
+        <translation>작업(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Outbox Console</source>
+        <translation>아웃박스 콘솔 정보</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Outbox Console %1&lt;/b&gt;&lt;p&gt;Inspect and repair idempotency keys and the transactional outbox on PostgreSQL.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;아웃박스 콘솔 %1&lt;/b&gt;&lt;p&gt;PostgreSQL의 멱등성 키와 트랜잭션 아웃박스를 점검하고 복구합니다.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>%1에 연결하는 중…</translation>
+    </message>
+    <message>
+        <source>Not connected — File → Connect…</source>
+        <translation>연결되지 않음 — 파일 → 연결…</translation>
+    </message>
+    <message>
+        <source>%1@%2/%3 — Outbox Console</source>
+        <translation>%1@%2/%3 — 아웃박스 콘솔</translation>
+    </message>
+    <message>
+        <source>%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5</source>
+        <translation>%1 · 데이터베이스 %2 · 사용자 %3 · 스키마 v%4 · PostgreSQL %5</translation>
+    </message>
+    <message>
+        <source>May requeue rows and release leases</source>
+        <translation>행을 재시도하고 리스를 해제할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Stuck threshold</source>
+        <translation>멈춘 행 기준</translation>
+    </message>
+    <message>
+        <source>Pending or failed rows due for longer than this many minutes count as stuck:</source>
+        <translation>처리 예정 시각이 지난 지 이 시간(분)보다 오래된 대기 또는 실패 행을 멈춘 행으로 봅니다:</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 파일 (*.csv);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Export idempotency keys</source>
+        <translation>멱등성 키 내보내기</translation>
+    </message>
+    <message>
+        <source>Export outbox rows</source>
+        <translation>아웃박스 행 내보내기</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV 파일 (*.csv);;JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export cancelled; %1 was not written</source>
+        <translation>내보내기 취소됨. %1 파일은 만들어지지 않았습니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n row(s) to %1</source>
+        <translation>
+            <numerusform>행 %n개를 %1에 내보냈습니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>내보내기 실패</translation>
+    </message>
+    <message>
+        <source>The password is stored in the keychain</source>
+        <translation>비밀번호를 키체인에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>The keychain no longer holds this connection&apos;s password</source>
+        <translation>키체인에서 이 연결의 비밀번호를 삭제했습니다</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>최근 연결 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>F&amp;orget the stored password</source>
+        <translation>저장된 비밀번호 삭제(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Removes this connection&apos;s password from the keychain</source>
+        <translation>키체인에서 이 연결의 비밀번호를 삭제합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>시스템 언어</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>The console will use %1 from its next start.</source>
+        <translation>다음에 시작할 때부터 콘솔이 %1(으)로 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>No recent connections</source>
+        <translation>최근 연결 없음</translation>
+    </message>
+    <message>
+        <source>Reading the password from the keychain…</source>
+        <translation>키체인에서 비밀번호를 읽는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>MetricThresholds</name>
+    <message>
+        <source>duplicate hit rate %1 % &gt; %2 %</source>
+        <translation>중복 적중률 %1 % &gt; %2 %</translation>
+    </message>
+    <message>
+        <source>retry rate %1 % &gt; %2 %</source>
+        <translation>재시도율 %1 % &gt; %2 %</translation>
+    </message>
+    <message>
+        <source>oldest pending %1 s &gt; %2 s</source>
+        <translation>가장 오래된 대기 %1초 &gt; %2초</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsChart</name>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>차트 저장</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1에 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>확대/축소 초기화</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>PNG로 저장…</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsPage</name>
+    <message>
+        <source>%1 d</source>
+        <translation>%1일</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1시간</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1분</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>최근 15분</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>최근 1시간</translation>
+    </message>
+    <message>
+        <source>Last 6 hours</source>
+        <translation>최근 6시간</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>최근 24시간</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>최근 7일</translation>
+    </message>
+    <message>
+        <source>Custom range</source>
+        <translation>사용자 지정 범위</translation>
+    </message>
+    <message>
+        <source>Warning &amp;levels…</source>
+        <translation>경고 수준(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation>확대/축소 초기화(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Drag across a chart to zoom into a time range; this shows the whole window again</source>
+        <translation>차트에서 드래그하면 해당 시간 범위를 확대합니다. 이 버튼은 전체 기간을 다시 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>기간:</translation>
+    </message>
+    <message>
+        <source>Duplicate requests</source>
+        <translation>중복 요청</translation>
+    </message>
+    <message>
+        <source>hit rate (%)</source>
+        <translation>적중률 (%)</translation>
+    </message>
+    <message>
+        <source>per bucket</source>
+        <translation>구간당</translation>
+    </message>
+    <message>
+        <source>duplicate hit rate</source>
+        <translation>중복 적중률</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>요청</translation>
+    </message>
+    <message>
+        <source>replays</source>
+        <translation>재생</translation>
+    </message>
+    <message>
+        <source>mismatches (422)</source>
+        <translation>불일치 (422)</translation>
+    </message>
+    <message>
+        <source>in progress (409)</source>
+        <translation>진행 중 (409)</translation>
+    </message>
+    <message>
+        <source>warning level</source>
+        <translation>경고 수준</translation>
+    </message>
+    <message>
+        <source>Outbox lag</source>
+        <translation>아웃박스 지연</translation>
+    </message>
+    <message>
+        <source>oldest pending (s)</source>
+        <translation>가장 오래된 대기 (초)</translation>
+    </message>
+    <message>
+        <source>backlog (rows)</source>
+        <translation>적체 (행)</translation>
+    </message>
+    <message>
+        <source>publish latency (ms)</source>
+        <translation>발행 지연 시간 (밀리초)</translation>
+    </message>
+    <message>
+        <source>oldest pending age</source>
+        <translation>가장 오래된 대기 시간</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>초</translation>
+    </message>
+    <message>
+        <source>backlog</source>
+        <translation>적체</translation>
+    </message>
+    <message>
+        <source>latency p50</source>
+        <translation>지연 시간 p50</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>밀리초</translation>
+    </message>
+    <message>
+        <source>latency p95</source>
+        <translation>지연 시간 p95</translation>
+    </message>
+    <message>
+        <source>latency p99</source>
+        <translation>지연 시간 p99</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>재시도</translation>
+    </message>
+    <message>
+        <source>retry rate (%)</source>
+        <translation>재시도율 (%)</translation>
+    </message>
+    <message>
+        <source>retry rate</source>
+        <translation>재시도율</translation>
+    </message>
+    <message>
+        <source>dead-letters</source>
+        <translation>배달 못한 메시지</translation>
+    </message>
+    <message>
+        <source>lease rescues</source>
+        <translation>리스 회수</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>처리량</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>생성</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>발행</translation>
+    </message>
+    <message>
+        <source>consumed</source>
+        <translation>소비</translation>
+    </message>
+    <message>
+        <source>consumer duplicates</source>
+        <translation>컨슈머 중복</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 buckets · %n point(s)</source>
+        <translation>
+            <numerusform>%1 구간 · 포인트 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Above warning level: %1</source>
+        <translation>⚠ 경고 수준 초과: %1</translation>
+    </message>
+    <message>
+        <source>✔ Latest figures within their warning levels</source>
+        <translation>✔ 최신 수치가 모두 경고 수준 이내입니다</translation>
+    </message>
+    <message>
+        <source>Warning levels</source>
+        <translation>경고 수준</translation>
+    </message>
+    <message>
+        <source>Oldest pending age above</source>
+        <translation>가장 오래된 대기 시간 경고 기준</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 초</translation>
+    </message>
+    <message>
+        <source>Duplicate hit rate above</source>
+        <translation>중복 적중률 경고 기준</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Retry rate above</source>
+        <translation>재시도율 경고 기준</translation>
+    </message>
+</context>
+<context>
+    <name>OperatorActionDialog</name>
+    <message numerus="yes">
+        <source>%1 %n outbox row(s)</source>
+        <translation>
+            <numerusform>아웃박스 행 %n개 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 %n row(s).&lt;/b&gt; %2</source>
+        <translation>
+            <numerusform>&lt;b&gt;행 %n개를 %1합니다.&lt;/b&gt; %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> … and %n more</source>
+        <translation>
+            <numerusform> … 외 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ids:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason (recorded in the audit log):</source>
+        <translation>사유 (감사 기록에 남음)(&amp;R):</translation>
+    </message>
+    <message>
+        <source>e.g. broker fixed after incident 4711</source>
+        <translation>예: 장애 4711 이후 브로커 복구됨</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n row(s)</source>
+        <translation>
+            <numerusform>행 %n개 %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>OutboxDetailPane</name>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>시도</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>워커</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>수행자</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>작업</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>사유</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>변경 내용</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>페이로드</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>헤더</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>마지막 오류</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>시도 내역</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>감사 기록</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>출처</translation>
+    </message>
+    <message>
+        <source>Select an outbox row to see its payload, errors and history.</source>
+        <translation>아웃박스 행을 선택하면 페이로드, 오류, 이력을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Loading row %1…</source>
+        <translation>행 %1 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Could not load row %1: %2</source>
+        <translation>행 %1을(를) 불러올 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Row %1 no longer exists (purged).</source>
+        <translation>행 %1: 정리되어 더 이상 존재하지 않습니다.</translation>
+    </message>
+    <message>
+        <source> · leased to %1 until %2</source>
+        <translation> · %2까지 %1에 리스됨</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt(s)%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</source>
+        <translation>
+            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · 시도 %n회%4&lt;br&gt;%5 %6 · 중복 제거 키 &lt;code&gt;%7&lt;/code&gt; · 생성 %8%9</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · published %1</source>
+        <translation> · 발행 %1</translation>
+    </message>
+    <message>
+        <source>(no error)</source>
+        <translation>(오류 없음)</translation>
+    </message>
+    <message>
+        <source>Attempts (%1)</source>
+        <translation>시도 내역 (%1)</translation>
+    </message>
+    <message>
+        <source>Audit (%1)</source>
+        <translation>감사 기록 (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Order &lt;b&gt;%1&lt;/b&gt; was created by the request with idempotency key &lt;b&gt;%2&lt;/b&gt; (scope %3): status %4, response %5, replayed %n time(s), fingerprint &lt;code&gt;%6&lt;/code&gt;.</source>
+        <translation>
+            <numerusform>이 주문(&lt;b&gt;%1&lt;/b&gt;)은 멱등성 키 &lt;b&gt;%2&lt;/b&gt;(범위 %3)의 요청으로 생성되었습니다. 상태 %4, 응답 %5, 재생 %n회, 지문 &lt;code&gt;%6&lt;/code&gt;.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No idempotency record links to %1 %2.</source>
+        <translation>%1 %2에 연결된 멱등성 레코드가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Payload (%1)</source>
+        <translation>페이로드 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>OutboxTableModel</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>Aggregate</source>
+        <translation>애그리거트</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>시도 횟수</translation>
+    </message>
+    <message>
+        <source>Next attempt</source>
+        <translation>다음 시도</translation>
+    </message>
+    <message>
+        <source>Lease owner</source>
+        <translation>리스 소유자</translation>
+    </message>
+    <message>
+        <source>Lease expires</source>
+        <translation>리스 만료</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>마지막 오류</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>생성 시각</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>발행 시각</translation>
+    </message>
+    <message>
+        <source> (stuck)</source>
+        <translation> (멈춤)</translation>
+    </message>
+</context>
+<context>
+    <name>OutboxView</name>
+    <message>
+        <source>Event type</source>
+        <translation>이벤트 유형</translation>
+    </message>
+    <message>
+        <source>Aggregate id</source>
+        <translation>애그리거트 ID</translation>
+    </message>
+    <message>
+        <source>Error contains</source>
+        <translation>오류 내용 검색</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>생성 시작 시각</translation>
+    </message>
+    <message>
+        <source>Stuck only</source>
+        <translation>멈춘 행만</translation>
+    </message>
+    <message>
+        <source>&amp;Retry selected</source>
+        <translation>선택한 행 재시도(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Retry all &amp;matching…</source>
+        <translation>일치하는 모든 행 재시도(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;lease lease</source>
+        <translation>리스 해제(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Move the selected failed or dead rows back to pending (Ctrl+R)</source>
+        <translation>선택한 실패 또는 배달 못한 메시지 행을 대기(pending) 상태로 되돌립니다 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Put selected in-flight rows whose lease expired back to pending</source>
+        <translation>선택한 전송 중 행 가운데 리스가 만료된 행을 대기(pending) 상태로 되돌립니다</translation>
+    </message>
+    <message>
+        <source>Requeue every failed or dead row matching the filter, not just the loaded ones</source>
+        <translation>불러온 행뿐 아니라 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행을 재시도합니다</translation>
+    </message>
+    <message>
+        <source>Show every row</source>
+        <translation>모든 행 표시</translation>
+    </message>
+    <message>
+        <source>Cause: %1</source>
+        <translation>원인: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen row(s)</source>
+        <translation>
+            <numerusform>선택된 행 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the rows of this failure group or audited action; click to drop it</source>
+        <translation>이 실패 그룹 또는 감사 기록된 작업의 행만 표시합니다. 클릭하면 해제됩니다</translation>
+    </message>
+    <message>
+        <source>Requeue</source>
+        <translation>재시도</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</source>
+        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 대기(pending) 상태로 돌아갑니다. 그 밖의 행은 건너뛰고 보고합니다.</translation>
+    </message>
+    <message>
+        <source>Release the lease of</source>
+        <translation>리스 해제</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</source>
+        <translation>작업이 실행될 때 여전히 전송 중이고 리스가 만료된 행만 대기(pending) 상태로 돌아갑니다.</translation>
+    </message>
+    <message>
+        <source>Nothing to requeue</source>
+        <translation>재시도할 행 없음</translation>
+    </message>
+    <message>
+        <source>The filter shows no failed or dead rows.</source>
+        <translation>필터에 실패 또는 배달 못한 메시지 행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>No failed or dead row matches the filter.</source>
+        <translation>필터와 일치하는 실패 또는 배달 못한 메시지 행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
+        <translation>지금 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행입니다. 작업이 실행되기 전에 상태가 바뀐 행은 건너뛰고 보고하며, 나중에 실패하는 행은 건드리지 않습니다.</translation>
+    </message>
+    <message>
+        <source> The set is capped at %1 rows; run the action again for the rest.</source>
+        <translation> 대상은 최대 %1개 행으로 제한됩니다. 나머지는 작업을 다시 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot select rows</source>
+        <translation>행을 선택할 수 없음</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 실패</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n row(s) changed</source>
+        <translation>
+            <numerusform>%1: 행 %n개 변경됨</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n skipped because their state had changed</source>
+        <translation>
+            <numerusform>, 상태가 바뀌어 %n개 건너뜀</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, cancelled before the remaining batches</source>
+        <translation>, 나머지 배치 전에 취소됨</translation>
+    </message>
+    <message>
+        <source>Skipped ids: %1</source>
+        <translation>건너뛴 ID: %1</translation>
+    </message>
+    <message>
+        <source>Show only event type “%1”</source>
+        <translation>이벤트 유형 “%1”만 표시</translation>
+    </message>
+    <message>
+        <source>Show only aggregate “%1”</source>
+        <translation>애그리거트 “%1”만 표시</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPage</name>
+    <message>
+        <source>&amp;Retry group…</source>
+        <translation>그룹 재시도(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Last hour, per minute</source>
+        <translation>최근 1시간, 분 단위</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>전송 중</translation>
+    </message>
+    <message>
+        <source>failed, retry scheduled</source>
+        <translation>실패, 재시도 예약됨</translation>
+    </message>
+    <message>
+        <source>dead, need an operator</source>
+        <translation>배달 못한 메시지, 운영자 조치 필요</translation>
+    </message>
+    <message>
+        <source>stuck</source>
+        <translation>멈춘 행</translation>
+    </message>
+    <message>
+        <source>Double-click a group to see its rows</source>
+        <translation>그룹을 더블클릭하면 해당 행을 볼 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Show rows</source>
+        <translation>행 보기</translation>
+    </message>
+    <message>
+        <source>Largest failure groups</source>
+        <translation>가장 큰 실패 그룹</translation>
+    </message>
+    <message>
+        <source>Double-click a row to open it in the outbox list</source>
+        <translation>행을 더블클릭하면 아웃박스 목록에서 엽니다</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished rows</source>
+        <translation>가장 오래된 미발행 행</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>행</translation>
+    </message>
+    <message>
+        <source>lag (s)</source>
+        <translation>지연 (초)</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>발행</translation>
+    </message>
+    <message>
+        <source>failed attempts</source>
+        <translation>실패한 시도</translation>
+    </message>
+    <message>
+        <source>oldest unpublished</source>
+        <translation>가장 오래된 미발행</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>초</translation>
+    </message>
+    <message>
+        <source>Last operator actions</source>
+        <translation>최근 운영자 작업</translation>
+    </message>
+    <message>
+        <source>Requeue every row of the selected group, as they are when you confirm</source>
+        <translation>확인하는 시점에 선택한 그룹에 속한 모든 행을 재시도합니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row(s): %4</source>
+        <translation>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 행 %n개: %4</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No operator action on record.</source>
+        <translation>기록된 운영자 작업이 없습니다.</translation>
+    </message>
+    <message>
+        <source>All actions in the Audit tab</source>
+        <translation>감사 기록 탭에서 모든 작업 보기</translation>
+    </message>
+    <message>
+        <source>Show the %1 rows</source>
+        <translation>%1: 해당 행 보기</translation>
+    </message>
+    <message>
+        <source>An estimate from the planner&apos;s statistics (as of the last ANALYZE): about %1. Exact counts stop at %2 so that they stay cheap on large tables.</source>
+        <translation>플래너 통계(마지막 ANALYZE 기준)에 따른 추정치: 약 %1. 큰 테이블에서도 부담이 적도록 정확한 집계는 %2에서 멈춥니다.</translation>
+    </message>
+    <message>
+        <source>At least %1 — counts stop at %1 so that they stay cheap on large tables</source>
+        <translation>최소 %1 — 큰 테이블에서도 부담이 적도록 집계는 %1에서 멈춥니다</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished row: %1 old</source>
+        <translation>가장 오래된 미발행 행: %1 경과</translation>
+    </message>
+    <message>
+        <source>Nothing waits to be published.</source>
+        <translation>발행을 기다리는 행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;no requests&lt;/b&gt;</source>
+        <translation>&lt;b&gt;요청 없음&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>최근 1시간: 분당 &lt;b&gt;%1&lt;/b&gt;건 발행 · 중복 적중률 %2</translation>
+    </message>
+    <message>
+        <source>Warning level: %1 s (Metrics → Warning levels…)</source>
+        <translation>경고 수준: %1초 (지표 → 경고 수준…)</translation>
+    </message>
+    <message>
+        <source>Warning level for the duplicate hit rate: %1 %</source>
+        <translation>중복 적중률 경고 수준: %1 %</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>업데이트 시각: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Relays&lt;/b&gt;: none has registered yet.</source>
+        <translation>&lt;b&gt;릴레이&lt;/b&gt;: 아직 등록된 릴레이가 없습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Relays&lt;/b&gt;: %n alive</source>
+        <translation>
+            <numerusform>&lt;b&gt;릴레이&lt;/b&gt;: %n개 실행 중</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stale (presumed dead)</source>
+        <translation>
+            <numerusform>%n개 응답 없음 (중단된 것으로 추정)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</source>
+        <translation>⚠ 발행이 멈췄습니다: 발행을 기다리는 행이 있지만 실행 중인 릴레이가 없습니다. 릴레이를 시작하거나(outboxctl relay) 아래 릴레이가 멈춘 이유를 확인하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressRunner</name>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>%1 (%2 so far)</source>
+        <translation>%1 (현재까지 %2)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Demo without RabbitMQ: %1</source>
+        <translation>RabbitMQ 없는 데모: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>데모(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Fix the routing of order.cancelled</source>
+        <translation>order.cancelled 라우팅 수정(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;broker for 30 s</source>
+        <translation>브로커 30초 동안 중지(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Kill the relay (restarted after 5 s)</source>
+        <translation>릴레이 강제 종료 (5초 후 재시작)(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart PostgreSQL (immediate stop)</source>
+        <translation>PostgreSQL 재시작 (즉시 중지)(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;consumer</source>
+        <translation>컨슈머 중지(&amp;C)</translation>
+    </message>
+    <message>
+        <source>S&amp;tart the consumer</source>
+        <translation>컨슈머 시작(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Raise the queue &amp;limit</source>
+        <translation>큐 한도 높이기(&amp;L)</translation>
+    </message>
+    <message>
+        <source>About the &amp;demo</source>
+        <translation>데모 정보(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;데모&lt;/b&gt;&lt;p&gt;orders-service → 아웃박스 → 릴레이 (publisher confirms) → 익스체인지 %1 → 큐 %2 → 컨슈머 (인박스) → 주문 집계. 라우팅을 수정하기 전까지 주문 취소 이벤트를 받을 큐가 없습니다(데모 메뉴).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About the demo</source>
+        <translation>데모 정보</translation>
+    </message>
+    <message>
+        <source>Demo process ended</source>
+        <translation>데모 프로세스 종료됨</translation>
+    </message>
+    <message>
+        <source>%1 stopped:
+%2</source>
+        <translation>%1 중지됨:
+%2</translation>
+    </message>
+    <message>
+        <source>the demo database</source>
+        <translation>데모 데이터베이스</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>데모를 시작할 수 없음</translation>
+    </message>
+</context>
+<context>
+    <name>RelayFleetModel</name>
+    <message>
+        <source>alive</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>stale — presumed dead</source>
+        <translation>응답 없음 — 중단된 것으로 추정</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>중지됨</translation>
+    </message>
+    <message>
+        <source>%1
+at %2</source>
+        <translation>%1
+발생 시각: %2</translation>
+    </message>
+    <message>
+        <source>No heartbeat for %1 (it beats every %2): killed, its host gone, or cut off from the database.</source>
+        <translation>%1 동안 하트비트 없음 (주기 %2): 강제 종료되었거나, 호스트가 사라졌거나, 데이터베이스와 연결이 끊겼습니다.</translation>
+    </message>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation>%1 (PID %2)</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>%1 전</translation>
+    </message>
+    <message>
+        <source>%1 /s</source>
+        <translation>초당 %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 (unreachable)</source>
+        <translation>%1 (연결 불가)</translation>
+    </message>
+    <message>
+        <source>Relay</source>
+        <translation>릴레이</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>호스트</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>마지막 확인</translation>
+    </message>
+    <message>
+        <source>Publishing</source>
+        <translation>발행 속도</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>발행 수</translation>
+    </message>
+    <message>
+        <source>Workers × batch</source>
+        <translation>워커 × 배치</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>버전</translation>
+    </message>
+    <message>
+        <source>Sink</source>
+        <translation>싱크</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>마지막 오류</translation>
+    </message>
+</context>
+<context>
+    <name>SessionInfo</name>
+    <message>
+        <source>operator</source>
+        <translation>운영자</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>읽기 전용</translation>
+    </message>
+    <message>
+        <source>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</source>
+        <translation>데이터베이스 사용자 &apos;%1&apos;에게는 읽기 권한만 있습니다. 재시도와 리스 해제에는 outbox_operator 역할(outbox에 대한 UPDATE, audit_log에 대한 INSERT)이 필요합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>StatusFilterButton</name>
+    <message>
+        <source>Status: all</source>
+        <translation>상태: 전체</translation>
+    </message>
+    <message>
+        <source>Status: %1</source>
+        <translation>상태: %1</translation>
+    </message>
+</context>
+<context>
+    <name>StuckRowClassifier</name>
+    <message>
+        <source>in flight, but the worker&apos;s lease has expired</source>
+        <translation>전송 중이지만 워커의 리스가 만료됨</translation>
+    </message>
+    <message>
+        <source>due, but no relay has picked it up</source>
+        <translation>처리 시각이 지났지만 가져간 릴레이가 없음</translation>
+    </message>
+    <message>
+        <source>dead: gave up after the maximum attempts</source>
+        <translation>배달 못한 메시지: 최대 시도 횟수에 도달해 포기함</translation>
+    </message>
+</context>
+<context>
+    <name>TimeFormatter</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1시간 %2분</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1일 %2시간</translation>
+    </message>
+</context>
+<context>
+    <name>TimeRangeFilter</name>
+    <message>
+        <source>to</source>
+        <translation>종료 시각</translation>
+    </message>
+</context>
+<context>
+    <name>WaitingRowsModel</name>
+    <message>
+        <source>No relay is alive to publish it: start one (outboxctl relay)</source>
+        <translation>발행할 릴레이가 실행 중이 아닙니다: 릴레이를 시작하세요 (outboxctl relay)</translation>
+    </message>
+    <message>
+        <source>Failing (attempt %1): %2</source>
+        <translation>실패 중 (%1번째 시도): %2</translation>
+    </message>
+    <message>
+        <source>Leased by %1, whose lease ran out: the worker is presumed dead; a relay rescues the row</source>
+        <translation>%1의 리스가 만료됨: 워커가 중단된 것으로 추정되며, 릴레이가 이 행을 회수합니다</translation>
+    </message>
+    <message>
+        <source>Being published by %1</source>
+        <translation>%1에서 발행 중</translation>
+    </message>
+    <message>
+        <source>Not due until %1</source>
+        <translation>%1 이후 처리 예정</translation>
+    </message>
+    <message>
+        <source>Due for a long time while relays are alive: they are not keeping up</source>
+        <translation>릴레이가 실행 중인데도 오랫동안 처리되지 않음: 릴레이가 처리량을 따라가지 못합니다</translation>
+    </message>
+    <message>
+        <source>Waiting its turn</source>
+        <translation>차례를 기다리는 중</translation>
+    </message>
+    <message>
+        <source>Created %1</source>
+        <translation>생성 시각: %1</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>대기 시간</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>원인</translation>
+    </message>
+</context>
+</TS>
