@@ -904,10 +904,6 @@ Example, row %6:
         <translation>System language</translation>
     </message>
     <message>
-        <source>Language</source>
-        <translation>Language</translation>
-    </message>
-    <message>
         <source>The console will use %1 from its next start.</source>
         <translation>The console will use %1 from its next start.</translation>
     </message>
@@ -918,6 +914,10 @@ Example, row %6:
     <message>
         <source>Reading the password from the keychain…</source>
         <translation>Reading the password from the keychain…</translation>
+    </message>
+    <message>
+        <source>Keychain: %1</source>
+        <translation>Keychain: %1</translation>
     </message>
 </context>
 <context>

@@ -889,10 +889,6 @@ Example, row %6:
         <translation>시스템 언어</translation>
     </message>
     <message>
-        <source>Language</source>
-        <translation>언어</translation>
-    </message>
-    <message>
         <source>The console will use %1 from its next start.</source>
         <translation>다음에 시작할 때부터 콘솔이 %1(으)로 표시됩니다.</translation>
     </message>
@@ -903,6 +899,10 @@ Example, row %6:
     <message>
         <source>Reading the password from the keychain…</source>
         <translation>키체인에서 비밀번호를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Keychain: %1</source>
+        <translation>키체인: %1</translation>
     </message>
 </context>
 <context>

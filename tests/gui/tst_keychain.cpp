@@ -248,6 +248,19 @@ private slots:
         QVERIFY2(dialogError->contains(error), qPrintable(*dialogError));
     }
 
+    // A recent entry edited by hand into something libpq rejects: the dialog opens and says what is wrong.
+    void startWithABrokenRecentEntryAsks()
+    {
+        QSettings().setValue(QStringLiteral("connections/recent"), QStringList { QStringLiteral("hots=db.internal") });
+        MainWindow window;
+        bool connected = false;
+        const std::optional<QString> dialogError
+            = errorOfTheDialogOpenedBy([&window] { window.reconnectOrAsk(); }, &connected, window);
+        QVERIFY(!connected);
+        QVERIFY2(dialogError, "the connect dialog did not open");
+        QVERIFY2(dialogError->contains(QStringLiteral("invalid connection option \"hots\"")), qPrintable(*dialogError));
+    }
+
 private:
     QString m_password;
     QString m_operatorConninfo;

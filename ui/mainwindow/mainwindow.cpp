@@ -185,7 +185,13 @@ MainWindow::MainWindow(QWidget* parent)
             ConnectionSettings::fromDsn(identity), Conninfo::displayName(Conninfo::parseWithoutSecrets(identity)));
     };
     connect(&m_keychain, &PasswordKeychain::notStored, this, withoutStoredPassword);
-    connect(&m_keychain, &PasswordKeychain::failed, this, withoutStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::failed, this,
+        [this, withoutStoredPassword](const QString& identity, const QString& message) {
+            if (identity == m_recentIdentity)
+                withoutStoredPassword(identity);
+            else // storing or forgetting: the operator asked for it and must learn it did not happen
+                statusBar()->showMessage(tr("Keychain: %1").arg(message), 30'000);
+        });
     connect(&m_keychain, &PasswordKeychain::stored, this, [this](const QString& identity) {
         m_currentIdentity = identity;
         m_forgetPassword->setEnabled(true);
@@ -346,7 +352,12 @@ void MainWindow::connectToRecent(const QString& entry)
 
 void MainWindow::connectToRecent(const QString& entry, WithoutStoredPassword without)
 {
-    m_recentIdentity = PasswordKeychain::identity(entry);
+    try {
+        m_recentIdentity = PasswordKeychain::identity(entry);
+    } catch (const OutboxError& error) {
+        showConnectDialog(error.message()); // an entry edited by hand into something libpq rejects
+        return;
+    }
     m_recentWithout = without;
     m_serverLabel->setText(tr("Reading the password from the keychain…"));
     m_keychain.load(m_recentIdentity);
