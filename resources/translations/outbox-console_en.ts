@@ -241,6 +241,13 @@ After:  %8</numerusform>
     </message>
 </context>
 <context>
+    <name>DatabaseClient</name>
+    <message>
+        <source>not connected to the database (reconnecting)</source>
+        <translation>not connected to the database (reconnecting)</translation>
+    </message>
+</context>
+<context>
     <name>DemoSystem</name>
     <message>
         <source>started without RabbitMQ: the relay publishes into a fault-injecting sink</source>
@@ -314,6 +321,10 @@ After:  %8</numerusform>
     <message>
         <source>Exporting metrics to %1…</source>
         <translation>Exporting metrics to %1…</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>cannot write %1: %2</translation>
     </message>
 </context>
 <context>

@@ -233,6 +233,13 @@ After:  %8</source>
     </message>
 </context>
 <context>
+    <name>DatabaseClient</name>
+    <message>
+        <source>not connected to the database (reconnecting)</source>
+        <translation>데이터베이스에 연결되어 있지 않습니다 (다시 연결하는 중)</translation>
+    </message>
+</context>
+<context>
     <name>DemoSystem</name>
     <message>
         <source>started without RabbitMQ: the relay publishes into a fault-injecting sink</source>
@@ -304,6 +311,10 @@ After:  %8</source>
     <message>
         <source>Exporting metrics to %1…</source>
         <translation>지표를 %1에 내보내는 중…</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1에 쓸 수 없습니다: %2</translation>
     </message>
 </context>
 <context>

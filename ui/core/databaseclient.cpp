@@ -55,5 +55,5 @@ void DatabaseClient::post(std::function<void(DbSession*)> job)
 
 OutboxError DatabaseClient::notConnected()
 {
-    return OutboxError(OutboxError::Kind::Connection, QStringLiteral("not connected to the database (reconnecting)"));
+    return OutboxError(OutboxError::Kind::Connection, tr("not connected to the database (reconnecting)"));
 }

@@ -48,13 +48,17 @@ ExportRunner* ExportRunner::exportMetrics(DatabaseClient& worker, QWidget* dialo
             DbSession& session, QIODevice& out, const std::function<bool(qint64)>& progress) -> qint64 {
             const QByteArray csv = ExportTables::metricsCsv(session, from, to, bucketSeconds, zone);
             if (out.write(csv) != csv.size()) {
-                throw OutboxError(
-                    OutboxError::Kind::Other, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+                throw writeFailed(OutboxError::Kind::Other, path, out);
             }
             const qint64 buckets = csv.count('\n') - 1; // without the header
             progress(buckets);
             return buckets;
         });
+}
+
+OutboxError ExportRunner::writeFailed(OutboxError::Kind kind, const QString& path, const QIODevice& device)
+{
+    return OutboxError(kind, tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), device.errorString()));
 }
 
 ExportRunner* ExportRunner::start(
@@ -67,8 +71,7 @@ ExportRunner* ExportRunner::start(
             // QSaveFile: a failed or cancelled export never leaves a half-written file behind.
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly))
-                throw OutboxError(OutboxError::Kind::InvalidInput,
-                    QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+                throw writeFailed(OutboxError::Kind::InvalidInput, path, file);
             ExportResult result;
             result.rows = stream(session, file, [&](qint64 rows) {
                 result.cancelled = !progress(rows);
@@ -77,8 +80,7 @@ ExportRunner* ExportRunner::start(
             if (result.cancelled)
                 file.cancelWriting();
             else if (!file.commit())
-                throw OutboxError(
-                    OutboxError::Kind::Other, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+                throw writeFailed(OutboxError::Kind::Other, path, file);
             return result;
         },
         [runner](const ExportResult& result) {

@@ -5,9 +5,12 @@
 #include "outbox/outboxfilter.h"
 
 #include "core/progressrunner.h"
+#include "db/outboxerror.h"
 #include "export/recordtable.h"
 #include <QDateTime>
 #include <QTimeZone>
+
+class QIODevice;
 
 class DatabaseClient;
 class DbSession;
@@ -36,6 +39,8 @@ signals:
     void failed(const QString& message);
 
 private:
+    // On the worker thread: tr() is safe there.
+    static OutboxError writeFailed(OutboxError::Kind kind, const QString& path, const QIODevice& device);
     using ProgressRunner::ProgressRunner;
     using Stream = std::function<qint64(DbSession&, QIODevice&, const std::function<bool(qint64)>&)>;
     static ExportRunner* start(
