@@ -23,6 +23,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -337,7 +338,9 @@ private slots:
         saveScreenshot(window, QStringLiteral("console-ko-main.png"));
         QSettings settings;
         PasswordKeychain keychain(QStringLiteral("outbox-console-test-translations"));
+        QSignalSpy keychainKnown(&keychain, &PasswordKeychain::availabilityKnown);
         ConnectDialog dialog(RecentConnections(settings), keychain, &window);
+        QVERIFY(keychainKnown.wait(10'000)); // its tooltip is one of the texts checked
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         saveScreenshot(dialog, QStringLiteral("console-ko-connect.png"));

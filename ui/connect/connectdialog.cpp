@@ -174,14 +174,18 @@ ConnectDialog::ConnectDialog(const RecentConnections& recent, PasswordKeychain& 
     m_form->addRow(tr("&Database:"), m_database);
     m_form->addRow(tr("&User:"), m_user);
     m_form->addRow(tr("Pass&word:"), m_password);
+    m_form->addRow(tr("SS&L mode:"), m_sslMode);
+    m_form->addRow(separator());
+    m_form->addRow(tr("&Or URI / DSN:"), m_dsn);
+    // Below both: the password remembered is the field's or the one a pasted DSN holds.
     auto* keychainRow = new QHBoxLayout;
     keychainRow->addWidget(m_remember);
     keychainRow->addWidget(m_forget);
     keychainRow->addStretch();
     m_form->addRow(QString(), keychainRow);
-    m_form->addRow(tr("SS&L mode:"), m_sslMode);
-    m_form->addRow(separator());
-    m_form->addRow(tr("&Or URI / DSN:"), m_dsn);
+    // Created beside the password field, tabbed to where they are shown.
+    setTabOrder(m_dsn, m_remember);
+    setTabOrder(m_remember, m_forget);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(m_form);
