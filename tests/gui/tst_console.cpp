@@ -23,6 +23,7 @@
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 #include "support/databasetestcase.h"
+#include "support/guitesting.h"
 #include "support/listmodeltesting.h"
 #include "support/relayprocess.h"
 
@@ -31,13 +32,11 @@
 #include <QApplication>
 #include <QBrush>
 #include <QCoreApplication>
-#include <QImage>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -130,10 +129,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_console"));
-        QSettings().clear();
+        GuiTesting::useOwnSettings(QStringLiteral("tst_console"));
         setUpDatabase();
     }
     void init() { seed(); }
@@ -388,7 +384,7 @@ private slots:
         auto* detail = view.findChild<OutboxDetailPane*>();
         detail->findChild<QTabWidget*>()->setCurrentIndex(3);
         QTRY_VERIFY_WITH_TIMEOUT(detail->findChild<QLabel*>()->text().contains(QStringLiteral("#5 ")), 10'000);
-        saveScreenshot(*window, QStringLiteral("console-outbox.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-outbox.png"));
 
         auto* tabs = window->findChild<QTabWidget*>();
         tabs->setCurrentWidget(window->keysView());
@@ -396,7 +392,7 @@ private slots:
         window->keysView()->table()->selectRow(2);
         const QLabel* keySummary = window->keysView()->findChild<KeyDetailPane*>()->findChild<QLabel*>();
         QTRY_VERIFY_WITH_TIMEOUT(keySummary->text().contains(QStringLiteral("checkout-")), 10'000);
-        saveScreenshot(*window, QStringLiteral("console-keys.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-keys.png"));
     }
 
     // The fleet on the Overview, with a real relay process: running, it is listed alive; killed with SIGKILL it
@@ -435,7 +431,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("25"), 10'000);
         const QModelIndex state = overview->relays()->index(0, RelayFleetModel::State);
         QCOMPARE(state.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xdc, 0x32, 0x2f));
-        saveScreenshot(*window, QStringLiteral("console-fleet.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-fleet.png"));
     }
 
     // The Failures tab: the failed and dead rows by cause, largest first; Show rows opens a group in the outbox
@@ -458,7 +454,7 @@ private slots:
         QCOMPARE(largest.rows(), 8LL); // ids 1..10 fail or are dead; 5 and 10 have the other cause
         QCOMPARE(failures->model()->rows().at(1).rows(), 2LL);
         failures->table()->selectRow(0);
-        saveScreenshot(*window, QStringLiteral("console-failures.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-failures.png"));
 
         emit failures->showOutbox(failures->selectedGroupFilter());
         QCOMPARE(tabs->currentWidget(), window->outboxView());
@@ -545,7 +541,7 @@ private slots:
         QVERIFY2(audit->detail()->toPlainText().contains(QStringLiteral("Reason: first batch after the fix")),
             qPrintable(audit->detail()->toPlainText()));
         QVERIFY(audit->detail()->toPlainText().contains(QStringLiteral("1, 2, 3")));
-        saveScreenshot(*window, QStringLiteral("console-audit.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-audit.png"));
 
         const auto buttons = audit->findChildren<QPushButton*>();
         const auto showRows = std::find_if(buttons.cbegin(), buttons.cend(),
@@ -611,7 +607,7 @@ private slots:
         const auto* actions = overview->findChild<QLabel*>(QStringLiteral("recentActions"));
         QVERIFY(actions->text().contains(QStringLiteral("one to see whether the broker took it")));
         QVERIFY(actions->text().contains(db().scalar(QStringLiteral("SELECT session_user")).toString()));
-        saveScreenshot(*window, QStringLiteral("console-overview.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-overview.png"));
 
         // Retry group from the Overview: the same audited requeue of the frozen group as the Failures tab's.
         auto* groups = overview->findChild<QTableView*>(QStringLiteral("failureGroups"));
@@ -672,21 +668,6 @@ private slots:
         view.refresh();
         QVERIFY(waitForRows(view, 40));
         QVERIFY2(status->text().startsWith(QStringLiteral("40 row")), qPrintable(status->text()));
-    }
-
-private:
-    static void saveScreenshot(QWidget& window, const QString& name)
-    {
-        const QImage image = window.grab().toImage();
-        const QString path = QDir::current().filePath(name);
-        QVERIFY(image.save(path));
-        qInfo("screenshot saved to %s", qPrintable(path));
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 7) {
-            for (int x = 0; x < image.width(); x += 7)
-                colours.insert(image.pixel(x, y));
-        }
-        QVERIFY2(colours.size() > 20, "the window rendered blank");
     }
 };
 

@@ -4,6 +4,7 @@
 #include "connect/recentconnections.h"
 #include "mainwindow/mainwindow.h"
 #include "support/databasetestcase.h"
+#include "support/guitesting.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -15,7 +16,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
 #include <functional>
@@ -86,10 +86,7 @@ public:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_keychain"));
-        QSettings().clear();
+        GuiTesting::useOwnSettings(QStringLiteral("tst_keychain"));
         setUpDatabase();
         // A role with a password of its own: libpq's PGPASSWORD (the superuser's) cannot log it in, so a connection
         // that works got its password from the keychain.

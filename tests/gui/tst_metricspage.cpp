@@ -7,6 +7,7 @@
 #include "metrics/metricstimerange.h"
 #include "metrics/metricthresholds.h"
 #include "support/databasetestcase.h"
+#include "support/guitesting.h"
 #include "support/listmodeltesting.h"
 #include "support/processtesting.h"
 
@@ -25,7 +26,6 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -293,9 +293,7 @@ private slots:
     void initTestCase()
     {
         QCOMPARE(QTimeZone::systemTimeZoneId(), QByteArray("Asia/Seoul"));
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_metricspage"));
+        GuiTesting::useOwnSettings(QStringLiteral("tst_metricspage"));
         QLocale::setDefault(QLocale::c());
         setUpDatabase();
         m_worker = std::make_unique<DatabaseClient>(QStringLiteral("test"));

@@ -5,6 +5,7 @@
 #include "core/timeformatter.h"
 #include "i18n/consolelanguage.h"
 #include "mainwindow/mainwindow.h"
+#include "support/guitesting.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -24,7 +25,6 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -201,12 +201,6 @@ QList<QPair<QString, QString>> visibleTexts(QWidget* root)
     return texts;
 }
 
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const QImage image = widget.grab().toImage();
-    QVERIFY(image.save(QDir::current().filePath(name)));
-}
-
 } // namespace
 
 // The console in Korean and English: the .ts files are complete and in step with the sources, the Korean uses the
@@ -216,13 +210,7 @@ class TestTranslations final : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_translations"));
-        QSettings().clear();
-    }
+    void initTestCase() { GuiTesting::useOwnSettings(QStringLiteral("tst_translations")); }
 
     void tsFileIsComplete_data()
     {
@@ -335,7 +323,7 @@ private slots:
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        saveScreenshot(window, QStringLiteral("console-ko-main.png"));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-ko-main.png"));
         QSettings settings;
         PasswordKeychain keychain(QStringLiteral("outbox-console-test-translations"));
         QSignalSpy keychainKnown(&keychain, &PasswordKeychain::availabilityKnown);
@@ -343,7 +331,7 @@ private slots:
         QVERIFY(keychainKnown.wait(10'000)); // its tooltip is one of the texts checked
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        saveScreenshot(dialog, QStringLiteral("console-ko-connect.png"));
+        GuiTesting::saveScreenshot(dialog, QStringLiteral("console-ko-connect.png"));
 
         QStringList english;
         int texts = 0;

@@ -6,12 +6,11 @@
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
+#include "support/guitesting.h"
 
 #include <QDir>
-#include <QImage>
 #include <QSignalSpy>
 #include <QSqlQuery>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
 
@@ -20,25 +19,8 @@
 class TestDemoScreenshot final : public QObject {
     Q_OBJECT
 
-    static void saveScreenshot(QWidget& window, const QString& name)
-    {
-        const QImage image = window.grab().toImage();
-        QVERIFY(image.save(QDir::current().filePath(name)));
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 7) {
-            for (int x = 0; x < image.width(); x += 7)
-                colours.insert(image.pixel(x, y));
-        }
-        QVERIFY2(colours.size() > 20, "the window rendered blank");
-    }
-
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_demoscreenshot"));
-    }
+    void initTestCase() { GuiTesting::useOwnSettings(QStringLiteral("tst_demoscreenshot")); }
 
     void consoleShowsTheRunningSystem()
     {
@@ -57,7 +39,7 @@ private slots:
         // Rows: the list refreshes itself on the change notifications the traffic sends.
         tabs->setCurrentWidget(window.outboxView());
         QTRY_VERIFY_WITH_TIMEOUT(window.outboxView()->model()->rowCount() >= 50, 40'000);
-        saveScreenshot(window, QStringLiteral("console-demo-outbox.png"));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-outbox.png"));
 
         // Charts: requests, replays and publications in the rollups the Metrics tab draws.
         auto* metrics = window.findChild<MetricsPage*>();
@@ -75,7 +57,7 @@ private slots:
                 return requests > 0 && replays > 0 && published > 0;
             }(),
             40'000);
-        saveScreenshot(window, QStringLiteral("console-demo-metrics.png"));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-metrics.png"));
 
         // The Overview once the broker itself has refused something: cancellations no queue is bound for come back
         // as 312 NO_ROUTE and go dead after four attempts.
@@ -91,7 +73,7 @@ private slots:
         tabs->setCurrentWidget(window.overview());
         window.refresh();
         QTRY_VERIFY_WITH_TIMEOUT(window.overview()->figure(QStringLiteral("dead")).toInt() > 0, 20'000);
-        saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
     }
 };
 
