@@ -19,12 +19,13 @@
 #include <QTimer>
 #include <memory>
 
-// The Demo menu: faults to practise on and the repair of the unroutable events; what each did goes to the status
-// bar. Help gains "About the demo", which says where every component listens (also printed on stdout).
+// The Demo menu: faults to practise on and the repair of the unroutable events; what each did goes to the message
+// log (the status bar and the Messages panel). Help gains "About the demo", which says where every component listens
+// (also printed on stdout).
 static void addDemoMenu(MainWindow& window, DemoSystem& system)
 {
-    QObject::connect(&system, &DemoSystem::injected, &window,
-        [&window](const QString& what) { window.statusBar()->showMessage(what, 30'000); });
+    QObject::connect(
+        &system, &DemoSystem::injected, &window, [&window](const QString& what) { window.postMessage(what); });
     QObject::connect(&system, &DemoSystem::ready, &window, [&system] {
         QTextStream out(stdout);
         for (const QString& line : system.components())
@@ -32,8 +33,9 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
     });
     // On stdout the components' line "demo: rabbitmq none (why)" says it.
     if (!system.brokerAbsence().isEmpty()) {
-        window.statusBar()->addPermanentWidget(
-            new QLabel(QObject::tr("Demo without RabbitMQ: %1").arg(system.brokerAbsence())));
+        const QString absence = QObject::tr("Demo without RabbitMQ: %1").arg(system.brokerAbsence());
+        window.statusBar()->addPermanentWidget(new QLabel(absence));
+        window.postMessage(absence);
     }
     QMenu* help = window.menuBar()->actions().constLast()->menu();
     QMenu* demo = new QMenu(QObject::tr("&Demo"), &window);
@@ -115,8 +117,9 @@ int main(int argc, char* argv[])
                 DemoSystem::locate(QApplication::applicationDirPath()), parser.value(demoKeep));
             QObject::connect(system.get(), &DemoSystem::processFailed, &window,
                 [&window](const QString& program, const QString& output) {
-                    QMessageBox::warning(&window, QObject::tr("Demo process ended"),
-                        QObject::tr("%1 stopped:\n%2").arg(program, output));
+                    const QString stopped = QObject::tr("%1 stopped:\n%2").arg(program, output);
+                    window.postMessage(stopped);
+                    QMessageBox::warning(&window, QObject::tr("Demo process ended"), stopped);
                 });
             system->start();
             window.connectTo(system->settings(), QObject::tr("the demo database"));

@@ -44,6 +44,10 @@ QByteArray metrics(const RelayStatus& status, const Identity& identity)
         QStringLiteral("1 while the relay reaches PostgreSQL, 0 during an outage."), status.databaseUp ? 1 : 0);
     format.addGauge(QStringLiteral("outbox_relay_sink_up"),
         QStringLiteral("1 while the relay reaches its sink, 0 during an outage."), status.sinkUp ? 1 : 0);
+    format.addGauge(QStringLiteral("outbox_relay_failing"),
+        QStringLiteral("1 while the relay publishes nothing: its sink is unreachable, or over its last heartbeat "
+                       "interval publishes failed and none succeeded (relay_nodes state 'failing')."),
+        status.failing ? 1 : 0);
     format.addInfo(QStringLiteral("outbox_relay_info"), QStringLiteral("The relay's name and version."),
         { { QStringLiteral("version"), identity.version }, { QStringLiteral("name"), identity.name } });
     return format.text();
@@ -60,6 +64,9 @@ Health health(const RelayStatus& status)
         reasons.append(QStringLiteral("database: ") + status.databaseProblem);
     if (!status.sinkUp)
         reasons.append(QStringLiteral("sink: ") + status.sinkProblem);
+    else if (status.failing)
+        reasons.append(status.failingProblem); // reachable, but refusing every publish
+    health.body.insert(QStringLiteral("publishing"), status.failing ? QStringLiteral("failing") : QStringLiteral("ok"));
     health.httpStatus = reasons.isEmpty() ? 200 : 503;
     health.body.insert(
         QStringLiteral("status"), reasons.isEmpty() ? QStringLiteral("ok") : QStringLiteral("unavailable"));

@@ -128,6 +128,12 @@ OutboxError DbSession::errorFor(const QSqlError& error, const QString& context) 
     return classified;
 }
 
+int DbSession::backendPid() const
+{
+    pg_conn* conn = connectionOf(m_db);
+    return conn ? PQbackendPID(conn) : 0;
+}
+
 bool DbSession::isBroken() const
 {
     return PQstatus(connectionOf(m_db)) == CONNECTION_BAD;

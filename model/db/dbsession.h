@@ -49,6 +49,8 @@ public:
     // by it, never by this machine's clock.
     QDateTime serverNow();
 
+    // The server process serving this session (pg_backend_pid()), as libpq learnt it at connect; 0 if closed.
+    int backendPid() const;
     // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
     bool isBroken() const;
 

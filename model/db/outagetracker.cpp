@@ -59,3 +59,9 @@ QString OutageTracker::problem() const
     std::lock_guard lock(m_mutex);
     return m_problem;
 }
+
+qint64 OutageTracker::downForMs() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_up ? 0 : m_since.elapsed();
+}

@@ -25,6 +25,8 @@ public:
     bool isUp() const;
     // Why the peer is down; empty while it is up.
     QString problem() const;
+    // How long the current outage has lasted; 0 while the peer is up.
+    qint64 downForMs() const;
 
 private:
     const QString m_peer;

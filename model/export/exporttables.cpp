@@ -107,10 +107,12 @@ RecordTable ExportTables::metrics(const QList<MetricPoint>& points, const QTimeZ
         QStringLiteral("publish_latency_max_ms"), QStringLiteral("failed_attempts"), QStringLiteral("retry_rate"),
         QStringLiteral("dead_letters"), QStringLiteral("lease_rescues"), QStringLiteral("backlog"),
         QStringLiteral("backlog_capped"), QStringLiteral("oldest_pending_age_ms"), QStringLiteral("consumed"),
-        QStringLiteral("consumer_duplicates") });
+        QStringLiteral("consumer_duplicates"), QStringLiteral("backlog_last"),
+        QStringLiteral("oldest_pending_age_ms_last") });
     for (const MetricPoint& point : points) {
         const MetricCounters& c = point.counters;
         const std::optional<BacklogSample>& backlog = point.backlog;
+        const std::optional<BacklogSample>& last = point.lastBacklog;
         table.addRow({ Cell::text(zonedTimestamp(point.start, zone)), Cell::integer(c.requests),
             Cell::integer(c.executions), Cell::integer(c.replays), Cell::integer(c.mismatches),
             Cell::integer(c.inProgressRejections), Cell::rate(point.duplicateHitRate()), Cell::integer(c.published),
@@ -121,7 +123,9 @@ RecordTable ExportTables::metrics(const QList<MetricPoint>& points, const QTimeZ
             Cell::integer(c.leaseRescues), Cell::integer(backlog ? std::optional(backlog->unpublished) : std::nullopt),
             Cell::boolean(backlog ? std::optional(backlog->capped) : std::nullopt),
             Cell::integer(backlog ? std::optional(backlog->oldestUnpublishedAgeMs) : std::nullopt),
-            Cell::integer(c.consumed), Cell::integer(c.consumerDuplicates) });
+            Cell::integer(c.consumed), Cell::integer(c.consumerDuplicates),
+            Cell::integer(last ? std::optional(last->unpublished) : std::nullopt),
+            Cell::integer(last ? std::optional(last->oldestUnpublishedAgeMs) : std::nullopt) });
     }
     return table;
 }

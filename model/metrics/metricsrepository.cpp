@@ -109,13 +109,21 @@ void MetricsRepository::addRollups(int shard, const QMap<qint64, MetricCounters>
 
 void MetricsRepository::recordBacklogSample(const BacklogSample& sample)
 {
-    m_session.exec(QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
-                                  "  oldest_pending_ms) "
-                                  "VALUES (date_trunc('minute', now()), now(), ?::bigint, ?::boolean, ?::bigint) "
+    // The minute keeps the peak of each gauge and the last sample beside it: a backlog that peaks and drains
+    // within one minute is still seen in that minute.
+    m_session.exec(QStringLiteral("INSERT INTO backlog_samples AS b (bucket, sampled_at, pending, pending_capped, "
+                                  "  oldest_pending_ms, last_pending, last_pending_capped, last_oldest_pending_ms) "
+                                  "VALUES (date_trunc('minute', now()), now(), ?::bigint, ?::boolean, ?::bigint, "
+                                  "  ?::bigint, ?::boolean, ?::bigint) "
                                   "ON CONFLICT (bucket) DO UPDATE SET sampled_at = EXCLUDED.sampled_at, "
-                                  "  pending = EXCLUDED.pending, pending_capped = EXCLUDED.pending_capped, "
-                                  "  oldest_pending_ms = EXCLUDED.oldest_pending_ms"),
-        { sample.unpublished, sample.capped, sample.oldestUnpublishedAgeMs },
+                                  "  pending = greatest(b.pending, EXCLUDED.pending), "
+                                  "  pending_capped = b.pending_capped OR EXCLUDED.pending_capped, "
+                                  "  oldest_pending_ms = greatest(b.oldest_pending_ms, EXCLUDED.oldest_pending_ms), "
+                                  "  last_pending = EXCLUDED.last_pending, "
+                                  "  last_pending_capped = EXCLUDED.last_pending_capped, "
+                                  "  last_oldest_pending_ms = EXCLUDED.last_oldest_pending_ms"),
+        { sample.unpublished, sample.capped, sample.oldestUnpublishedAgeMs, sample.unpublished, sample.capped,
+            sample.oldestUnpublishedAgeMs },
         QStringLiteral("recording a backlog sample"));
 }
 
@@ -170,19 +178,23 @@ QList<MetricPoint> MetricsRepository::series(
             + QStringLiteral(
                 "  FROM metric_rollups m, w WHERE m.bucket >= w.first_slot AND m.bucket < w.t1 GROUP BY 1), "
                 "backlog AS (SELECT date_bin(w.stride, b.bucket, w.origin) AS slot, max(b.pending) AS pending, "
-                "    bool_or(b.pending_capped) AS capped, max(b.oldest_pending_ms) AS oldest "
+                "    bool_or(b.pending_capped) AS capped, max(b.oldest_pending_ms) AS oldest, "
+                "    (array_agg(b.last_pending ORDER BY b.bucket DESC))[1] AS last_pending, "
+                "    (array_agg(b.last_pending_capped ORDER BY b.bucket DESC))[1] AS last_capped, "
+                "    (array_agg(b.last_oldest_pending_ms ORDER BY b.bucket DESC))[1] AS last_oldest "
                 "  FROM backlog_samples b, w WHERE b.bucket >= w.first_slot AND b.bucket < w.t1 GROUP BY 1) "
                 "SELECT epoch_ms(s.slot), coalesce(r.requests, 0), coalesce(r.executions, 0), "
                 "  coalesce(r.replays, 0), coalesce(r.mismatches, 0), coalesce(r.in_progress_rejections, 0), "
                 "  coalesce(r.published, 0), coalesce(r.latency_sum, 0), coalesce(r.latency_max, 0), "
                 "  coalesce(r.failed_attempts, 0), coalesce(r.dead_letters, 0), coalesce(r.lease_rescues, 0), "
-                "  b.pending, b.capped, b.oldest, coalesce(r.consumed, 0), coalesce(r.consumer_duplicates, 0)")
+                "  b.pending, b.capped, b.oldest, coalesce(r.consumed, 0), coalesce(r.consumer_duplicates, 0), "
+                "  b.last_pending, b.last_capped, b.last_oldest")
             + histogramColumns
             + QStringLiteral(" FROM slots s LEFT JOIN roll r USING (slot) LEFT JOIN backlog b USING (slot) "
                              "ORDER BY s.slot"),
         { SqlValues::timestamp(from), SqlValues::timestamp(to), bucketSeconds, timeZone },
         QStringLiteral("reading metrics"));
-    constexpr int FirstHistogramColumn = 17;
+    constexpr int FirstHistogramColumn = 20;
     QList<MetricPoint> points;
     while (q.next()) {
         MetricPoint point;
@@ -201,8 +213,11 @@ QList<MetricPoint> MetricsRepository::series(
         c.leaseRescues = q.value(11).toLongLong();
         c.consumed = q.value(15).toLongLong();
         c.consumerDuplicates = q.value(16).toLongLong();
-        if (!q.value(12).isNull())
+        if (!q.value(12).isNull()) {
             point.backlog = BacklogSample { q.value(12).toLongLong(), q.value(13).toBool(), q.value(14).toLongLong() };
+            point.lastBacklog
+                = BacklogSample { q.value(17).toLongLong(), q.value(18).toBool(), q.value(19).toLongLong() };
+        }
         for (int i = 0; i < LatencyHistogram::Buckets; ++i)
             c.publishLatencyHistogram[i] = q.value(FirstHistogramColumn + i).toLongLong();
         points.append(point);

@@ -15,7 +15,10 @@ class DbSession;
 struct MetricPoint {
     QDateTime start; // UTC instant the bucket starts at
     MetricCounters counters;
-    std::optional<BacklogSample> backlog; // the worst sample of the bucket, if the relay sampled in it
+    // The backlog gauges of the bucket, if a relay sampled in it: each gauge's peak (over every sample of the
+    // bucket, and in a coarser bucket over its minutes), and the bucket's last sample. Charts show the peak.
+    std::optional<BacklogSample> backlog;
+    std::optional<BacklogSample> lastBacklog;
 
     // Derived figures; nullopt where the denominator is zero.
     std::optional<double> duplicateHitRate() const; // replays / requests
@@ -39,6 +42,7 @@ public:
     // crash, which is the price for never making a request wait on a counter's WAL flush.
     void addRollups(int shard, const QMap<qint64, MetricCounters>& minutes);
 
+    // Into the current minute of backlog_samples, which keeps each gauge's peak and the last sample.
     void recordBacklogSample(const BacklogSample& sample);
 
     // Buckets of `bucketSeconds` covering [from, to), aligned to whole buckets in `timeZone` (an IANA name

@@ -12,6 +12,7 @@ OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
     if (!dossier.detail)
         return dossier;
     dossier.attempts = outbox.attempts(id, HistoryLimit);
+    dossier.failedAttempts = outbox.attemptCount(id);
     dossier.audit = AuditRepository(session).forEntity(QStringLiteral("outbox"), id, HistoryLimit);
     const OutboxRowSummary& row = dossier.detail->summary;
     bool numeric = false;
@@ -19,4 +20,23 @@ OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
     if (row.aggregateType == QLatin1String("order") && numeric)
         dossier.idempotencyRecord = IdempotencyRepository(session).findByOrder(orderId);
     return dossier;
+}
+
+int OutboxDossier::totalAttempts() const
+{
+    if (!detail)
+        return 0;
+    const OutboxRowSummary& row = detail->summary;
+    const bool oneMore = row.status == OutboxStatus::InFlight || row.status == OutboxStatus::Published;
+    // A history purged by hand (or rows written without one) must not count fewer than the row itself says.
+    return qMax(row.attempts, failedAttempts + (oneMore ? 1 : 0));
+}
+
+QDateTime OutboxDossier::lastRequeuedAt() const
+{
+    for (const AuditEntry& entry : audit) { // newest first
+        if (entry.action == QLatin1String("requeue"))
+            return entry.at;
+    }
+    return {};
 }

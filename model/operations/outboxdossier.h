@@ -16,8 +16,16 @@ struct OutboxDossier {
     qint64 id = 0;
     std::optional<OutboxRowDetail> detail; // nullopt: the row no longer exists (purged)
     QList<OutboxAttempt> attempts; // newest first
+    int failedAttempts = 0; // every failure on record (outbox_attempts), also those beyond HistoryLimit
     QList<AuditEntry> audit; // newest first
     std::optional<IdempotencyRecord> idempotencyRecord; // for order events: the request that created the order
+
+    // The row's attempts counted over its whole history: a requeue starts outbox.attempts (what the relay's
+    // --max-attempts counts) from 0, but the failures before it stay on record. Each failure is one attempt, and an
+    // in-flight or published row has one more, the attempt under way or the one that succeeded.
+    int totalAttempts() const;
+    // When an operator last requeued the row (from its audit entries); invalid if never.
+    QDateTime lastRequeuedAt() const;
 
     static OutboxDossier load(DbSession& session, qint64 id);
 };

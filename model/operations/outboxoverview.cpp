@@ -68,7 +68,10 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                 cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue) }
                   .join(QStringLiteral(", "))
             + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox "
-                             "   WHERE status IN ('pending', 'in_flight', 'failed')), epoch_ms(now())"),
+                             "   WHERE status IN ('pending', 'in_flight', 'failed')), epoch_ms(now()), "
+                             // outbox_published_at_idx: one index entry, however many rows were published.
+                             "  (SELECT epoch_ms(now()) - epoch_ms(max(published_at)) FROM outbox "
+                             "   WHERE status = 'published')"),
         { limit, limit, limit, limit, limit, stuckThresholdMs, limit }, QStringLiteral("reading the overview"));
     q.next();
     OutboxOverview overview;
@@ -76,30 +79,38 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.inFlight = capped(q.value(1).toLongLong());
     overview.failed = capped(q.value(2).toLongLong());
     overview.dead = capped(q.value(3).toLongLong());
-    const qint64 stuck = q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(3).toLongLong();
-    overview.stuck = capped(stuck);
+    overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong());
     if (!q.value(6).isNull())
         overview.oldestUnpublishedAgeMs = q.value(6).toLongLong();
     overview.serverNow = SqlValues::instant(q.value(7));
+    if (!q.value(8).isNull())
+        overview.lastPublishedAgeMs = q.value(8).toLongLong();
 
     estimateCapped(session, overview);
 
     overview.lastHour = MetricsRepository(session).series(
         overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
-    MetricPoint total;
-    for (const MetricPoint& point : overview.lastHour)
-        total.counters.add(point.counters);
-    overview.publishedPerMinute = double(total.counters.published) / 60.0;
-    overview.duplicateHitRate = total.duplicateHitRate();
+    MetricPoint recent;
+    int recentMinutes = 0;
+    for (auto point = overview.lastHour.crbegin(); point != overview.lastHour.crend(); ++point) {
+        overview.lastHourTotals.add(point->counters);
+        const bool complete = point->start.addSecs(60) <= overview.serverNow;
+        if (complete && recentMinutes < RecentMinutes) {
+            recent.counters.add(point->counters);
+            ++recentMinutes;
+        }
+    }
+    overview.publishedPerMinute = recentMinutes ? double(recent.counters.published) / recentMinutes : 0.0;
+    overview.duplicateHitRate = recent.duplicateHitRate();
     overview.relays = RelayFleet(session).recent();
 
     FailureGroupFilter largest;
     largest.limit = ExplainedRows;
     overview.failureGroups = FailureGroupRepository(session).groups(largest);
-    const bool anyRelayAlive = overview.anyRelayAlive();
+    const FleetCondition fleet = overview.fleetCondition();
     for (const OutboxRowSummary& row : OutboxReadRepository(session).oldestUnpublished(ExplainedRows)) {
         overview.oldestUnpublished.append(
-            WaitingRow { row, waitCauseOf(row, overview.serverNow, anyRelayAlive, stuckThresholdMs) });
+            WaitingRow { row, waitCauseOf(row, overview.serverNow, fleet, stuckThresholdMs) });
     }
     overview.recentActions = AuditRepository(session).page(AuditFilter {}, ExplainedRows, 0);
     return overview;
@@ -107,11 +118,30 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
 
 bool OutboxOverview::anyRelayAlive() const
 {
-    return std::any_of(
-        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
+    return std::any_of(relays.cbegin(), relays.cend(), [](const RelayNode& node) { return isRunning(node.state); });
 }
 
-bool OutboxOverview::nothingPublishing() const
+FleetCondition OutboxOverview::fleetCondition() const
 {
-    return oldestUnpublishedAgeMs && !anyRelayAlive();
+    if (!anyRelayAlive())
+        return FleetCondition::NoneRunning;
+    const bool onePublishes = std::any_of(
+        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
+    return onePublishes ? FleetCondition::Publishing : FleetCondition::AllFailing;
+}
+
+const RelayNode* OutboxOverview::longestFailing() const
+{
+    const RelayNode* longest = nullptr;
+    for (const RelayNode& node : relays) {
+        if (node.state == RelayState::Failing && (!longest || node.failingSince < longest->failingSince))
+            longest = &node;
+    }
+    return longest;
+}
+
+bool OutboxOverview::nothingPublishing(qint64 afterMs) const
+{
+    return oldestUnpublishedAgeMs && *oldestUnpublishedAgeMs > afterMs
+        && (!lastPublishedAgeMs || *lastPublishedAgeMs > afterMs);
 }

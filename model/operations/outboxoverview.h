@@ -33,15 +33,21 @@ struct WaitingRow {
 struct OutboxOverview {
     static constexpr int CountCap = 10'000;
     static constexpr int ExplainedRows = 5; // groups, oldest rows and operator actions shown
+    static constexpr int RecentMinutes = 5; // the rates are over this many complete minutes
 
     CappedCount pending;
     CappedCount inFlight;
     CappedCount failed;
     CappedCount dead;
-    CappedCount stuck; // see StuckRowClassifier
+    // Stuck and not dead (StuckRowClassifier): leases past expiry, and pending or failed rows due for longer than
+    // the threshold. Dead rows have a tile of their own.
+    CappedCount stuck;
     std::optional<qint64> oldestUnpublishedAgeMs; // nullopt when nothing waits
-    double publishedPerMinute = 0; // over the last hour, from the rollups
-    std::optional<double> duplicateHitRate; // over the last hour; nullopt without requests
+    std::optional<qint64> lastPublishedAgeMs; // since the newest publish on record; nullopt if none
+    // Over the last RecentMinutes complete minutes (the minute in progress is not judged), from the rollups.
+    double publishedPerMinute = 0;
+    std::optional<double> duplicateHitRate; // nullopt without requests
+    MetricCounters lastHourTotals; // the last 60 minutes, the one in progress included
     QDateTime serverNow;
     QList<RelayNode> relays; // the most recently seen (RelayFleet)
     QList<FailureGroup> failureGroups; // the largest, largest first
@@ -49,9 +55,13 @@ struct OutboxOverview {
     QList<MetricPoint> lastHour; // one point per minute
     QList<AuditEntry> recentActions; // newest first
 
-    bool anyRelayAlive() const;
-    // Rows wait to be published and no relay is alive to publish them.
-    bool nothingPublishing() const;
+    bool anyRelayAlive() const; // alive or failing: it runs and heartbeats
+    FleetCondition fleetCondition() const;
+    // The running relay failing for the longest time; nullptr unless one is.
+    const RelayNode* longestFailing() const;
+    // Rows have waited longer than `afterMs` and nothing was published for as long, whatever the relays'
+    // states say; fleetCondition() and longestFailing() say why.
+    bool nothingPublishing(qint64 afterMs) const;
 
     static OutboxOverview load(DbSession& session, qint64 stuckThresholdMs);
 };

@@ -13,9 +13,10 @@ QList<RelayNode> RelayFleet::recent(int limit)
     QSqlQuery& q = m_session.exec(
         QStringLiteral("SELECT id, name, host, pid, version, sink, workers, batch_size, lease_ms, heartbeat_ms, "
                        "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
-                       "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(stopped_at, last_seen, heartbeat_ms), "
+                       "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(n), "
                        "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
-                       "publish_rate FROM relay_nodes ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
+                       "publish_rate, epoch_ms(failing_since) "
+                       "FROM relay_nodes n ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
         { limit }, QStringLiteral("reading the relay registry"));
     QList<RelayNode> nodes;
     while (q.next()) {
@@ -44,6 +45,9 @@ QList<RelayNode> RelayFleet::recent(int limit)
         node.rescued = q.value(21).toLongLong();
         node.fenced = q.value(22).toLongLong();
         node.publishRate = q.value(23).toDouble();
+        // A relay's own failing_since outlives its death in the row; only a running one is failing now.
+        if (node.state == RelayState::Failing)
+            node.failingSince = SqlValues::instant(q.value(24));
         nodes.append(node);
     }
     return nodes;
@@ -51,12 +55,11 @@ QList<RelayNode> RelayFleet::recent(int limit)
 
 int RelayFleet::purgeGone(qint64 olderThanMs, int batchSize)
 {
-    QSqlQuery& q
-        = m_session.exec(QStringLiteral("DELETE FROM relay_nodes WHERE id IN ("
-                                        "  SELECT id FROM relay_nodes "
-                                        "  WHERE last_seen < now() - ?::bigint * interval '1 millisecond' "
-                                        "    AND relay_node_state(stopped_at, last_seen, heartbeat_ms) <> 'alive' "
-                                        "  ORDER BY last_seen LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
-            { olderThanMs, batchSize }, QStringLiteral("purging gone relays"));
+    QSqlQuery& q = m_session.exec(QStringLiteral("DELETE FROM relay_nodes WHERE id IN ("
+                                                 "  SELECT id FROM relay_nodes "
+                                                 "  WHERE last_seen < now() - ?::bigint * interval '1 millisecond' "
+                                                 "    AND relay_node_state(relay_nodes) NOT IN ('alive', 'failing') "
+                                                 "  ORDER BY last_seen LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
+        { olderThanMs, batchSize }, QStringLiteral("purging gone relays"));
     return q.numRowsAffected();
 }

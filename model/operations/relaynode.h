@@ -6,14 +6,22 @@
 #include <QDateTime>
 #include <QString>
 
-// A relay's state as relay_node_state() (migration 0004) judges it by the database's clock.
-enum class RelayState { Alive, Stale, Stopped };
+// A relay's state as relay_node_state() (migration 0011) judges it by the database's clock.
+enum class RelayState { Alive, Failing, Gone, Stale, Stopped };
 
-inline constexpr EnumNames<RelayState, 3> RelayStateNames({ {
+inline constexpr EnumNames<RelayState, 5> RelayStateNames({ {
     { RelayState::Alive, "alive" },
+    { RelayState::Failing, "failing" }, // heartbeating, but its sink is unreachable or its publishes all fail
+    { RelayState::Gone, "gone" }, // none of its database sessions is left: its process died
     { RelayState::Stale, "stale" }, // no heartbeat for three intervals: presumed dead
     { RelayState::Stopped, "stopped" },
 } });
+
+// Whether a relay in `state` runs and heartbeats (publishing or failing to).
+constexpr bool isRunning(RelayState state)
+{
+    return state == RelayState::Alive || state == RelayState::Failing;
+}
 
 // One row of the relay registry, as the fleet view and `outboxctl relays` show it.
 struct RelayNode {
@@ -33,8 +41,9 @@ struct RelayNode {
     qint64 lastSeenAgeMs = 0; // by the database's clock
     RelayState state = RelayState::Alive;
     bool sinkUp = true;
-    QString lastError;
+    QString lastError; // its newest problem: current while failing, past otherwise
     QDateTime lastErrorAt;
+    QDateTime failingSince; // invalid unless failing
     qint64 published = 0;
     qint64 failed = 0;
     qint64 dead = 0;

@@ -4,13 +4,16 @@
 #include "outbox/outboxrows.h"
 #include "outbox/stuckrowclassifier.h"
 
-WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, bool anyRelayAlive, qint64 stuckThresholdMs)
+WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, FleetCondition fleet, qint64 stuckThresholdMs)
 {
     const StuckRowClassifier::Kind stuck = StuckRowClassifier(stuckThresholdMs).classify(row, now);
     if (row.status == OutboxStatus::InFlight)
         return stuck == StuckRowClassifier::Kind::LeaseExpired ? WaitCause::LeaseExpired : WaitCause::Publishing;
-    if (!anyRelayAlive)
+    if (fleet == FleetCondition::NoneRunning)
         return WaitCause::NoRelayAlive;
+    // Whatever the row's own state, nothing will publish it before the relays' sink works again.
+    if (fleet == FleetCondition::AllFailing)
+        return WaitCause::RelaysFailing;
     if (row.status == OutboxStatus::Failed)
         return WaitCause::Failing;
     if (row.nextAttemptAt > now)

@@ -5,17 +5,25 @@
 
 struct OutboxRowSummary;
 
+// What the relay fleet can do for a waiting row right now.
+enum class FleetCondition {
+    NoneRunning, // no relay is alive or failing: nobody will claim the row
+    AllFailing, // every running relay is failing (its sink unreachable, or its publishes all fail)
+    Publishing, // at least one running relay publishes
+};
+
 // Why an unpublished row still waits: what the Overview says beside the oldest ones, so the operator knows
 // which action helps (start a relay, fix the broker, wait for the rescue of a dead worker's rows).
 enum class WaitCause {
-    NoRelayAlive, // pending or failed, and no relay is alive to publish it
+    NoRelayAlive, // pending or failed, and no relay is running to publish it
+    RelaysFailing, // pending or failed, and every running relay is failing: the broker is the cause
     Failing, // its last attempt failed; the next one is scheduled
     LeaseExpired, // in flight, but its worker's lease ran out: the worker is presumed dead, a relay rescues it
     Publishing, // in flight: a worker holds its lease now
     Scheduled, // pending, not due yet (released or requeued with a delay)
-    Overdue, // due for longer than the stuck threshold while relays are alive: they are not keeping up
+    Overdue, // due for longer than the stuck threshold while relays publish: they are not keeping up
     Queued, // due, waiting its turn
 };
 
 // The cause for `row` at the database's time `now`; the stuck rules are StuckRowClassifier's.
-WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, bool anyRelayAlive, qint64 stuckThresholdMs);
+WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, FleetCondition fleet, qint64 stuckThresholdMs);

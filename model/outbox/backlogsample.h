@@ -3,7 +3,7 @@
 
 #include <QtGlobal>
 
-// The unpublished backlog at one moment, as the relay samples it once a minute.
+// The unpublished backlog at one moment, as a relay samples it (every RelayOptions::backlogSampleMs).
 struct BacklogSample {
     qint64 unpublished = 0; // pending + in_flight + failed, counted up to the cap
     bool capped = false;

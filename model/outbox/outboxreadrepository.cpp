@@ -195,6 +195,14 @@ QList<OutboxAttempt> OutboxReadRepository::attempts(qint64 outboxId, int limit)
     });
 }
 
+int OutboxReadRepository::attemptCount(qint64 outboxId)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE outbox_id = ?::bigint"),
+        { outboxId }, QStringLiteral("counting the attempt history"));
+    q.next();
+    return q.value(0).toInt();
+}
+
 QList<OutboxRowSummary> OutboxReadRepository::forAggregate(
     const QString& aggregateType, const QString& aggregateId, int limit)
 {

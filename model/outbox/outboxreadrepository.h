@@ -32,6 +32,8 @@ public:
 
     std::optional<OutboxRowDetail> detail(qint64 id);
     QList<OutboxAttempt> attempts(qint64 outboxId, int limit);
+    // How many failed attempts of the row are on record, however many that is (outbox_attempts_outbox_idx).
+    int attemptCount(qint64 outboxId);
     QList<OutboxRowSummary> forAggregate(const QString& aggregateType, const QString& aggregateId, int limit);
 
     BacklogSample sampleBacklog(int countCap);

@@ -77,6 +77,8 @@ RelayStatus OutboxRelay::status() const
     status.sinkProblem = m_peers.broker().problem();
     std::lock_guard lock(m_mutex);
     status.backlog = m_backlog;
+    status.failing = m_failing;
+    status.failingProblem = m_failingProblem;
     return status;
 }
 
@@ -101,6 +103,12 @@ bool OutboxRelay::reportOutage(const OutboxError& error)
     return true;
 }
 
+void OutboxRelay::setWorkerBackendPid(int worker, int pid)
+{
+    std::lock_guard lock(m_mutex);
+    m_workerBackendPids[worker] = pid;
+}
+
 void OutboxRelay::workerLoop(int index)
 {
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
@@ -108,6 +116,7 @@ void OutboxRelay::workerLoop(int index)
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
+            setWorkerBackendPid(index, session.backendPid());
             m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
             sink->ensureReachable();
@@ -146,6 +155,7 @@ void OutboxRelay::workerLoop(int index)
                 }
             }
         } catch (const OutboxError& error) {
+            setWorkerBackendPid(index, 0);
             const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once
                 && m_peers.database().isUp() && databaseReachable();
             if (!leftover && (m_options.once || !reportOutage(error))) {
@@ -197,6 +207,40 @@ static RelayRegistration registrationOf(const RelayOptions& options)
     return node;
 }
 
+// Failing: the sink is unreachable, or since the last heartbeat publishes failed (or were handed back) and none
+// succeeded. A relay that publishes some rows and fails others is alive: its failures show in the failure groups
+// and as its newest error. The streak is dated from the heartbeat before the first failing interval (or the
+// sink outage's start, if that is earlier), so "failing for 20 s" errs towards the longer.
+void OutboxRelay::judgeHealth(RelayHeartbeat& beat)
+{
+    const qint64 sinceLastBeatMs = m_sinceLastBeat.elapsed();
+    const qint64 failures = beat.totals.failed + beat.totals.handedBack;
+    const bool publishesFail = beat.totals.published == m_publishedAtLastBeat && failures > m_failuresAtLastBeat;
+    const bool failing = !beat.sinkUp || publishesFail;
+    std::optional<RelayTally::Failure> failure = m_tally.lastFailure();
+    std::lock_guard lock(m_mutex);
+    const qint64 outageAgeMs = m_lastProblemAge.isValid() ? m_lastProblemAge.elapsed() : 0;
+    if (!m_lastProblem.isEmpty() && (!failure || outageAgeMs <= failure->ageMs))
+        failure = RelayTally::Failure { m_lastProblem, outageAgeMs };
+    if (failure) {
+        beat.lastError = failure->error;
+        beat.lastErrorAgeMs = failure->ageMs;
+    }
+    if (!failing) {
+        m_failingFor.invalidate();
+        m_failing = false;
+        m_failingProblem.clear();
+        return;
+    }
+    const qint64 streakMs = qMax(m_peers.broker().downForMs(), sinceLastBeatMs);
+    if (!m_failingFor.isValid())
+        m_failingFor.start();
+    beat.failingForMs = qMax(streakMs, m_failingFor.elapsed());
+    m_failing = true;
+    m_failingProblem = !beat.sinkUp ? QStringLiteral("sink unreachable: ") + m_peers.broker().problem()
+                                    : QStringLiteral("publishes fail: ") + beat.lastError;
+}
+
 void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
 {
     RelayHeartbeat beat;
@@ -205,10 +249,13 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
     if (sinceLastBeatMs > 0)
         beat.publishRate = double(beat.totals.published - m_publishedAtLastBeat) * 1000.0 / double(sinceLastBeatMs);
     beat.sinkUp = m_peers.broker().isUp();
+    judgeHealth(beat);
     {
         std::lock_guard lock(m_mutex);
-        beat.lastError = m_lastProblem;
-        beat.lastErrorAgeMs = m_lastProblemAge.isValid() ? m_lastProblemAge.elapsed() : 0;
+        for (const int pid : m_workerBackendPids) {
+            if (pid != 0)
+                beat.workerBackendPids.append(pid);
+        }
     }
     RelayRegistry registry(session);
     if (stopping) {
@@ -224,6 +271,7 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
     }
     m_sinceLastBeat.restart();
     m_publishedAtLastBeat = beat.totals.published;
+    m_failuresAtLastBeat = beat.totals.failed + beat.totals.handedBack;
 }
 
 RelayTotals OutboxRelay::run()
@@ -236,6 +284,7 @@ RelayTotals OutboxRelay::run()
     {
         std::lock_guard lock(m_mutex);
         m_running = m_options.workers;
+        m_workerBackendPids.assign(m_options.workers, 0);
     }
     std::vector<std::thread> threads;
     threads.reserve(m_options.workers);

@@ -16,9 +16,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 class DbSession;
 class OutboxError;
+struct RelayHeartbeat;
 
 // Runs `options.workers` RelayWorkers, each on its own thread with its own connection and sink, plus what they
 // share on a connection of its own (the supervisor): the lease heartbeat (a third of the lease), the registry
@@ -63,6 +65,10 @@ private:
     bool databaseReachable() const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
+    // Whether the relay is failing over the interval since the last heartbeat, for how long, and the newest
+    // problem; sets m_failing for status().
+    void judgeHealth(RelayHeartbeat& beat);
+    void setWorkerBackendPid(int worker, int pid);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
@@ -80,9 +86,14 @@ private:
     std::optional<BacklogSample> m_backlog;
     QString m_lastProblem;
     QElapsedTimer m_lastProblemAge;
+    std::vector<int> m_workerBackendPids; // 0 while the worker has no session
+    bool m_failing = false;
+    QString m_failingProblem;
 
     // The supervisor's registry bookkeeping.
     qint64 m_nodeId = 0;
     qint64 m_publishedAtLastBeat = 0;
+    qint64 m_failuresAtLastBeat = 0; // failed publishes and rows handed back
     QElapsedTimer m_sinceLastBeat;
+    QElapsedTimer m_failingFor; // valid while failing
 };

@@ -11,7 +11,8 @@ qint64 RelayRegistry::registerNode(const RelayRegistration& node)
 {
     QSqlQuery& q = m_session.exec(
         QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
-                       "heartbeat_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                       "heartbeat_ms, backend_pids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[pg_backend_pid()]) "
+                       "RETURNING id"),
         { node.name, node.host, node.pid, node.version, node.sink, node.workers, node.batchSize, node.leaseMs,
             node.heartbeatMs },
         QStringLiteral("registering the relay"));
@@ -23,15 +24,23 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
 {
     const RelayTotals& t = beat.totals;
     const QVariant lastError = beat.lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : beat.lastError;
+    const QVariant failingForMs
+        = beat.failingForMs ? QVariant(*beat.failingForMs) : QVariant(QMetaType::fromType<qlonglong>());
+    QStringList pids;
+    for (const int pid : beat.workerBackendPids)
+        pids.append(QString::number(pid));
     QSqlQuery& q = m_session.exec(
         QStringLiteral("UPDATE relay_nodes SET last_seen = now(), stopped_at = CASE WHEN ?::boolean THEN now() END, "
                        "sink_up = ?, published = ?, failed = ?, dead = ?, rescued = ?, fenced = ?, publish_rate = ?, "
                        "last_error = coalesce(?, last_error), "
                        "last_error_at = CASE WHEN ?::text IS NULL THEN last_error_at "
-                       "ELSE now() - ?::bigint * interval '1 millisecond' END "
+                       "ELSE now() - ?::bigint * interval '1 millisecond' END, "
+                       "failing_since = CASE WHEN ?::bigint IS NULL THEN NULL "
+                       "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
+                       "backend_pids = pg_backend_pid() || string_to_array(?::text, ',')::integer[] "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
-            lastError, beat.lastErrorAgeMs, id },
+            lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, pids.join(QLatin1Char(',')), id },
         QStringLiteral("sending the relay's heartbeat"));
     return q.numRowsAffected() == 1;
 }

@@ -3,7 +3,9 @@
 
 #include "relay/relaystatus.h"
 
+#include <QList>
 #include <QString>
+#include <optional>
 
 class DbSession;
 
@@ -25,8 +27,12 @@ struct RelayHeartbeat {
     RelayTotals totals;
     double publishRate = 0; // rows per second since the previous heartbeat
     bool sinkUp = true;
-    QString lastError; // the latest problem with either peer; empty if there has been none
+    QString lastError; // the latest problem with either peer or a publish; empty if there has been none
     qint64 lastErrorAgeMs = 0;
+    // Set while the relay is failing (its sink unreachable, or only failed publishes since the last heartbeat):
+    // for how long. The registry keeps the streak's first start.
+    std::optional<qint64> failingForMs;
+    QList<int> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
 };
 
 // The relay's side of the registry (relay_nodes, migration 0004): register, heartbeat, sign off. Each is one

@@ -27,5 +27,9 @@ struct RelayStatus {
     QString databaseProblem;
     bool sinkUp = true;
     QString sinkProblem;
+    // As of the last registry heartbeat: the sink is unreachable, or over the heartbeat interval publishes failed
+    // and none succeeded (OutboxRelay judges it; relay_nodes.failing_since). `failingProblem` says why.
+    bool failing = false;
+    QString failingProblem;
     std::optional<BacklogSample> backlog; // the last sample; none before the first
 };

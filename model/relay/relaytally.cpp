@@ -15,6 +15,10 @@ void RelayTally::addBatch(const RelayBatchResult& batch, qint64 batchMs)
         m_totals.publishLatency.add(latencyMs);
     if (batch.claimed > 0)
         m_totals.batchDuration.add(batchMs);
+    if (!batch.lastError.isEmpty()) {
+        m_lastFailure = batch.lastError;
+        m_lastFailureAge.start();
+    }
 }
 
 void RelayTally::addRescue(const RelayBatchResult& rescued)
@@ -34,4 +38,12 @@ RelayTotals RelayTally::totals() const
 {
     std::lock_guard lock(m_mutex);
     return m_totals;
+}
+
+std::optional<RelayTally::Failure> RelayTally::lastFailure() const
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_lastFailureAge.isValid())
+        return std::nullopt;
+    return Failure { m_lastFailure, m_lastFailureAge.elapsed() };
 }

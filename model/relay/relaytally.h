@@ -3,7 +3,9 @@
 
 #include "relay/relaystatus.h"
 
+#include <QElapsedTimer>
 #include <mutex>
+#include <optional>
 
 struct RelayBatchResult;
 
@@ -19,7 +21,16 @@ public:
 
     RelayTotals totals() const;
 
+    // The error of the newest failed publish, and how long ago it was; nullopt before the first.
+    struct Failure {
+        QString error;
+        qint64 ageMs = 0;
+    };
+    std::optional<Failure> lastFailure() const;
+
 private:
     mutable std::mutex m_mutex;
     RelayTotals m_totals;
+    QString m_lastFailure;
+    QElapsedTimer m_lastFailureAge;
 };

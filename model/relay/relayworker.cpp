@@ -121,6 +121,8 @@ RelayBatchResult RelayWorker::processBatch()
 
     result.published = int(published.size());
     result.failed = int(failed.size());
+    if (!failures.isEmpty())
+        result.lastError = failures.constLast().error;
     for (const FailedRow& row : failed)
         result.dead += row.dead ? 1 : 0;
     result.fenced = result.claimed - result.published - result.failed;

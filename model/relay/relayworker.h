@@ -19,6 +19,7 @@ struct RelayBatchResult {
     int dead = 0;
     int fenced = 0; // completions rejected because the lease had been taken over meanwhile
     QList<qint64> publishLatenciesMs; // of the rows published
+    QString lastError; // of the batch's last failed row; empty if none failed
 };
 
 // One relay worker: claim a batch, publish it through the sink, record the outcome. Runs on one thread

@@ -284,10 +284,6 @@ After:  %8</numerusform>
         </translation>
     </message>
     <message>
-        <source>killed</source>
-        <translation>killed</translation>
-    </message>
-    <message>
         <source>Relay restarted: it takes over the leases of the one before when they expire</source>
         <translation>Relay restarted: it takes over the leases of the one before when they expire</translation>
     </message>
@@ -310,6 +306,18 @@ After:  %8</numerusform>
     <message>
         <source>Consumer started: it drains queue %1, and its inbox drops what it applied before</source>
         <translation>Consumer started: it drains queue %1, and its inbox drops what it applied before</translation>
+    </message>
+    <message>
+        <source>killed with SIGKILL from the Demo menu</source>
+        <translation>killed with SIGKILL from the Demo menu</translation>
+    </message>
+    <message>
+        <source>killed by a signal</source>
+        <translation>killed by a signal</translation>
+    </message>
+    <message>
+        <source>exit code %1; its last line: %2</source>
+        <translation>exit code %1; its last line: %2</translation>
     </message>
 </context>
 <context>
@@ -930,6 +938,75 @@ Example, row %6:
         <source>Keychain: %1</source>
         <translation>Keychain: %1</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>Messages</translation>
+    </message>
+    <message>
+        <source>Could not connect: %1</source>
+        <translation>Could not connect: %1</translation>
+    </message>
+    <message>
+        <source>Export metrics: %1</source>
+        <translation>Export metrics: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Messages</source>
+        <translation>&amp;Messages</translation>
+    </message>
+    <message>
+        <source>Every message of this session, with its time and the rows it concerns</source>
+        <translation>Every message of this session, with its time and the rows it concerns</translation>
+    </message>
+    <message>
+        <source>Connection to the database lost: %1. Reconnecting…</source>
+        <translation>Connection to the database lost: %1. Reconnecting…</translation>
+    </message>
+    <message>
+        <source>Connection to the database restored</source>
+        <translation>Connection to the database restored</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>Export failed: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MessageLog</name>
+    <message numerus="yes">
+        <source>Show %n row(s)</source>
+        <translation>
+            <numerusform>Show %n row</numerusform>
+            <numerusform>Show %n rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1 (×%2)</translation>
+    </message>
+    <message>
+        <source>Opens these rows in the Outbox tab</source>
+        <translation>Opens these rows in the Outbox tab</translation>
+    </message>
+    <message>
+        <source>Time (this computer)</source>
+        <translation>Time (this computer)</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Message</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Rows</translation>
+    </message>
+</context>
+<context>
+    <name>MessageLogView</name>
+    <message>
+        <source>Every message of this session; click “Show … rows” to open the rows it concerns</source>
+        <translation>Every message of this session; click “Show … rows” to open the rows it concerns</translation>
+    </message>
 </context>
 <context>
     <name>MetricThresholds</name>
@@ -975,6 +1052,18 @@ Example, row %6:
     <message>
         <source>Save as PNG…</source>
         <translation>Save as PNG…</translation>
+    </message>
+    <message>
+        <source>No data in this window</source>
+        <translation>No data in this window</translation>
+    </message>
+    <message>
+        <source>%1 (so far)</source>
+        <translation>%1 (so far)</translation>
+    </message>
+    <message>
+        <source>Unfinished bucket: counts so far</source>
+        <translation>Unfinished bucket: counts so far</translation>
     </message>
 </context>
 <context>
@@ -1194,6 +1283,10 @@ Example, row %6:
         <source>Retry rate above</source>
         <translation>Retry rate above</translation>
     </message>
+    <message>
+        <source>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</source>
+        <translation>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</translation>
+    </message>
 </context>
 <context>
     <name>OperatorActionDialog</name>
@@ -1316,13 +1409,6 @@ Example, row %6:
         <source> · leased to %1 until %2</source>
         <translation> · leased to %1 until %2</translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt(s)%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</source>
-        <translation>
-            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</numerusform>
-            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempts%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</numerusform>
-        </translation>
-    </message>
     <message>
         <source> · published %1</source>
         <translation> · published %1</translation>
@@ -1353,6 +1439,50 @@ Example, row %6:
     <message>
         <source>Payload (%1)</source>
         <translation>Payload (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n attempt</numerusform>
+            <numerusform>%n attempts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in total</source>
+        <translation>
+            <numerusform>%n in total</numerusform>
+            <numerusform>%n in total</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) since the requeue at %1</source>
+        <translation>
+            <numerusform>%n attempt since the requeue at %1</numerusform>
+            <numerusform>%n attempts since the requeue at %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) counted</source>
+        <translation>
+            <numerusform>%n attempt counted</numerusform>
+            <numerusform>%n attempts counted</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %4%5</source>
+        <translation>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %4%5</translation>
+    </message>
+    <message>
+        <source>%1 %2 · dedupe key &lt;code&gt;%3&lt;/code&gt; · created %4%5</source>
+        <translation>%1 %2 · dedupe key &lt;code&gt;%3&lt;/code&gt; · created %4%5</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>requeued</translation>
+    </message>
+    <message>
+        <source>Requeued by %1: %2 (attempts count from 0 again)</source>
+        <translation>Requeued by %1: %2 (attempts count from 0 again)</translation>
     </message>
 </context>
 <context>
@@ -1404,6 +1534,10 @@ Example, row %6:
     <message>
         <source> (stuck)</source>
         <translation> (stuck)</translation>
+    </message>
+    <message>
+        <source>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</source>
+        <translation>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</translation>
     </message>
 </context>
 <context>
@@ -1500,10 +1634,6 @@ Example, row %6:
         <translation>No failed or dead row matches the filter.</translation>
     </message>
     <message>
-        <source>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
-        <translation>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</translation>
-    </message>
-    <message>
         <source> The set is capped at %1 rows; run the action again for the rest.</source>
         <translation> The set is capped at %1 rows; run the action again for the rest.</translation>
     </message>
@@ -1545,6 +1675,55 @@ Example, row %6:
         <source>Show only aggregate “%1”</source>
         <translation>Show only aggregate “%1”</translation>
     </message>
+    <message>
+        <source>The outbox is empty.</source>
+        <translation>The outbox is empty.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No rows match this filter. The %n row(s) of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</source>
+        <translation>
+            <numerusform>No rows match this filter. The %n row of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</numerusform>
+            <numerusform>No rows match this filter. The %n rows of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No rows match this filter. “Show every row” (✕ beside the filters) drops it.</source>
+        <translation>No rows match this filter. “Show every row” (✕ beside the filters) drops it.</translation>
+    </message>
+    <message>
+        <source>Cannot requeue</source>
+        <translation>Cannot requeue</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
+        <translation>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</translation>
+    </message>
+    <message>
+        <source>This cause last failed a row %1 ago (%2).</source>
+        <translation>This cause last failed a row %1 ago (%2).</translation>
+    </message>
+    <message>
+        <source>These rows last failed %1 ago (%2).</source>
+        <translation>These rows last failed %1 ago (%2).</translation>
+    </message>
+    <message>
+        <source> That is within the last minute: the cause may still be present, and the rows may only fail again. Fix it first, or retry a few rows to see.</source>
+        <translation> That is within the last minute: the cause may still be present, and the rows may only fail again. Fix it first, or retry a few rows to see.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Released the leases of %n row(s)</source>
+        <translation>
+            <numerusform>Released the leases of %n row</numerusform>
+            <numerusform>Released the leases of %n rows</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Requeued %n row(s)</source>
+        <translation>
+            <numerusform>Requeued %n row</numerusform>
+            <numerusform>Requeued %n rows</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>OverviewPage</name>
@@ -1571,10 +1750,6 @@ Example, row %6:
     <message>
         <source>dead, need an operator</source>
         <translation>dead, need an operator</translation>
-    </message>
-    <message>
-        <source>stuck</source>
-        <translation>stuck</translation>
     </message>
     <message>
         <source>Double-click a group to see its rows</source>
@@ -1668,10 +1843,6 @@ Example, row %6:
         <translation>&lt;b&gt;no requests&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
-        <translation>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</translation>
-    </message>
-    <message>
         <source>Warning level: %1 s (Metrics → Warning levels…)</source>
         <translation>Warning level: %1 s (Metrics → Warning levels…)</translation>
     </message>
@@ -1702,8 +1873,56 @@ Example, row %6:
         </translation>
     </message>
     <message>
-        <source>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</source>
-        <translation>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</translation>
+        <source>stuck, lease expired or overdue</source>
+        <translation>stuck, lease expired or overdue</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s): &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>
+            <numerusform>Last %n minute: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</numerusform>
+            <numerusform>Last %n minutes: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Last hour: %1 published · %2 failed attempts · %3 requests</source>
+        <translation>Last hour: %1 published · %2 failed attempts · %3 requests</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failing</source>
+        <translation>
+            <numerusform>%n failing</numerusform>
+            <numerusform>%n failing</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n gone (process died)</source>
+        <translation>
+            <numerusform>%n gone (process died)</numerusform>
+            <numerusform>%n gone (process died)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows have waited %1 and nothing was published for %2.</source>
+        <translation>⚠ Nothing is publishing: rows have waited %1 and nothing was published for %2.</translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows have waited %1 and nothing was ever published.</source>
+        <translation>⚠ Nothing is publishing: rows have waited %1 and nothing was ever published.</translation>
+    </message>
+    <message>
+        <source>No relay is running: start one (outboxctl relay) or look at why the relays below stopped.</source>
+        <translation>No relay is running: start one (outboxctl relay) or look at why the relays below stopped.</translation>
+    </message>
+    <message>
+        <source>Every relay is failing: %1.</source>
+        <translation>Every relay is failing: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n relay(s) alive but none published in that time: the oldest rows below say why they wait.</source>
+        <translation>
+            <numerusform>%n relay alive but none published in that time: the oldest rows below say why they wait.</numerusform>
+            <numerusform>%n relays alive but none published in that time: the oldest rows below say why they wait.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1870,6 +2089,69 @@ at %2</translation>
         <source>Last error</source>
         <translation>Last error</translation>
     </message>
+    <message>
+        <source>failing</source>
+        <translation>failing</translation>
+    </message>
+    <message>
+        <source>gone — its process died</source>
+        <translation>gone — its process died</translation>
+    </message>
+    <message>
+        <source>publishes refused for %1: relay %2: %3</source>
+        <translation>publishes refused for %1: relay %2: %3</translation>
+    </message>
+    <message>
+        <source>broker unreachable for %1: relay %2: %3</source>
+        <translation>broker unreachable for %1: relay %2: %3</translation>
+    </message>
+    <message>
+        <source>now, for %1: %2</source>
+        <translation>now, for %1: %2</translation>
+    </message>
+    <message>
+        <source>resolved, %1 ago: %2</source>
+        <translation>resolved, %1 ago: %2</translation>
+    </message>
+    <message>
+        <source>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</source>
+        <translation>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</translation>
+    </message>
+</context>
+<context>
+    <name>RequeueFollowUp</name>
+    <message>
+        <source>%1 published</source>
+        <translation>%1 published</translation>
+    </message>
+    <message>
+        <source>%1 failed again</source>
+        <translation>%1 failed again</translation>
+    </message>
+    <message>
+        <source> (%1 of them dead)</source>
+        <translation> (%1 of them dead)</translation>
+    </message>
+    <message>
+        <source>, all with “%1”</source>
+        <translation>, all with “%1”</translation>
+    </message>
+    <message>
+        <source>, %1 of them with “%2”</source>
+        <translation>, %1 of them with “%2”</translation>
+    </message>
+    <message>
+        <source>%1 still pending or in flight after %2</source>
+        <translation>%1 still pending or in flight after %2</translation>
+    </message>
+    <message>
+        <source>%1 purged meanwhile</source>
+        <translation>%1 purged meanwhile</translation>
+    </message>
+    <message>
+        <source>%1: %2.</source>
+        <translation>%1: %2.</translation>
+    </message>
 </context>
 <context>
     <name>SessionInfo</name>
@@ -1895,6 +2177,17 @@ at %2</translation>
     <message>
         <source>Status: %1</source>
         <translation>Status: %1</translation>
+    </message>
+</context>
+<context>
+    <name>StatusMessageLabel</name>
+    <message>
+        <source>%1
+
+(Click for every message.)</source>
+        <translation>%1
+
+(Click for every message.)</translation>
     </message>
 </context>
 <context>
@@ -1991,6 +2284,14 @@ at %2</translation>
     <message>
         <source>Why</source>
         <translation>Why</translation>
+    </message>
+    <message>
+        <source>Every relay is failing: %1</source>
+        <translation>Every relay is failing: %1</translation>
+    </message>
+    <message>
+        <source>Every relay is failing</source>
+        <translation>Every relay is failing</translation>
     </message>
 </context>
 </TS>

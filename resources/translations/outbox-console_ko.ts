@@ -274,10 +274,6 @@ After:  %8</source>
         </translation>
     </message>
     <message>
-        <source>killed</source>
-        <translation>강제 종료됨</translation>
-    </message>
-    <message>
         <source>Relay restarted: it takes over the leases of the one before when they expire</source>
         <translation>릴레이 재시작됨: 이전 릴레이의 리스가 만료되면 넘겨받습니다</translation>
     </message>
@@ -300,6 +296,18 @@ After:  %8</source>
     <message>
         <source>Consumer started: it drains queue %1, and its inbox drops what it applied before</source>
         <translation>컨슈머 시작됨: 큐 %1의 메시지를 처리하며, 이미 적용한 메시지는 인박스에서 걸러냅니다</translation>
+    </message>
+    <message>
+        <source>killed with SIGKILL from the Demo menu</source>
+        <translation>데모 메뉴에서 SIGKILL로 강제 종료됨</translation>
+    </message>
+    <message>
+        <source>killed by a signal</source>
+        <translation>시그널로 종료됨</translation>
+    </message>
+    <message>
+        <source>exit code %1; its last line: %2</source>
+        <translation>종료 코드 %1, 마지막 출력 줄: %2</translation>
     </message>
 </context>
 <context>
@@ -915,6 +923,74 @@ Example, row %6:
         <source>Keychain: %1</source>
         <translation>키체인: %1</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>메시지</translation>
+    </message>
+    <message>
+        <source>Could not connect: %1</source>
+        <translation>연결할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Export metrics: %1</source>
+        <translation>지표 내보내기: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Messages</source>
+        <translation>메시지(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Every message of this session, with its time and the rows it concerns</source>
+        <translation>이 세션의 모든 메시지와 그 시각, 관련된 행</translation>
+    </message>
+    <message>
+        <source>Connection to the database lost: %1. Reconnecting…</source>
+        <translation>데이터베이스 연결이 끊겼습니다: %1. 다시 연결하는 중…</translation>
+    </message>
+    <message>
+        <source>Connection to the database restored</source>
+        <translation>데이터베이스 연결이 복구되었습니다</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>내보내기 실패: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MessageLog</name>
+    <message numerus="yes">
+        <source>Show %n row(s)</source>
+        <translation>
+            <numerusform>%n개 행 보기</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1 (×%2)</translation>
+    </message>
+    <message>
+        <source>Opens these rows in the Outbox tab</source>
+        <translation>이 행들을 아웃박스 탭에서 엽니다</translation>
+    </message>
+    <message>
+        <source>Time (this computer)</source>
+        <translation>시각 (이 컴퓨터)</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>메시지</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행</translation>
+    </message>
+</context>
+<context>
+    <name>MessageLogView</name>
+    <message>
+        <source>Every message of this session; click “Show … rows” to open the rows it concerns</source>
+        <translation>이 세션의 모든 메시지입니다. “… 행 보기”를 누르면 관련된 행을 엽니다</translation>
+    </message>
 </context>
 <context>
     <name>MetricThresholds</name>
@@ -960,6 +1036,18 @@ Example, row %6:
     <message>
         <source>Save as PNG…</source>
         <translation>PNG로 저장…</translation>
+    </message>
+    <message>
+        <source>No data in this window</source>
+        <translation>이 기간에는 데이터가 없습니다</translation>
+    </message>
+    <message>
+        <source>%1 (so far)</source>
+        <translation>%1 (지금까지)</translation>
+    </message>
+    <message>
+        <source>Unfinished bucket: counts so far</source>
+        <translation>진행 중인 구간: 지금까지의 수치</translation>
     </message>
 </context>
 <context>
@@ -1178,6 +1266,10 @@ Example, row %6:
         <source>Retry rate above</source>
         <translation>재시도율 경고 기준</translation>
     </message>
+    <message>
+        <source>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</source>
+        <translation>비율은 마지막으로 끝난 구간으로 판단합니다. 아직 채워지는 구간의 수치는 구간이 끝날 때까지 선 옆에 옅은 점으로 표시됩니다.</translation>
+    </message>
 </context>
 <context>
     <name>OperatorActionDialog</name>
@@ -1296,12 +1388,6 @@ Example, row %6:
         <source> · leased to %1 until %2</source>
         <translation> · %2까지 %1에 리스됨</translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %n attempt(s)%4&lt;br&gt;%5 %6 · dedupe key &lt;code&gt;%7&lt;/code&gt; · created %8%9</source>
-        <translation>
-            <numerusform>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · 시도 %n회%4&lt;br&gt;%5 %6 · 중복 제거 키 &lt;code&gt;%7&lt;/code&gt; · 생성 %8%9</numerusform>
-        </translation>
-    </message>
     <message>
         <source> · published %1</source>
         <translation> · 발행 %1</translation>
@@ -1331,6 +1417,46 @@ Example, row %6:
     <message>
         <source>Payload (%1)</source>
         <translation>페이로드 (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n회 시도</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in total</source>
+        <translation>
+            <numerusform>총 %n회</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) since the requeue at %1</source>
+        <translation>
+            <numerusform>%1 재시도 이후 %n회 시도</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) counted</source>
+        <translation>
+            <numerusform>%n회 시도로 집계</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %4%5</source>
+        <translation>&lt;b&gt;#%1 %2&lt;/b&gt; · %3 · %4%5</translation>
+    </message>
+    <message>
+        <source>%1 %2 · dedupe key &lt;code&gt;%3&lt;/code&gt; · created %4%5</source>
+        <translation>%1 %2 · 중복 제거 키 &lt;code&gt;%3&lt;/code&gt; · 생성 %4%5</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>재시도됨</translation>
+    </message>
+    <message>
+        <source>Requeued by %1: %2 (attempts count from 0 again)</source>
+        <translation>%1이(가) 재시도함: %2 (시도 횟수는 0부터 다시 셉니다)</translation>
     </message>
 </context>
 <context>
@@ -1382,6 +1508,10 @@ Example, row %6:
     <message>
         <source> (stuck)</source>
         <translation> (멈춤)</translation>
+    </message>
+    <message>
+        <source>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</source>
+        <translation>마지막 재시도 이후의 시도 횟수 (릴레이의 한도가 세는 값). 상세 창에는 그 이전의 시도도 함께 표시됩니다</translation>
     </message>
 </context>
 <context>
@@ -1477,10 +1607,6 @@ Example, row %6:
         <translation>필터와 일치하는 실패 또는 배달 못한 메시지 행이 없습니다.</translation>
     </message>
     <message>
-        <source>These are all failed or dead rows matching the filter right now. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
-        <translation>지금 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행입니다. 작업이 실행되기 전에 상태가 바뀐 행은 건너뛰고 보고하며, 나중에 실패하는 행은 건드리지 않습니다.</translation>
-    </message>
-    <message>
         <source> The set is capped at %1 rows; run the action again for the rest.</source>
         <translation> 대상은 최대 %1개 행으로 제한됩니다. 나머지는 작업을 다시 실행하세요.</translation>
     </message>
@@ -1520,6 +1646,52 @@ Example, row %6:
         <source>Show only aggregate “%1”</source>
         <translation>애그리거트 “%1”만 표시</translation>
     </message>
+    <message>
+        <source>The outbox is empty.</source>
+        <translation>아웃박스가 비어 있습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No rows match this filter. The %n row(s) of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</source>
+        <translation>
+            <numerusform>이 필터에 맞는 행이 없습니다. 마지막 작업의 %n개 행은 더 이상 필터가 보는 곳에 없습니다 (재시도한 행은 pending이 된 뒤 발행되거나 다시 실패합니다). 결과는 메시지 패널에서 보고 열 수 있습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No rows match this filter. “Show every row” (✕ beside the filters) drops it.</source>
+        <translation>이 필터에 맞는 행이 없습니다. “모든 행 표시”(필터 옆의 ✕)로 필터를 해제하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot requeue</source>
+        <translation>재시도할 수 없음</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
+        <translation>지금 필터에 맞는 실패했거나 배달 못한 메시지가 된 행 전부이며, 목록에는 정확히 이 행들이 표시됩니다. 작업이 실행되기 전에 상태가 바뀐 행은 건너뛰고 보고하며, 나중에 실패한 행은 건드리지 않습니다.</translation>
+    </message>
+    <message>
+        <source>This cause last failed a row %1 ago (%2).</source>
+        <translation>이 원인으로 마지막으로 실패한 것은 %1 전입니다 (%2).</translation>
+    </message>
+    <message>
+        <source>These rows last failed %1 ago (%2).</source>
+        <translation>이 행들이 마지막으로 실패한 것은 %1 전입니다 (%2).</translation>
+    </message>
+    <message>
+        <source> That is within the last minute: the cause may still be present, and the rows may only fail again. Fix it first, or retry a few rows to see.</source>
+        <translation> 지난 1분 이내입니다. 원인이 아직 남아 있어 행들이 다시 실패할 수 있습니다. 먼저 원인을 고치거나, 몇 개 행만 재시도해 확인하세요.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Released the leases of %n row(s)</source>
+        <translation>
+            <numerusform>%n개 행의 리스를 해제했습니다</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Requeued %n row(s)</source>
+        <translation>
+            <numerusform>%n개 행을 재시도했습니다</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>OverviewPage</name>
@@ -1546,10 +1718,6 @@ Example, row %6:
     <message>
         <source>dead, need an operator</source>
         <translation>배달 못한 메시지, 운영자 조치 필요</translation>
-    </message>
-    <message>
-        <source>stuck</source>
-        <translation>멈춘 행</translation>
     </message>
     <message>
         <source>Double-click a group to see its rows</source>
@@ -1642,10 +1810,6 @@ Example, row %6:
         <translation>&lt;b&gt;요청 없음&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>Last hour: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
-        <translation>최근 1시간: 분당 &lt;b&gt;%1&lt;/b&gt;건 발행 · 중복 적중률 %2</translation>
-    </message>
-    <message>
         <source>Warning level: %1 s (Metrics → Warning levels…)</source>
         <translation>경고 수준: %1초 (지표 → 경고 수준…)</translation>
     </message>
@@ -1674,8 +1838,52 @@ Example, row %6:
         </translation>
     </message>
     <message>
-        <source>⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay (outboxctl relay) or look at why the relays below stopped.</source>
-        <translation>⚠ 발행이 멈췄습니다: 발행을 기다리는 행이 있지만 실행 중인 릴레이가 없습니다. 릴레이를 시작하거나(outboxctl relay) 아래 릴레이가 멈춘 이유를 확인하세요.</translation>
+        <source>stuck, lease expired or overdue</source>
+        <translation>정체됨, 리스 만료 또는 기한 초과</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s): &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>
+            <numerusform>최근 %n분: 분당 &lt;b&gt;%1&lt;/b&gt;건 발행 · 중복 적중률 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Last hour: %1 published · %2 failed attempts · %3 requests</source>
+        <translation>최근 1시간: %1건 발행 · 실패한 시도 %2건 · 요청 %3건</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failing</source>
+        <translation>
+            <numerusform>%n개 실패 중</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n gone (process died)</source>
+        <translation>
+            <numerusform>%n개 사라짐 (프로세스 종료)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows have waited %1 and nothing was published for %2.</source>
+        <translation>⚠ 아무것도 발행되지 않습니다: 행이 %1 동안 기다렸고 %2 동안 발행된 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>⚠ Nothing is publishing: rows have waited %1 and nothing was ever published.</source>
+        <translation>⚠ 아무것도 발행되지 않습니다: 행이 %1 동안 기다렸고 지금까지 발행된 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>No relay is running: start one (outboxctl relay) or look at why the relays below stopped.</source>
+        <translation>실행 중인 릴레이가 없습니다: 릴레이를 시작하거나 (outboxctl relay) 아래 릴레이가 멈춘 이유를 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Every relay is failing: %1.</source>
+        <translation>모든 릴레이가 실패 중입니다: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n relay(s) alive but none published in that time: the oldest rows below say why they wait.</source>
+        <translation>
+            <numerusform>릴레이 %n개가 실행 중이지만 그동안 아무것도 발행하지 않았습니다: 아래 가장 오래된 행에서 기다리는 이유를 확인하세요.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1842,6 +2050,69 @@ at %2</source>
         <source>Last error</source>
         <translation>마지막 오류</translation>
     </message>
+    <message>
+        <source>failing</source>
+        <translation>실패 중</translation>
+    </message>
+    <message>
+        <source>gone — its process died</source>
+        <translation>사라짐 — 프로세스가 종료됨</translation>
+    </message>
+    <message>
+        <source>publishes refused for %1: relay %2: %3</source>
+        <translation>%1 동안 발행이 거부됨: 릴레이 %2: %3</translation>
+    </message>
+    <message>
+        <source>broker unreachable for %1: relay %2: %3</source>
+        <translation>%1 동안 브로커에 연결할 수 없음: 릴레이 %2: %3</translation>
+    </message>
+    <message>
+        <source>now, for %1: %2</source>
+        <translation>현재, %1째: %2</translation>
+    </message>
+    <message>
+        <source>resolved, %1 ago: %2</source>
+        <translation>해결됨, %1 전: %2</translation>
+    </message>
+    <message>
+        <source>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</source>
+        <translation>서버에 이 릴레이의 데이터베이스 세션이 하나도 남아 있지 않습니다: 프로세스가 종료되었거나 강제 종료되었습니다. 이 릴레이가 잡고 있던 행은 리스가 만료되면 회수됩니다.</translation>
+    </message>
+</context>
+<context>
+    <name>RequeueFollowUp</name>
+    <message>
+        <source>%1 published</source>
+        <translation>%1개 발행됨</translation>
+    </message>
+    <message>
+        <source>%1 failed again</source>
+        <translation>%1개 다시 실패</translation>
+    </message>
+    <message>
+        <source> (%1 of them dead)</source>
+        <translation> (그중 %1개는 배달 못한 메시지)</translation>
+    </message>
+    <message>
+        <source>, all with “%1”</source>
+        <translation>, 모두 “%1”</translation>
+    </message>
+    <message>
+        <source>, %1 of them with “%2”</source>
+        <translation>, 그중 %1개는 “%2”</translation>
+    </message>
+    <message>
+        <source>%1 still pending or in flight after %2</source>
+        <translation>%2 후에도 %1개가 아직 pending 또는 in_flight</translation>
+    </message>
+    <message>
+        <source>%1 purged meanwhile</source>
+        <translation>그사이 %1개 삭제됨</translation>
+    </message>
+    <message>
+        <source>%1: %2.</source>
+        <translation>%1: %2.</translation>
+    </message>
 </context>
 <context>
     <name>SessionInfo</name>
@@ -1867,6 +2138,17 @@ at %2</source>
     <message>
         <source>Status: %1</source>
         <translation>상태: %1</translation>
+    </message>
+</context>
+<context>
+    <name>StatusMessageLabel</name>
+    <message>
+        <source>%1
+
+(Click for every message.)</source>
+        <translation>%1
+
+(누르면 모든 메시지를 봅니다.)</translation>
     </message>
 </context>
 <context>
@@ -1963,6 +2245,14 @@ at %2</source>
     <message>
         <source>Why</source>
         <translation>원인</translation>
+    </message>
+    <message>
+        <source>Every relay is failing: %1</source>
+        <translation>모든 릴레이가 실패 중입니다: %1</translation>
+    </message>
+    <message>
+        <source>Every relay is failing</source>
+        <translation>모든 릴레이가 실패 중입니다</translation>
     </message>
 </context>
 </TS>

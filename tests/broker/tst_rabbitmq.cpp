@@ -5,12 +5,16 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
+#include "operations/outboxoverview.h"
+#include "operations/relayfleet.h"
+#include "outbox/outboxfilter.h"
 #include "outbox/outboxrepository.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/processtesting.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -103,6 +107,35 @@ private:
     }
 
     qint64 count(const QString& sql) { return db().scalar(sql).toLongLong(); }
+
+    // The registry's judgment of the relay named `name`, as the console reads it.
+    std::optional<RelayNode> fleetNode(const QString& name)
+    {
+        for (const RelayNode& node : RelayFleet(session()).recent()) {
+            if (node.name == name)
+                return node;
+        }
+        return std::nullopt;
+    }
+    RelayState fleetState(const QString& name)
+    {
+        const std::optional<RelayNode> node = fleetNode(name);
+        return node ? node->state : RelayState::Stopped;
+    }
+
+    // `outboxctl relays --format json`: the state word and last error it prints for `name`.
+    QJsonObject listedRelay(const QString& name)
+    {
+        const ProcessTesting::Run listed
+            = outboxctl({ QStringLiteral("relays"), QStringLiteral("--format"), QStringLiteral("json") });
+        if (listed.exitCode != 0)
+            return {};
+        for (const QJsonValue& relay : listed.json().value(QStringLiteral("relays")).toArray()) {
+            if (relay.toObject().value(QStringLiteral("name")).toString() == name)
+                return relay.toObject();
+        }
+        return {};
+    }
 
     // Runs the reference consumer (`outboxctl consume`, consumer "order-counts") for `messages` deliveries and
     // returns its summary; an empty object if it failed.
@@ -220,6 +253,8 @@ private slots:
         options.once = false;
         options.batchSize = 50;
         options.idlePollMs = 50;
+        options.workerName = name("outage-relay");
+        options.registryHeartbeatMs = 200;
         OutboxRelay relay(
             db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
             options);
@@ -241,6 +276,19 @@ private slots:
         // on /healthz, and claims nothing while it is; a batch caught mid-publish would be handed back.
         QTRY_VERIFY_WITH_TIMEOUT(!relay.status().sinkUp, 30'000);
         QVERIFY(!relay.status().sinkProblem.isEmpty());
+        // The registry and the Overview say so too: the relay is failing, and the waiting rows wait for the broker,
+        // not for their turn.
+        QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Failing, 10'000);
+        QVERIFY(relay.status().failing);
+        {
+            const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+            QCOMPARE(int(overview.fleetCondition()), int(FleetCondition::AllFailing));
+            QVERIFY(!overview.oldestUnpublished.isEmpty());
+            for (const WaitingRow& waiting : overview.oldestUnpublished)
+                QCOMPARE(int(waiting.cause), int(WaitCause::RelaysFailing));
+            QVERIFY(overview.longestFailing());
+            QVERIFY(!overview.longestFailing()->sinkUp);
+        }
         QCOMPARE(count(published), qint64(Before));
         QCOMPARE(
             count(QStringLiteral("SELECT count(*) FROM outbox WHERE status <> 'published' AND attempts > 0")), 0LL);
@@ -248,6 +296,8 @@ private slots:
         rabbitmqctl({ QStringLiteral("start_app") });
 
         QTRY_COMPARE_WITH_TIMEOUT(count(published), qint64(Before + During), 120'000);
+        QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Alive, 10'000);
+        QVERIFY(!relay.status().failing);
         // One successful publish per row and no failure on record: the outage cost no row an attempt.
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE attempts <> 1")), 0LL);
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")), 0LL);
@@ -260,6 +310,132 @@ private slots:
         for (const AmqpDelivery& delivery : deliveries)
             ids.insert(delivery.messageId);
         QCOMPARE(ids.size(), Before + During);
+    }
+
+    // A relay whose every publish the broker refuses is failing, not "alive · 0.0 /s": by the heartbeat after the
+    // first refusal, in the registry and in `outboxctl relays`, with the broker's words as its current error; after
+    // the repair, alive again at the heartbeat after a publish goes through, the error shown as past.
+    void aRefusedRelayIsFailingUntilTheRepair_data()
+    {
+        QTest::addColumn<QString>("refusal");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("no queue bound: 312 NO_ROUTE") << QStringLiteral("unroutable") << QStringLiteral("NO_ROUTE");
+        QTest::newRow("queue full, reject-publish: basic.nack") << QStringLiteral("full") << QStringLiteral("nack");
+    }
+
+    void aRefusedRelayIsFailingUntilTheRepair()
+    {
+        QFETCH(QString, refusal);
+        QFETCH(QString, error);
+        const QString exchange = name("refused");
+        const QString queue = name("refused-q");
+        const QString policy = name("limit");
+        bool limited = false;
+        if (refusal == QLatin1String("full")) {
+            // A queue that holds nothing and refuses what does not fit, as the demo's stopped consumer leaves it.
+            rabbitmqctl({ QStringLiteral("set_policy"), policy, QStringLiteral("^%1$").arg(queue),
+                QStringLiteral(R"({"max-length":0,"overflow":"reject-publish"})"), QStringLiteral("--apply-to"),
+                QStringLiteral("queues") });
+            limited = true;
+            bindQueue(exchange, queue);
+        }
+        const auto clearPolicy = qScopeGuard([&] {
+            if (limited)
+                rabbitmqctl({ QStringLiteral("clear_policy"), policy });
+        });
+        seedOrders(20);
+
+        RelayOptions options = relayOptions();
+        options.once = false;
+        options.batchSize = 10;
+        options.idlePollMs = 50;
+        options.backoffBaseMs = 50;
+        options.backoffMaxMs = 200;
+        options.maxAttempts = 1000; // they stay failed, never dead, until the repair
+        options.registryHeartbeatMs = 1000;
+        options.workerName = name("refused-relay");
+        OutboxRelay relay(
+            db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
+            options);
+        std::thread running([&relay] { relay.run(); });
+        const auto stopRelay = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+
+        // The first refusal on record, then the first heartbeat after it (with a margin for the transaction that
+        // recorded it to commit and be tallied): that heartbeat already says failing.
+        QTRY_VERIFY_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")) > 0, 30'000);
+        const QString heartbeatAfterFirstFailure
+            = QStringLiteral("SELECT n.last_seen > (SELECT min(created_at) FROM outbox_attempts) + interval '100 ms' "
+                             "FROM relay_nodes n WHERE n.name = '%1'")
+                  .arg(options.workerName);
+        QTRY_VERIFY_WITH_TIMEOUT(db().scalar(heartbeatAfterFirstFailure).toBool(), 10'000);
+        std::optional<RelayNode> failing = fleetNode(options.workerName);
+        QVERIFY(failing);
+        QCOMPARE(failing->state, RelayState::Failing);
+        QVERIFY(failing->failingSince.isValid());
+        QVERIFY2(failing->lastError.contains(error), qPrintable(failing->lastError));
+        QCOMPARE(failing->published, 0LL);
+        QVERIFY(relay.status().failing);
+        QVERIFY2(relay.status().failingProblem.contains(error), qPrintable(relay.status().failingProblem));
+        const QJsonObject listed = listedRelay(options.workerName);
+        QCOMPARE(listed.value(QStringLiteral("state")).toString(), QStringLiteral("failing"));
+        QVERIFY2(listed.value(QStringLiteral("last_error")).toString().contains(error),
+            qPrintable(listed.value(QStringLiteral("last_error")).toString()));
+        QVERIFY(!listed.value(QStringLiteral("failing_since")).toString().isEmpty());
+
+        // The repair: a queue for the events, or room in the full one.
+        if (limited) {
+            limited = false;
+            rabbitmqctl({ QStringLiteral("clear_policy"), policy });
+        } else {
+            bindQueue(exchange, queue);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(
+            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), 20LL, 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Alive, 10'000);
+        const RelayNode alive = *fleetNode(options.workerName);
+        QVERIFY(!alive.failingSince.isValid());
+        QVERIFY2(alive.lastError.contains(error), qPrintable(alive.lastError)); // kept, as past
+        QVERIFY(alive.lastErrorAt.isValid());
+        QVERIFY(!relay.status().failing);
+        QCOMPARE(listedRelay(options.workerName).value(QStringLiteral("state")).toString(), QStringLiteral("alive"));
+    }
+
+    // A broker nobody can reach (connection refused): the relay is failing with the connection error, and the
+    // rows wait behind it, as the Overview says.
+    void rowsWaitingBehindAnUnreachableBrokerSayWhy()
+    {
+        seedOrders(5);
+        AmqpEndpoint unreachable = m_broker;
+        unreachable.port = 1; // nothing listens there: connection refused
+        RelayOptions options = relayOptions();
+        options.once = false;
+        options.idlePollMs = 50;
+        options.registryHeartbeatMs = 200;
+        options.workerName = name("unreachable-relay");
+        OutboxRelay relay(
+            db().settings(), [unreachable] { return std::make_unique<RabbitMqSink>(unreachable); }, options);
+        std::thread running([&relay] { relay.run(); });
+        const auto stopRelay = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Failing, 10'000);
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QCOMPARE(int(overview.fleetCondition()), int(FleetCondition::AllFailing));
+        QCOMPARE(overview.oldestUnpublished.size(), 5);
+        for (const WaitingRow& waiting : overview.oldestUnpublished)
+            QCOMPARE(int(waiting.cause), int(WaitCause::RelaysFailing));
+        const RelayNode* longest = overview.longestFailing();
+        QVERIFY(longest);
+        QCOMPARE(longest->name, options.workerName);
+        QVERIFY(!longest->sinkUp);
+        QVERIFY2(longest->lastError.contains(QStringLiteral("127.0.0.1:1/")), qPrintable(longest->lastError));
+        // Nothing was ever published, and the rows have waited: "Nothing is publishing", whatever the states say.
+        QVERIFY(overview.nothingPublishing(0));
+        QVERIFY(!overview.nothingPublishing(3'600'000));
     }
 
     void unroutableMessageFailsWithTheBrokersReasonThenGoesDead()

@@ -33,7 +33,8 @@ private slots:
         const QByteArray csv = ExportTables::metricsCsv(session(), at, at, 60, QTimeZone("UTC"));
         QCOMPARE(csvLines(csv).size(), 1);
         QVERIFY(csv.startsWith("bucket_start,requests,executions,replays,"));
-        QVERIFY(csv.endsWith("oldest_pending_age_ms,consumed,consumer_duplicates\r\n"));
+        QVERIFY(csv.endsWith(
+            "oldest_pending_age_ms,consumed,consumer_duplicates,backlog_last,oldest_pending_age_ms_last\r\n"));
     }
 
     void metricsRowsCarryTheirOffset_data()

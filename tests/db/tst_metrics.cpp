@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/outboxerror.h"
+#include "db/unitofwork.h"
 #include "metrics/latencyhistogram.h"
 #include "metrics/metricsrecorder.h"
 #include "metrics/metricsrepository.h"
@@ -219,6 +220,29 @@ private slots:
         QCOMPARE(sampled->backlog->unpublished, 1234LL);
         QVERIFY(sampled->backlog->capped);
         QCOMPARE(sampled->backlog->oldestUnpublishedAgeMs, 98'000LL);
+        QVERIFY(sampled->lastBacklog);
+        QCOMPARE(sampled->lastBacklog->unpublished, 1234LL);
+    }
+
+    // Later samples of the same minute never lower its peak; the last sample is kept beside it.
+    void aMinuteKeepsItsPeakAndItsLastSample()
+    {
+        UnitOfWork uow(session()); // one transaction, one now(): one minute
+        MetricsRepository metrics(session());
+        metrics.recordBacklogSample(BacklogSample { 636, false, 40'000 });
+        metrics.recordBacklogSample(BacklogSample { 20, true, 45'000 });
+        metrics.recordBacklogSample(BacklogSample { 5, false, 297 });
+        uow.commit();
+        const QList<MetricPoint> points = lastHour(60);
+        const auto sampled
+            = std::find_if(points.cbegin(), points.cend(), [](const MetricPoint& p) { return p.backlog.has_value(); });
+        QVERIFY(sampled != points.cend());
+        QCOMPARE(sampled->backlog->unpublished, 636LL);
+        QCOMPARE(sampled->backlog->oldestUnpublishedAgeMs, 45'000LL); // each gauge its own peak
+        QVERIFY(sampled->backlog->capped); // capped at any sample
+        QCOMPARE(sampled->lastBacklog->unpublished, 5LL);
+        QCOMPARE(sampled->lastBacklog->oldestUnpublishedAgeMs, 297LL);
+        QVERIFY(!sampled->lastBacklog->capped);
     }
 
     void badWindowsAreRefused_data()

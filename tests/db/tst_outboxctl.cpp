@@ -2,6 +2,7 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 #include "db/unitofwork.h"
+#include "metrics/metricsrepository.h"
 #include "outbox/outboxrepository.h"
 #include "support/databasetestcase.h"
 #include "support/manpagetesting.h"
@@ -934,12 +935,13 @@ private slots:
             QByteArray("bucket_start,requests,executions,replays,mismatches,in_progress_rejections,duplicate_hit_rate,"
                        "published,publish_latency_p50_ms,publish_latency_p95_ms,publish_latency_p99_ms,"
                        "publish_latency_max_ms,failed_attempts,retry_rate,dead_letters,lease_rescues,backlog,"
-                       "backlog_capped,oldest_pending_age_ms,consumed,consumer_duplicates\r"));
+                       "backlog_capped,oldest_pending_age_ms,consumed,consumer_duplicates,backlog_last,"
+                       "oldest_pending_age_ms_last\r"));
         qint64 requests = 0;
         qint64 replays = 0;
         for (const QByteArray& record : records.mid(1, records.size() - 2)) {
             const QList<QByteArray> fields = record.chopped(1).split(',');
-            QCOMPARE(fields.size(), 21);
+            QCOMPARE(fields.size(), 23);
             requests += fields.at(1).toLongLong();
             replays += fields.at(3).toLongLong();
         }
@@ -955,7 +957,7 @@ private slots:
         qint64 jsonMismatches = 0;
         for (const auto& value : series) {
             const QJsonObject point = value.toObject();
-            QCOMPARE(point.size(), 21);
+            QCOMPARE(point.size(), 23);
             const qint64 bucketRequests = point.value(QStringLiteral("requests")).toInteger();
             const qint64 bucketReplays = point.value(QStringLiteral("replays")).toInteger();
             jsonReplays += bucketReplays;
@@ -979,6 +981,59 @@ private slots:
             QStringLiteral("--to=now"), QStringLiteral("--tz=local") });
         EXPECT_EXIT(local, 0);
         QVERIFY(local.out.startsWith("bucket_start,requests,"));
+    }
+
+    // A backlog that peaks and drains within one minute, as three relay samples leave it: the minute keeps the
+    // peak of each gauge (the CSV's backlog and oldest_pending_age_ms, what the charts draw) and its last sample
+    // beside it; a coarser bucket keeps the peak of its minutes.
+    void metricsKeepTheBacklogPeak()
+    {
+        {
+            const std::unique_ptr<DbSession> relaySession = db().openSession();
+            UnitOfWork uow(*relaySession); // one transaction, one now(): one minute
+            MetricsRepository metrics(*relaySession);
+            metrics.recordBacklogSample(BacklogSample { 351, false, 22'000 });
+            metrics.recordBacklogSample(BacklogSample { 636, false, 40'000 });
+            metrics.recordBacklogSample(BacklogSample { 5, false, 297 });
+            uow.commit();
+        }
+        db().exec(QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
+                                 "  oldest_pending_ms, last_pending, last_pending_capped, last_oldest_pending_ms) "
+                                 "VALUES (date_trunc('minute', now()) - interval '1 minute', now(), 900, false, "
+                                 "  70000, 3, false, 100) ON CONFLICT DO NOTHING"));
+
+        const CliRun csv
+            = ctl({ QStringLiteral("metrics"), QStringLiteral("--from=now-10m"), QStringLiteral("--to=now") });
+        EXPECT_EXIT(csv, 0);
+        const QList<QByteArray> header = csv.out.split('\n').at(0).chopped(1).split(',');
+        const auto column = [&](const char* name) { return header.indexOf(QByteArray(name)); };
+        QList<QList<QByteArray>> sampled;
+        for (const QByteArray& record : csv.out.split('\n').mid(1)) {
+            const QList<QByteArray> fields = record.chopped(1).split(',');
+            if (fields.size() == header.size() && !fields.at(column("backlog")).isEmpty())
+                sampled.append(fields);
+        }
+        QCOMPARE(sampled.size(), 2);
+        const QList<QByteArray>& incident = sampled.last();
+        QCOMPARE(incident.at(column("backlog")), QByteArray("636"));
+        QCOMPARE(incident.at(column("oldest_pending_age_ms")), QByteArray("40000"));
+        QCOMPARE(incident.at(column("backlog_last")), QByteArray("5"));
+        QCOMPARE(incident.at(column("oldest_pending_age_ms_last")), QByteArray("297"));
+
+        const CliRun hourly = ctl({ QStringLiteral("metrics"), QStringLiteral("--from=now-2h"),
+            QStringLiteral("--to=now"), QStringLiteral("--bucket=1h"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(hourly, 0);
+        qint64 peak = 0;
+        qint64 last = -1;
+        for (const QJsonValue& value : hourly.json().value(QStringLiteral("series")).toArray()) {
+            const QJsonObject point = value.toObject();
+            if (point.value(QStringLiteral("backlog")).isNull())
+                continue;
+            peak = qMax(peak, point.value(QStringLiteral("backlog")).toInteger());
+            last = point.value(QStringLiteral("backlog_last")).toInteger();
+        }
+        QCOMPARE(peak, 900LL); // the minute before, whichever hour holds it
+        QCOMPARE(last, 5LL); // the newest hour's last sample is the newest minute's
     }
 
     void metricsBucketsFollowTheTimeZone_data()
@@ -1014,7 +1069,7 @@ private slots:
         const QList<QByteArray> records = run.out.split('\n');
         QCOMPARE(records.size(), bucketStarts.size() + 2);
         for (qsizetype i = 0; i < bucketStarts.size(); ++i)
-            QCOMPARE(records.at(i + 1), bucketStarts.at(i).toUtf8() + ",0,0,0,0,0,,0,,,,,0,,0,0,,,,0,0\r");
+            QCOMPARE(records.at(i + 1), bucketStarts.at(i).toUtf8() + ",0,0,0,0,0,,0,,,,,0,,0,0,,,,0,0,,\r");
     }
 
     void purgeDeletesExpiredKeysAndOldPublishedRows()

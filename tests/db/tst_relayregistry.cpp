@@ -4,8 +4,11 @@
 #include "operations/retentionpurger.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
+#include "support/processtesting.h"
+#include "support/relayprocess.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QSysInfo>
 #include <QTest>
 #include <optional>
@@ -125,32 +128,117 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT dead FROM outbox_failure_group_sizes()")).toLongLong(), 12LL);
     }
 
-    // The one definition of a relay's state, in SQL: three missed heartbeats make it stale.
+    // The one definition of a relay's state, in SQL: three missed heartbeats make it stale, a heartbeat naming
+    // only sessions that are gone from this server makes it gone, a failing streak makes it failing.
     void stateIsJudgedByTheHeartbeat_data()
     {
-        QTest::addColumn<int>("lastSeenMsAgo");
+        QTest::addColumn<QString>("lastSeen"); // an SQL expression
         QTest::addColumn<bool>("stopped");
+        QTest::addColumn<bool>("failing");
+        QTest::addColumn<QString>("sessions"); // the backend_pids expression
         QTest::addColumn<QString>("state");
-        QTest::newRow("just seen") << 0 << false << QStringLiteral("alive");
-        QTest::newRow("two missed heartbeats") << 2'900 << false << QStringLiteral("alive");
-        QTest::newRow("three missed heartbeats") << 3'100 << false << QStringLiteral("stale");
-        QTest::newRow("long gone") << 86'400'000 << false << QStringLiteral("stale");
-        QTest::newRow("stopped just now") << 0 << true << QStringLiteral("stopped");
-        QTest::newRow("stopped long ago") << 86'400'000 << true << QStringLiteral("stopped");
+        const QString now = QStringLiteral("now()");
+        const QString own = QStringLiteral("ARRAY[pg_backend_pid()]");
+        // Pids never handed out on Linux (pid_max is at most 2^22), so no session has them.
+        const QString vanished = QStringLiteral("ARRAY[2147483646, 2147483645]");
+        const QString unknown = QStringLiteral("'{}'::integer[]");
+        QTest::newRow("just seen") << now << false << false << own << QStringLiteral("alive");
+        QTest::newRow("two missed heartbeats")
+            << QStringLiteral("now() - interval '2900 ms'") << false << false << own << QStringLiteral("alive");
+        QTest::newRow("three missed heartbeats")
+            << QStringLiteral("now() - interval '3100 ms'") << false << false << own << QStringLiteral("stale");
+        // Gone takes precedence over stale: the sessions say why the heartbeats stopped.
+        QTest::newRow("gone since this server started")
+            << QStringLiteral("pg_postmaster_start_time() + interval '1 millisecond'") << false << false << vanished
+            << QStringLiteral("gone");
+        QTest::newRow("three missed heartbeats, its sessions still open: cut off")
+            << QStringLiteral("now() - interval '1 hour'") << false << false << own << QStringLiteral("stale");
+        QTest::newRow("stopped just now") << now << true << false << vanished << QStringLiteral("stopped");
+        QTest::newRow("stopped long ago")
+            << QStringLiteral("now() - interval '1 day'") << true << false << own << QStringLiteral("stopped");
+        QTest::newRow("failing") << now << false << true << own << QStringLiteral("failing");
+        QTest::newRow("its sessions are gone") << now << false << false << vanished << QStringLiteral("gone");
+        QTest::newRow("its sessions are gone while it was failing")
+            << now << false << true << vanished << QStringLiteral("gone");
+        QTest::newRow("one of its sessions is left")
+            << now << false << false << QStringLiteral("ARRAY[2147483646, pg_backend_pid()]")
+            << QStringLiteral("alive");
+        QTest::newRow("sessions not reported (an older relay)")
+            << now << false << false << unknown << QStringLiteral("alive");
     }
 
     void stateIsJudgedByTheHeartbeat()
     {
-        QFETCH(int, lastSeenMsAgo);
+        QFETCH(QString, lastSeen);
         QFETCH(bool, stopped);
+        QFETCH(bool, failing);
+        QFETCH(QString, sessions);
         QFETCH(QString, state);
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms, last_seen, stopped_at, failing_since, backend_pids) "
+                                 "VALUES ('judged', 'elsewhere', 1, '0', 'null', 1, 1, 30000, 1000, %1, "
+                                 "  CASE WHEN ?::boolean THEN now() END, CASE WHEN ?::boolean THEN now() END, %2)")
+                      .arg(lastSeen, sessions),
+            { stopped, failing });
         const QString judged
-            = db().scalar(QStringLiteral("SELECT relay_node_state(CASE WHEN ?::boolean THEN now() END, "
-                                         "now() - ?::int * interval '1 millisecond', 1000)"),
-                      { stopped, lastSeenMsAgo })
+            = db().scalar(QStringLiteral("SELECT relay_node_state(n) FROM relay_nodes n WHERE name = 'judged'"))
                   .toString();
         QCOMPARE(judged, state);
         QVERIFY(RelayStateNames.parse(judged).has_value());
+    }
+
+    // The sessions a heartbeat names are judged against this server's lifetime: after a restart every pid is new,
+    // and a relay that has not heartbeat since is not taken for gone (it reconnects and heartbeats again).
+    void sessionsBeforeAServerRestartProveNothing()
+    {
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms, last_seen, backend_pids) "
+                                 "VALUES ('before-restart', 'elsewhere', 1, '0', 'null', 1, 1, 30000, 86400000, "
+                                 "  pg_postmaster_start_time() - interval '1 second', ARRAY[2147483646])"));
+        QCOMPARE(node(QStringLiteral("before-restart"))->state, RelayState::Alive);
+    }
+
+    // `outboxctl relays --format json`: the state word it prints for `name`; empty if not listed.
+    QString listedState(const QString& name)
+    {
+        const ProcessTesting::Run listed = ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("relays"), QStringLiteral("--format"),
+                QStringLiteral("json") });
+        for (const QJsonValue& relay : listed.json().value(QStringLiteral("relays")).toArray()) {
+            if (relay.toObject().value(QStringLiteral("name")).toString() == name)
+                return relay.toObject().value(QStringLiteral("state")).toString();
+        }
+        return {};
+    }
+
+    // A relay process killed with SIGKILL closes its sessions with it: `outboxctl relays` says gone within
+    // seconds, while three missed heartbeats (here 3 × 30 s) would take a minute and a half to say stale.
+    void aKilledRelayIsGoneAtOnce()
+    {
+        RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("relay"), QStringLiteral("--name"),
+                QStringLiteral("killed"), QStringLiteral("--heartbeat-seconds"), QStringLiteral("30") });
+        QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("killed")), QStringLiteral("alive"), 15'000);
+        relay.kill();
+        QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("killed")), QStringLiteral("gone"), 5'000);
+        QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
+    }
+
+    // A running relay names its sessions with each heartbeat: the supervisor's and every worker's, and those are
+    // the server processes really serving it.
+    void aRelayNamesItsSessions()
+    {
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("pids")));
+        std::thread running([&relay] { relay.run(); });
+        const auto stop = qScopeGuard([&] {
+            relay.stop();
+            running.join();
+        });
+        const QString named = QStringLiteral("SELECT count(*) FROM relay_nodes n, unnest(n.backend_pids) AS p(pid) "
+                                             "JOIN pg_stat_activity a ON a.pid = p.pid WHERE n.name = 'pids'");
+        // Two workers and the supervisor.
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(named).toLongLong(), 3LL, 10'000);
+        QCOMPARE(node(QStringLiteral("pids"))->state, RelayState::Alive);
     }
 
     void purgeRemovesOnlyTheGone()

@@ -22,6 +22,7 @@
 #include "overview/overviewpage.h"
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
+#include "support/consoletesting.h"
 #include "support/databasetestcase.h"
 #include "support/guitesting.h"
 #include "support/listmodeltesting.h"
@@ -35,6 +36,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -78,38 +80,6 @@ private:
         window.findChild<QTabWidget*>()->setCurrentWidget(window.outboxView());
     }
 
-    std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings)
-    {
-        auto window = std::make_unique<MainWindow>();
-        window->resize(1400, 800);
-        window->show();
-        QSignalSpy connected(window.get(), &MainWindow::connected);
-        window->connectTo(settings, QStringLiteral("test"));
-        if (!connected.wait(10'000))
-            return nullptr;
-        return window;
-    }
-
-    // Accepts the OperatorActionDialog as soon as it opens (it may open only after a query on the worker),
-    // with `reason`, after running `meanwhile`.
-    void answerNextDialog(const QString& reason, const std::function<void()>& meanwhile = {})
-    {
-        auto* poll = new QTimer(this);
-        poll->setInterval(10);
-        connect(poll, &QTimer::timeout, this, [poll, reason, meanwhile] {
-            auto* dialog = qobject_cast<OperatorActionDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
-            poll->deleteLater();
-            poll->stop();
-            if (meanwhile)
-                meanwhile();
-            dialog->findChild<QLineEdit*>()->setText(reason);
-            dialog->accept();
-        });
-        poll->start();
-    }
-
     static void selectIds(OutboxView& view, const QList<qint64>& ids)
     {
         view.table()->clearSelection();
@@ -136,14 +106,14 @@ private slots:
 
     void overviewCountsAndLinks()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OverviewPage* overview = window->overview();
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("dead")), QStringLiteral("5"), 10'000);
         QCOMPARE(overview->figure(QStringLiteral("failed")), QStringLiteral("5"));
         QCOMPARE(overview->figure(QStringLiteral("in_flight")), QStringLiteral("2"));
         QCOMPARE(overview->figure(QStringLiteral("pending")), QStringLiteral("8"));
-        QCOMPARE(overview->figure(QStringLiteral("stuck")), QStringLiteral("7")); // 5 dead + 2 expired leases
+        QCOMPARE(overview->figure(QStringLiteral("stuck")), QStringLiteral("2")); // the expired leases, not the dead
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         emit overview->showOutbox(dead);
@@ -162,7 +132,7 @@ private slots:
             thresholds.oldestPendingAgeSeconds = 120;
             thresholds.save(settings);
         }
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         const QLabel* oldest = window->overview()->findChild<QLabel*>();
         QTRY_VERIFY_WITH_TIMEOUT(oldest->text().contains(QStringLiteral("⚠")), 10'000);
@@ -183,7 +153,7 @@ private slots:
         db().exec(QStringLiteral("INSERT INTO idempotency_keys (scope, idem_key, fingerprint, status, response_status, "
                                  "  expires_at) SELECT 's', 'key-' || g, repeat('a', 64), 'completed', 201, "
                                  "  now() + interval '1 day' FROM generate_series(1, 1500) g"));
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         window->findChild<QTabWidget*>()->setCurrentWidget(window->keysView());
         QTemporaryDir dir;
@@ -201,7 +171,7 @@ private slots:
     // requeued and the relay published while the dialog was open is skipped and reported.
     void retrySelectedRowsFromTheUi()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         OutboxFilter failed;
@@ -212,7 +182,7 @@ private slots:
         QVERIFY(view.requeueSelectedAction()->isEnabled());
 
         QSignalSpy finished(&view, &OutboxView::actionFinished);
-        answerNextDialog(QStringLiteral("broker fixed"), [this] {
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("broker fixed"), [this](OperatorActionDialog&) {
             db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now() WHERE id = 7"));
         });
         view.requeueSelectedAction()->trigger();
@@ -232,7 +202,7 @@ private slots:
     // opened is not touched.
     void retryAllMatchingActsOnTheFrozenSet()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         OutboxFilter dead;
@@ -240,8 +210,9 @@ private slots:
         view.showFilter(dead);
         QVERIFY(waitForRows(view, 5));
         QSignalSpy finished(&view, &OutboxView::actionFinished);
-        answerNextDialog(QStringLiteral("incident 4711"),
-            [this] { db().exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40")); });
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("incident 4711"), [this](OperatorActionDialog&) {
+            db().exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40"));
+        });
         view.requeueMatchingAction()->trigger();
         QVERIFY(finished.wait(10'000));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE id <= 5 AND status = 'pending'"))
@@ -255,7 +226,7 @@ private slots:
     {
         const QString login = QStringLiteral("tst_console_viewer_%1").arg(QCoreApplication::applicationPid());
         const ConnectionSettings viewer = db().createLoginRole(login, QStringLiteral("outbox_viewer"));
-        const auto window = openWindow(viewer);
+        const auto window = ConsoleTesting::openWindow(viewer, QSize(1400, 800));
         QVERIFY(window);
         QVERIFY(!window->session().mayChangeOutbox);
         OutboxView& view = *window->outboxView();
@@ -286,7 +257,7 @@ private slots:
 
     void lostConnectionShowsTheBannerAndRecovers()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         showOutboxTab(*window);
@@ -305,7 +276,7 @@ private slots:
 
     void liveRefreshOnNotification()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         showOutboxTab(*window);
@@ -372,7 +343,7 @@ private slots:
         }
         metrics.flush(*session);
 
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         showOutboxTab(*window);
@@ -395,12 +366,16 @@ private slots:
         GuiTesting::saveScreenshot(*window, QStringLiteral("console-keys.png"));
     }
 
-    // The fleet on the Overview, with a real relay process: running, it is listed alive; killed with SIGKILL it
-    // turns stale (no heartbeat for three intervals) in red, and with rows waiting and no live relay the red
-    // "Nothing is publishing" warning shows.
+    // The fleet on the Overview, with a real relay process: running, it is listed alive; killed with SIGKILL it is
+    // gone (its sessions closed) within seconds, long before three missed heartbeats would make it stale, in red;
+    // with rows waiting past the warning level and nothing published, the red "Nothing is publishing" warning
+    // shows and says why.
     void overviewShowsTheFleet()
     {
-        const auto window = openWindow(db().settings());
+        QSettings().setValue(QStringLiteral("thresholds/oldestPendingAgeSeconds"), 3);
+        const auto restoreLevel
+            = qScopeGuard([] { QSettings().remove(QStringLiteral("thresholds/oldestPendingAgeSeconds")); });
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
         OverviewPage* overview = window->overview();
@@ -417,17 +392,28 @@ private slots:
 
         RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
             { QStringLiteral("relay"), QStringLiteral("--dsn"), db().dsn(), QStringLiteral("--name"),
-                QStringLiteral("console-relay"), QStringLiteral("--heartbeat-seconds"), QStringLiteral("1") });
+                QStringLiteral("console-relay"), QStringLiteral("--heartbeat-seconds"), QStringLiteral("5") });
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("console-relay")), QStringLiteral("alive"), 15'000);
-        QVERIFY(!overview->warnsNothingPublishing());
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("0"), 15'000);
+        // The same read saw the relay publish: failed rows wait, but something is being published.
+        QVERIFY(!overview->warnsNothingPublishing());
 
         relay.kill();
         db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
                                  "SELECT 'order', g::text, 'order.created', '{}', 'after-kill-' || g "
                                  "FROM generate_series(1, 25) g"));
-        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("console-relay")), QStringLiteral("stale"), 15'000);
-        QTRY_VERIFY_WITH_TIMEOUT(overview->warnsNothingPublishing(), 10'000);
+        // Stale would take three heartbeats, 15 s.
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("console-relay")), QStringLiteral("gone"), 5'000);
+        // Once the new rows have waited past the level (3 s), with nothing published since.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                window->refresh();
+                return overview->warnsNothingPublishing();
+            }(),
+            10'000);
+        const auto* warning = overview->findChild<QLabel*>(QStringLiteral("nothingPublishing"));
+        QVERIFY(warning);
+        QVERIFY2(warning->text().contains(QStringLiteral("No relay is running")), qPrintable(warning->text()));
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("25"), 10'000);
         const QModelIndex state = overview->relays()->index(0, RelayFleetModel::State);
         QCOMPARE(state.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xdc, 0x32, 0x2f));
@@ -442,7 +428,7 @@ private slots:
                                  "  THEN 'message size ' || (id * 977) || ' larger than max 16384' "
                                  "  ELSE 'connect to 10.0.0.' || id || ':5672 failed: Connection refused' END "
                                  "WHERE status IN ('failed', 'dead')"));
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         auto* tabs = window->findChild<QTabWidget*>();
         FailuresView* failures = window->failuresView();
@@ -461,7 +447,7 @@ private slots:
         QVERIFY(waitForRows(*window->outboxView(), 8));
 
         tabs->setCurrentWidget(failures);
-        answerNextDialog(QStringLiteral("broker back after the network fix"));
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("broker back after the network fix"));
         emit failures->retryGroup(failures->selectedGroupFilter());
         QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', "
                                                              "'dead')"))
@@ -480,7 +466,7 @@ private slots:
     {
         db().exec(QStringLiteral("INSERT INTO outbox_attempts (outbox_id, attempt, worker, error) "
                                  "VALUES (6, 3, 'relay-1/w0', 'broker unavailable: connection refused')"));
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         showOutboxTab(*window);
@@ -528,7 +514,7 @@ private slots:
             outboxOperator.requeue({ 1, 2, 3 }, QStringLiteral("first batch after the fix"));
             outboxOperator.requeue({ 6, 7 }, QStringLiteral("the two that were left"));
         }
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         AuditView* audit = window->auditView();
         QAbstractItemModelTester tester(audit->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -578,7 +564,7 @@ private slots:
                                  "FROM generate_series(0, 59) m"));
         OutboxOperator(session()).requeue({ 1 }, QStringLiteral("one to see whether the broker took it"));
 
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
         OverviewPage* overview = window->overview();
@@ -617,7 +603,7 @@ private slots:
             [](const QPushButton* button) { return button->text() == QStringLiteral("&Retry group…"); });
         QVERIFY(retry != buttons.cend());
         QVERIFY((*retry)->isEnabled());
-        answerNextDialog(QStringLiteral("max frame size raised"));
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("max frame size raised"));
         (*retry)->click();
         QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE reason = "
                                                              "'max frame size raised'"))
@@ -636,7 +622,7 @@ private slots:
     // server (it no longer waits there), the list says so, and the next refresh searches again.
     void slowSearchCanBeCancelled()
     {
-        const auto window = openWindow(db().settings());
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         showOutboxTab(*window);

@@ -6,6 +6,9 @@
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
+#include "overview/relayfleetmodel.h"
+#include "overview/waitingrowsmodel.h"
+#include "support/consoletesting.h"
 #include "support/guitesting.h"
 
 #include <QDir>
@@ -13,11 +16,20 @@
 #include <QSqlQuery>
 #include <QTabWidget>
 #include <QTest>
+#include <algorithm>
 
 // The demo as an operator first sees it: the whole system running, the console showing rows and charts.
 // Saves console-demo-*.png as artifacts.
 class TestDemoScreenshot final : public QObject {
     Q_OBJECT
+
+    // Starts the whole demo; true once its traffic runs.
+    static bool start(DemoSystem& demo)
+    {
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        demo.start();
+        return ready.wait(20'000);
+    }
 
 private slots:
     void initTestCase() { GuiTesting::useOwnSettings(QStringLiteral("tst_demoscreenshot")); }
@@ -25,15 +37,10 @@ private slots:
     void consoleShowsTheRunningSystem()
     {
         DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
-        QSignalSpy ready(&demo, &DemoSystem::ready);
-        demo.start();
-        QVERIFY(ready.wait(20'000));
-        MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QSignalSpy connected(&window, &MainWindow::connected);
-        window.connectTo(demo.settings(), QStringLiteral("demo"));
-        QVERIFY(connected.wait(10'000));
+        QVERIFY(start(demo));
+        const auto connected = ConsoleTesting::openWindow(demo.settings());
+        QVERIFY(connected);
+        MainWindow& window = *connected;
         auto* tabs = window.findChild<QTabWidget*>();
 
         // Rows: the list refreshes itself on the change notifications the traffic sends.
@@ -74,6 +81,63 @@ private slots:
         window.refresh();
         QTRY_VERIFY_WITH_TIMEOUT(window.overview()->figure(QStringLiteral("dead")).toInt() > 0, 20'000);
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
+    }
+
+    // The figures at the worst moments of the Demo menu's faults, as the operator sees them: a stopped broker makes
+    // the relay failing and the waiting rows wait for it, not "their turn"; a killed relay is gone within seconds.
+    void consoleTellsTheTruthDuringFaults()
+    {
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        QVERIFY(start(demo));
+        QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
+        const auto connected = ConsoleTesting::openWindow(demo.settings());
+        QVERIFY(connected);
+        MainWindow& window = *connected;
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
+        OverviewPage* overview = window.overview();
+        const RelayFleetModel* relays = overview->relays();
+        // The state of the relay called `name`, or of the most recently seen running one if `name` is empty.
+        const auto stateOf = [&](const QString& name) {
+            window.refresh();
+            for (int row = 0; row < relays->rowCount(); ++row) {
+                const QString state
+                    = relays->index(row, RelayFleetModel::State).data(RelayFleetModel::StateRole).toString();
+                const QString rowName = relays->index(row, RelayFleetModel::Name).data().toString();
+                if (name.isEmpty() ? state == QLatin1String("alive") || state == QLatin1String("failing")
+                                   : rowName == name)
+                    return std::pair(rowName, state);
+            }
+            return std::pair(QString(), QString());
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf({}).second, QStringLiteral("alive"), 30'000);
+        const QString relay = stateOf({}).first;
+
+        demo.stopBrokerFor(30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("failing"), 20'000);
+        const WaitingRowsModel* waiting = overview->waitingRows();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                window.refresh();
+                const QList<WaitingRow>& rows = waiting->rows();
+                return !rows.isEmpty() && std::all_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+                    return row.cause == WaitCause::RelaysFailing || row.cause == WaitCause::Publishing
+                        || row.cause == WaitCause::LeaseExpired;
+                }) && std::any_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+                    return row.cause == WaitCause::RelaysFailing;
+                });
+            }(),
+            20'000);
+        const QString cause = waiting->index(0, WaitingRowsModel::Cause).data().toString();
+        QVERIFY2(cause.contains(QStringLiteral("broker unreachable for"))
+                || cause.contains(QStringLiteral("Being published")),
+            qPrintable(cause));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down.png"));
+        // After the outage: publishing again, alive, the outage's error kept as past.
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("alive"), 90'000);
+
+        demo.killRelay();
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("gone"), 5'000);
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-relay-killed.png"));
     }
 };
 

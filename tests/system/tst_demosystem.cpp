@@ -240,6 +240,9 @@ private slots:
             return false;
         };
         demo.killRelay();
+        // Said as what it was, not with whatever the relay printed last, minutes before.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            said(QStringLiteral("The relay ended (killed with SIGKILL from the Demo menu)")), 10'000);
         QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("Relay restarted")), 30'000);
         demo.restartDatabase();
         QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("PostgreSQL is back")), 60'000);

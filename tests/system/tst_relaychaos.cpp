@@ -236,8 +236,8 @@ private slots:
     }
 
     // Relays killed with SIGKILL at random moments, 20 times, while draining: no row is lost, each killed relay
-    // shows as stale in `outboxctl relays`, and the leases it left are rescued.
-    void killedRelaysAreStaleAndTheirRowsAreRescued()
+    // shows as gone (its sessions closed with it) in `outboxctl relays`, and the leases it left are rescued.
+    void killedRelaysAreGoneAndTheirRowsAreRescued()
     {
         constexpr int Kills = 20;
         constexpr int RowsPerRound = 2'000;
@@ -264,7 +264,7 @@ private slots:
             QVERIFY2(unfinished(cluster) > 0, "the round drained before the kill");
         }
         const qint64 rows = qint64(Kills) * RowsPerRound;
-        QTRY_COMPARE_WITH_TIMEOUT(relaysIn(registry(cluster.dsn()), QStringLiteral("stale")), Kills, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(relaysIn(registry(cluster.dsn()), QStringLiteral("gone")), Kills, 20'000);
 
         const auto survivor = startRelay(cluster.dsn(), options);
         QTRY_COMPARE_WITH_TIMEOUT(published(cluster), rows, 120'000);
@@ -274,7 +274,7 @@ private slots:
                                                     .match(QString::fromUtf8(survivor->log()));
         QVERIFY2(summary.hasMatch() && summary.captured(1).toLongLong() > 0, survivor->story().constData());
         const QJsonArray relays = registry(cluster.dsn());
-        QCOMPARE(relaysIn(relays, QStringLiteral("stale")), Kills);
+        QCOMPARE(relaysIn(relays, QStringLiteral("gone")), Kills);
         QCOMPARE(relaysIn(relays, QStringLiteral("stopped")), 1);
 
         const QHash<QString, int> perId = deliveries(events);

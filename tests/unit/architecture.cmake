@@ -21,12 +21,14 @@ set(model_for_ui model_db model_outbox model_metrics model_idempotency model_inb
 set(uses_ui_core ${model_for_ui})
 set(uses_ui_i18n "") # Qt only: the language, its translators and its locale
 set(uses_ui_common ui_core ${model_for_ui})
+set(uses_ui_messages ui_core) # the message log: plumbing and widgets, no database
 foreach(page connect outbox failures audit keys metrics)
     set(uses_ui_${page} ui_core ui_common ${model_for_ui})
 endforeach()
 # The overview shows the metrics' warning levels and chart and the failure groups' model.
 set(uses_ui_overview ui_core ui_common ui_failures ui_metrics ${model_for_ui})
-set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_outbox ui_failures ui_keys ui_metrics ui_overview
+set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_outbox ui_failures ui_keys ui_messages ui_metrics
+    ui_overview
     ${model_for_ui})
 set(model_all ${model_for_ui} model_relay model_broker)
 set(uses_app_common ${model_all})

@@ -12,6 +12,7 @@ constexpr qint64 FiveMinutes = 5LL * 60 * 1000;
 } // namespace
 
 Q_DECLARE_METATYPE(WaitCause)
+Q_DECLARE_METATYPE(FleetCondition)
 
 // Why an unpublished row waits, as the Overview says it beside the oldest rows: the cause names the action that
 // helps, so each rule is pinned here, including which cause wins when two apply.
@@ -24,28 +25,35 @@ private slots:
         QTest::addColumn<OutboxStatus>("status");
         QTest::addColumn<qint64>("dueOffsetMs"); // next_attempt_at - now
         QTest::addColumn<qint64>("leaseOffsetMs"); // lease_expires_at - now (in flight only)
-        QTest::addColumn<bool>("relayAlive");
+        QTest::addColumn<FleetCondition>("fleet");
         QTest::addColumn<WaitCause>("cause");
         QTest::newRow("pending, due now, relays alive")
-            << OutboxStatus::Pending << 0LL << 0LL << true << WaitCause::Queued;
+            << OutboxStatus::Pending << 0LL << 0LL << FleetCondition::Publishing << WaitCause::Queued;
         QTest::newRow("pending, due 10 min ago, relays alive")
-            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << true << WaitCause::Overdue;
+            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << FleetCondition::Publishing << WaitCause::Overdue;
         QTest::newRow("pending, due in a minute")
-            << OutboxStatus::Pending << 60'000LL << 0LL << true << WaitCause::Scheduled;
-        QTest::newRow("pending, no relay alive")
-            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << false << WaitCause::NoRelayAlive;
+            << OutboxStatus::Pending << 60'000LL << 0LL << FleetCondition::Publishing << WaitCause::Scheduled;
+        QTest::newRow("pending, no relay alive") << OutboxStatus::Pending << -2 * FiveMinutes << 0LL
+                                                 << FleetCondition::NoneRunning << WaitCause::NoRelayAlive;
         QTest::newRow("failed, retry scheduled")
-            << OutboxStatus::Failed << 60'000LL << 0LL << true << WaitCause::Failing;
+            << OutboxStatus::Failed << 60'000LL << 0LL << FleetCondition::Publishing << WaitCause::Failing;
         QTest::newRow("failed, overdue: the error says more than the delay")
-            << OutboxStatus::Failed << -2 * FiveMinutes << 0LL << true << WaitCause::Failing;
+            << OutboxStatus::Failed << -2 * FiveMinutes << 0LL << FleetCondition::Publishing << WaitCause::Failing;
         QTest::newRow("failed, no relay alive: nothing will retry it")
-            << OutboxStatus::Failed << 60'000LL << 0LL << false << WaitCause::NoRelayAlive;
+            << OutboxStatus::Failed << 60'000LL << 0LL << FleetCondition::NoneRunning << WaitCause::NoRelayAlive;
         QTest::newRow("in flight, lease valid")
-            << OutboxStatus::InFlight << 0LL << 30'000LL << true << WaitCause::Publishing;
+            << OutboxStatus::InFlight << 0LL << 30'000LL << FleetCondition::Publishing << WaitCause::Publishing;
         QTest::newRow("in flight, lease expired")
-            << OutboxStatus::InFlight << 0LL << -30'000LL << true << WaitCause::LeaseExpired;
+            << OutboxStatus::InFlight << 0LL << -30'000LL << FleetCondition::Publishing << WaitCause::LeaseExpired;
         QTest::newRow("in flight, lease expired, no relay alive: still the dead worker's")
-            << OutboxStatus::InFlight << 0LL << -30'000LL << false << WaitCause::LeaseExpired;
+            << OutboxStatus::InFlight << 0LL << -30'000LL << FleetCondition::NoneRunning << WaitCause::LeaseExpired;
+        QTest::newRow("pending, every relay failing: the broker, not the relays' pace")
+            << OutboxStatus::Pending << -2 * FiveMinutes << 0LL << FleetCondition::AllFailing
+            << WaitCause::RelaysFailing;
+        QTest::newRow("failed, every relay failing")
+            << OutboxStatus::Failed << 60'000LL << 0LL << FleetCondition::AllFailing << WaitCause::RelaysFailing;
+        QTest::newRow("in flight, lease valid, every relay failing: still being published")
+            << OutboxStatus::InFlight << 0LL << 30'000LL << FleetCondition::AllFailing << WaitCause::Publishing;
     }
 
     void cause()
@@ -53,7 +61,7 @@ private slots:
         QFETCH(OutboxStatus, status);
         QFETCH(qint64, dueOffsetMs);
         QFETCH(qint64, leaseOffsetMs);
-        QFETCH(bool, relayAlive);
+        QFETCH(FleetCondition, fleet);
         QFETCH(WaitCause, cause);
         OutboxRowSummary row;
         row.id = 7;
@@ -63,7 +71,7 @@ private slots:
             row.leaseOwner = QStringLiteral("relay-1/w0");
             row.leaseExpiresAt = Now.addMSecs(leaseOffsetMs);
         }
-        QCOMPARE(int(waitCauseOf(row, Now, relayAlive, FiveMinutes)), int(cause));
+        QCOMPARE(int(waitCauseOf(row, Now, fleet, FiveMinutes)), int(cause));
     }
 };
 

@@ -13,6 +13,7 @@ static constexpr int ListedIds = 1000;
 OperatorActionDialog::OperatorActionDialog(
     const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent)
     : QDialog(parent)
+    , m_notice(new QLabel(this))
     , m_reason(new QLineEdit(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -22,6 +23,11 @@ OperatorActionDialog::OperatorActionDialog(
         = new QLabel(tr("<b>%1 %n row(s).</b> %2", nullptr, int(ids.size())).arg(verb, guard.toHtmlEscaped()), this);
     summary->setWordWrap(true);
     layout->addWidget(summary);
+    m_notice->setWordWrap(true);
+    m_notice->setTextFormat(Qt::PlainText);
+    m_notice->setObjectName(QStringLiteral("notice"));
+    m_notice->hide();
+    layout->addWidget(m_notice);
 
     QStringList listed;
     for (qsizetype i = 0; i < qMin<qsizetype>(ids.size(), ListedIds); ++i)
@@ -51,6 +57,21 @@ OperatorActionDialog::OperatorActionDialog(
     layout->addWidget(m_buttons);
     m_reason->setFocus();
     resize(520, sizeHint().height());
+}
+
+void OperatorActionDialog::setNotice(const QString& text, bool warning)
+{
+    m_noticeIsWarning = warning;
+    m_notice->setText(warning ? QStringLiteral("⚠ ") + text : text);
+    // Fixed colours, like the connection banner's: the warning must read the same on light and dark palettes.
+    m_notice->setStyleSheet(warning ? QStringLiteral("background: #b58900; color: black; padding: 6px;") : QString());
+    m_notice->setVisible(!text.isEmpty());
+    resize(width(), sizeHint().height());
+}
+
+QString OperatorActionDialog::notice() const
+{
+    return m_notice->isHidden() ? QString() : m_notice->text();
 }
 
 QString OperatorActionDialog::reason() const

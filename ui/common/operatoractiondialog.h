@@ -4,6 +4,7 @@
 #include <QDialog>
 
 class QDialogButtonBox;
+class QLabel;
 class QLineEdit;
 
 // "Are you sure?" for an operator action on a frozen set of outbox rows: says how many rows and which ids
@@ -18,7 +19,15 @@ public:
 
     QString reason() const;
 
+    // A line above the ids about what the operator should know before confirming (e.g. when the rows last failed);
+    // `warning` marks it as a reason to think again. Empty hides it.
+    void setNotice(const QString& text, bool warning);
+    QString notice() const;
+    bool noticeIsWarning() const { return m_noticeIsWarning; }
+
 private:
+    QLabel* m_notice;
+    bool m_noticeIsWarning = false;
     QLineEdit* m_reason;
     QDialogButtonBox* m_buttons;
 };

@@ -12,6 +12,9 @@
 #include "failures/failuresview.h"
 #include "i18n/consolelanguage.h"
 #include "keys/keysview.h"
+#include "messages/messagelog.h"
+#include "messages/messagelogview.h"
+#include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
@@ -20,6 +23,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -47,6 +51,10 @@ MainWindow::MainWindow(QWidget* parent)
     , m_reads(QStringLiteral("console-reads"))
     , m_searches(QStringLiteral("console-searches"))
     , m_actions(QStringLiteral("console-actions"))
+    , m_messages(new MessageLog(this))
+    , m_statusMessage(new StatusMessageLabel(this))
+    , m_messageView(new MessageLogView(m_messages, this))
+    , m_messagesDock(new QDockWidget(tr("Messages"), this))
     , m_banner(new ConnectionBanner(this))
     , m_tabs(new QTabWidget(this))
     , m_overview(new OverviewPage(m_reads, this))
@@ -77,12 +85,32 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
+    // The message takes the room the permanent labels leave, cut to it with "…" (the panel has the whole text).
+    statusBar()->addWidget(m_statusMessage, 1);
     statusBar()->addPermanentWidget(m_serverLabel);
     statusBar()->addPermanentWidget(m_roleLabel);
+    m_messagesDock->setObjectName(QStringLiteral("messagesDock"));
+    m_messagesDock->setWidget(m_messageView);
+    m_messagesDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_messagesDock);
+    connect(m_messages, &MessageLog::posted, m_statusMessage,
+        [this](const MessageLog::Entry& entry) { m_statusMessage->showMessage(entry.text); });
+    connect(m_statusMessage, &StatusMessageLabel::clicked, this, [this] {
+        m_messagesDock->show();
+        m_messagesDock->raise();
+    });
+    connect(m_messageView, &MessageLogView::showRows, this, &MainWindow::showOutboxRows);
 
     connect(&m_reads, &DatabaseClient::connected, this, &MainWindow::onConnected);
-    connect(
-        &m_reads, &DatabaseClient::connectFailed, this, [this](const QString& message) { showConnectDialog(message); });
+    connect(&m_reads, &DatabaseClient::connectFailed, this, [this](const QString& message) {
+        m_messages->post(tr("Could not connect: %1").arg(message));
+        showConnectDialog(message);
+    });
+    for (const DatabaseClient* client : { &m_reads, &m_searches, &m_actions }) {
+        connect(client, &DatabaseClient::connectionLost, this,
+            [this, client](const QString& message) { noteConnectionLost(client, message); });
+        connect(client, &DatabaseClient::reconnected, this, [this, client] { noteReconnected(client); });
+    }
     connect(&m_reads, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
     connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
         m_banner->showRestored();
@@ -139,12 +167,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_failures, &FailuresView::retryGroup, this, retryGroup);
     connect(m_overview, &OverviewPage::retryGroup, this, retryGroup);
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
-    connect(m_outbox, &OutboxView::actionFinished, this, [this](const QString& summary) {
-        statusBar()->showMessage(summary, 15'000);
+    // An action and, once its rows settled, its outcome: both change what the overview and the groups count.
+    const auto logAction = [this](const QString& message, const QList<qint64>& rows) {
+        m_messages->post(message, rows);
         m_overview->refresh();
         m_failures->refresh();
-    });
-    const auto showFailure = [this](const QString& message) { statusBar()->showMessage(message, 15'000); };
+    };
+    connect(m_outbox, &OutboxView::actionFinished, this, logAction);
+    connect(m_outbox, &OutboxView::outcomeReported, this, logAction);
+    const auto showFailure = [this](const QString& message) { m_messages->post(message); };
     connect(m_overview, &OverviewPage::loadFailed, this, showFailure);
     connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
@@ -161,10 +192,12 @@ MainWindow::MainWindow(QWidget* parent)
             m_audit->refresh();
     });
     connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)), 15'000);
+        m_messages->post(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)));
     });
-    connect(m_metrics, &MetricsPage::exportFailed, this,
-        [this](const QString& message) { QMessageBox::warning(this, tr("Export metrics"), message); });
+    connect(m_metrics, &MetricsPage::exportFailed, this, [this](const QString& message) {
+        m_messages->post(tr("Export metrics: %1").arg(message));
+        QMessageBox::warning(this, tr("Export metrics"), message);
+    });
 
     connect(&m_keychain, &PasswordKeychain::loaded, this, [this](const QString& identity, const QString& password) {
         if (identity != std::exchange(m_recentIdentity, QString()))
@@ -190,19 +223,19 @@ MainWindow::MainWindow(QWidget* parent)
             if (identity == m_recentIdentity)
                 withoutStoredPassword(identity);
             else // storing or forgetting: the operator asked for it and must learn it did not happen
-                statusBar()->showMessage(tr("Keychain: %1").arg(message), 30'000);
+                m_messages->post(tr("Keychain: %1").arg(message));
         });
     connect(&m_keychain, &PasswordKeychain::stored, this, [this](const QString& identity) {
         m_currentIdentity = identity;
         m_forgetPassword->setEnabled(true);
-        statusBar()->showMessage(tr("The password is stored in the keychain"), 15'000);
+        m_messages->post(tr("The password is stored in the keychain"));
     });
     connect(&m_keychain, &PasswordKeychain::forgotten, this, [this](const QString& identity) {
         if (identity != m_currentIdentity)
             return;
         m_currentIdentity.clear();
         m_forgetPassword->setEnabled(false);
-        statusBar()->showMessage(tr("The keychain no longer holds this connection's password"), 15'000);
+        m_messages->post(tr("The keychain no longer holds this connection's password"));
     });
 
     buildMenus();
@@ -258,6 +291,7 @@ void MainWindow::buildMenus()
         // Only the rendering changes; repaint instead of re-reading.
         m_outbox->table()->viewport()->update();
         m_keys->table()->viewport()->update();
+        m_messageView->table()->viewport()->update();
         m_overview->refresh();
         if (m_tabs->currentIndex() == MetricsTab)
             m_metrics->refresh();
@@ -273,6 +307,10 @@ void MainWindow::buildMenus()
     connect(m_autoRefreshGroup, &QActionGroup::triggered, this,
         [this](QAction* action) { setAutoRefreshSeconds(action->data().toInt()); });
     view->addAction(tr("&Stuck threshold…"), this, &MainWindow::askStuckThreshold);
+    QAction* messages = m_messagesDock->toggleViewAction();
+    messages->setText(tr("&Messages"));
+    messages->setToolTip(tr("Every message of this session, with its time and the rows it concerns"));
+    view->addAction(messages);
     view->addSeparator();
     buildLanguageMenu(view);
 
@@ -312,8 +350,8 @@ void MainWindow::buildLanguageMenu(QMenu* view)
     connect(group, &QActionGroup::triggered, this, [this](QAction* action) {
         QSettings settings;
         ConsoleLanguage::choose(settings, action->data().toString());
-        statusBar()->showMessage(
-            tr("The console will use %1 from its next start.").arg(action->text().remove(QLatin1Char('&'))), 15'000);
+        m_messages->post(
+            tr("The console will use %1 from its next start.").arg(action->text().remove(QLatin1Char('&'))));
     });
 }
 
@@ -439,6 +477,35 @@ void MainWindow::onConnected(const SessionInfo& info)
     emit connected(info);
 }
 
+void MainWindow::postMessage(const QString& text, const QList<qint64>& rows)
+{
+    m_messages->post(text, rows);
+}
+
+void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString& message)
+{
+    if (m_lostConnections.contains(client))
+        return;
+    if (m_lostConnections.isEmpty())
+        m_messages->post(tr("Connection to the database lost: %1. Reconnecting…").arg(message));
+    m_lostConnections.append(client);
+}
+
+void MainWindow::noteReconnected(const DatabaseClient* client)
+{
+    if (!m_lostConnections.removeOne(client) || !m_lostConnections.isEmpty())
+        return;
+    m_messages->post(tr("Connection to the database restored"));
+}
+
+void MainWindow::showOutboxRows(const QList<qint64>& ids)
+{
+    OutboxFilter rows;
+    rows.ids = ids;
+    m_outbox->showFilter(rows);
+    m_tabs->setCurrentIndex(OutboxTab);
+}
+
 void MainWindow::refresh()
 {
     if (!m_tabs->isEnabled() || isMinimized())
@@ -510,12 +577,13 @@ ExportRunner* MainWindow::exportListTo(const QString& path)
         ? ExportRunner::exportKeys(m_actions, this, m_keys->filter(), format, path)
         : ExportRunner::exportOutbox(m_actions, this, m_outbox->filter(), format, path);
     connect(runner, &ExportRunner::finished, this, [this, path](qint64 rows, bool cancelled) {
-        statusBar()->showMessage(cancelled ? tr("Export cancelled; %1 was not written").arg(path)
-                                           : tr("Exported %n row(s) to %1", nullptr, int(rows)).arg(path),
-            15'000);
+        m_messages->post(cancelled ? tr("Export cancelled; %1 was not written").arg(path)
+                                   : tr("Exported %n row(s) to %1", nullptr, int(rows)).arg(path));
     });
-    connect(runner, &ExportRunner::failed, this,
-        [this](const QString& message) { QMessageBox::warning(this, tr("Export failed"), message); });
+    connect(runner, &ExportRunner::failed, this, [this](const QString& message) {
+        m_messages->post(tr("Export failed: %1").arg(message));
+        QMessageBox::warning(this, tr("Export failed"), message);
+    });
     return runner;
 }
 

@@ -13,15 +13,19 @@ class ExportRunner;
 class AuditView;
 class FailuresView;
 class KeysView;
+class MessageLog;
+class MessageLogView;
 class MetricsPage;
 class OutboxView;
 class OverviewPage;
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
 class QTimer;
+class StatusMessageLabel;
 
 // The operations console: overview, outbox, idempotency-key and metrics tabs over one database. Reads go
 // through one database worker (which also LISTENs for changes), operator actions through a second one, so a
@@ -52,6 +56,13 @@ public:
     MetricsPage* metricsPage() const { return m_metrics; }
     QAction* exportMetricsAction() const { return m_exportMetrics; }
     ConnectionBanner* banner() const { return m_banner; }
+    // Every message of the console goes here (the status bar and the Messages panel follow it): post() instead of
+    // QStatusBar::showMessage.
+    MessageLog* messages() const { return m_messages; }
+    // The same for those who see only the window (the demo's faults): m_messages->post().
+    void postMessage(const QString& text, const QList<qint64>& rows = {});
+    StatusMessageLabel* statusMessage() const { return m_statusMessage; }
+    QDockWidget* messagesDock() const { return m_messagesDock; }
     const SessionInfo& session() const { return m_session; }
 
     // Re-reads what is on screen (F5, change notifications, the auto-refresh timer).
@@ -76,6 +87,10 @@ private:
     enum class WithoutStoredPassword { Ask, Connect };
     void connectToRecent(const QString& entry, WithoutStoredPassword without);
     void onConnected(const SessionInfo& info);
+    // One message when the first connection is lost and one when the last is back, not one per worker.
+    void noteConnectionLost(const DatabaseClient* client, const QString& message);
+    void noteReconnected(const DatabaseClient* client);
+    void showOutboxRows(const QList<qint64>& ids);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
     void exportMetricsCsv();
@@ -100,6 +115,11 @@ private:
     QString m_recentIdentity; // the recent connection whose password is being read; later answers are stale
     WithoutStoredPassword m_recentWithout = WithoutStoredPassword::Ask;
     QString m_currentIdentity; // the connection in use, when its password is in the keychain
+    MessageLog* m_messages;
+    StatusMessageLabel* m_statusMessage;
+    MessageLogView* m_messageView;
+    QDockWidget* m_messagesDock;
+    QList<const DatabaseClient*> m_lostConnections;
     ConnectionBanner* m_banner;
     QTabWidget* m_tabs;
     OverviewPage* m_overview;

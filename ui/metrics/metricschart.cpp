@@ -3,24 +3,53 @@
 
 #include "core/timeformatter.h"
 
+#include <QCategoryAxis>
 #include <QContextMenuEvent>
-#include <QDateTimeAxis>
 #include <QDir>
 #include <QFileDialog>
+#include <QFontMetrics>
+#include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QScopedValueRollback>
+#include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
 #include <cmath>
 
 namespace {
 
-constexpr qint64 DayMSecs = 24LL * 3600 * 1000;
+constexpr int DaySeconds = 86'400;
 const QColor ThresholdColor(0xdc, 0x32, 0x2f); // the Overview's alarm red, readable on light and dark themes
+
+// The distances between ticks, from the finest: each divides a day or is whole days, so ticks fall on the same
+// wall-clock times every day. Only multiples of the bucket qualify, so that every tick is a bucket boundary.
+constexpr int TickSeconds[]
+    = { 60, 300, 600, 900, 1800, 3600, 7200, 10'800, 21'600, 43'200, DaySeconds, 2 * DaySeconds, 7 * DaySeconds };
+
+// The wall-clock time an axis value shows (see MetricsChart::axisMSecs).
+QDateTime wallClock(qreal axisMSecs)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(axisMSecs));
+}
+
+// A tick of `tickSeconds` sits at whole multiples of it since midnight; ticks of days at midnight, of two days
+// on even Julian days, of a week on Mondays.
+bool isTick(const QDateTime& time, int tickSeconds)
+{
+    if (tickSeconds < DaySeconds)
+        return time.time().msecsSinceStartOfDay() % (tickSeconds * 1000) == 0;
+    if (time.time() != QTime(0, 0))
+        return false;
+    if (tickSeconds == 2 * DaySeconds)
+        return time.date().toJulianDay() % 2 == 0;
+    if (tickSeconds == 7 * DaySeconds)
+        return time.date().dayOfWeek() == Qt::Monday;
+    return true;
+}
 
 } // namespace
 
@@ -31,9 +60,11 @@ MetricsChart::Figure MetricsChart::counter(qint64 MetricCounters::*member)
 
 MetricsChart::Figure MetricsChart::backlog(double (*figure)(const BacklogSample&))
 {
-    return [figure](const MetricPoint& point) {
-        return point.backlog ? std::optional<double>(figure(*point.backlog)) : std::nullopt;
-    };
+    return Figure(
+        [figure](const MetricPoint& point) {
+            return point.backlog ? std::optional<double>(figure(*point.backlog)) : std::nullopt;
+        },
+        Figure::Kind::Gauge);
 }
 
 QTimeZone MetricsChart::displayZone()
@@ -48,7 +79,8 @@ QTimeZone MetricsChart::displayZone()
 
 MetricsChart::MetricsChart(const QString& title, QWidget* parent)
     : QChartView(new QChart, parent)
-    , m_time(new QDateTimeAxis)
+    , m_time(new QCategoryAxis)
+    , m_noData(new QGraphicsSimpleTextItem(tr("No data in this window"), chart()))
 {
     QChart* chart = this->chart();
     chart->setTheme(
@@ -58,7 +90,9 @@ MetricsChart::MetricsChart(const QString& title, QWidget* parent)
     titleFont.setBold(true);
     chart->setTitleFont(titleFont);
     chart->setBackgroundRoundness(0);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    // Room on the right for half the label of a tick at the window's end, until a right axis takes that place.
+    chart->setMargins(
+        QMargins(4, 4, 4 + QFontMetrics(m_time->labelsFont()).horizontalAdvance(QStringLiteral("00:00")) / 2, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     QFont legendFont = chart->legend()->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
@@ -67,14 +101,29 @@ MetricsChart::MetricsChart(const QString& title, QWidget* parent)
     setRubberBand(QChartView::HorizontalRubberBand);
     setMinimumSize(360, 260);
 
-    m_time->setTickCount(7);
-    m_time->setFormat(QStringLiteral("HH:mm"));
+    // QDateTimeAxis (Qt 6.4) spreads a tick count evenly from min to max, so its ticks fall between buckets
+    // unless the range happens to be a whole number of tick steps; a category axis puts them where asked.
+    m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     chart->addAxis(m_time, Qt::AlignBottom);
     // The rubber band zooms by changing this axis's range; everything else that changes it sets the flag.
-    connect(m_time, &QDateTimeAxis::rangeChanged, this, [this] {
+    connect(m_time, &QValueAxis::rangeChanged, this, [this] {
         if (!m_changingRange)
             m_zoomed = true;
+        placeTicks();
     });
+    // As many ticks as fit the plot's width.
+    connect(chart, &QChart::plotAreaChanged, this, [this] {
+        placeTicks();
+        const QRectF plot = this->chart()->plotArea();
+        const QRectF text = m_noData->boundingRect();
+        m_noData->setPos(plot.center() - QPointF(text.width() / 2, text.height() / 2));
+    });
+    QFont noDataFont = chart->titleFont();
+    noDataFont.setBold(false);
+    m_noData->setFont(noDataFont);
+    m_noData->setBrush(chart->titleBrush());
+    m_noData->setZValue(10);
+    showNoData(true);
 }
 
 QValueAxis* MetricsChart::addAxis(const QString& title, Qt::Alignment side, int decimals)
@@ -85,6 +134,9 @@ QValueAxis* MetricsChart::addAxis(const QString& title, Qt::Alignment side, int 
     // One grid, the left axis's: a second one that matches no label would only confuse.
     axis->setGridLineVisible(side == Qt::AlignLeft);
     chart()->addAxis(axis, side);
+    if (side & Qt::AlignRight)
+        chart()->setMargins(QMargins(4, 4, 4, 4));
+    axis->setVisible(!showsNoData());
     m_axes.append({ axis, decimals });
     return axis;
 }
@@ -92,17 +144,54 @@ QValueAxis* MetricsChart::addAxis(const QString& title, Qt::Alignment side, int 
 QLineSeries* MetricsChart::addLine(
     const QString& name, QValueAxis* axis, Figure figure, const QString& unit, int decimals)
 {
-    auto* series = new QLineSeries;
-    series->setName(name);
-    attach(series, axis);
-    connect(series, &QXYSeries::hovered, this, [this](const QPointF& point, bool entered) {
+    const auto hover = [this](const QPointF& point, bool entered) {
         if (entered)
             showFigures(point);
         else
             QToolTip::hideText();
-    });
-    m_lines.append({ series, axis, std::move(figure), unit, decimals });
+    };
+    auto* series = new QLineSeries;
+    series->setName(name);
+    attach(series, axis);
+    connect(series, &QXYSeries::hovered, this, hover);
+    QLineSeries* soFar = nullptr;
+    if (figure.kind == Figure::Kind::PerBucket) {
+        soFar = new QLineSeries;
+        soFar->setName(tr("%1 (so far)").arg(name));
+        {
+            const QScopedValueRollback changing(m_changingRange, true);
+            chart()->addSeries(soFar);
+            soFar->attachAxis(m_time);
+            soFar->attachAxis(axis);
+        }
+        // A lighter dot of the line's colour, not joined to the line: a line down to a part-count is the cliff
+        // that every refresh used to show at the right edge.
+        QColor colour = series->pen().color();
+        colour.setAlphaF(0.5);
+        soFar->setColor(colour); // its one point has no line to draw, only the marker
+        soFar->setPointsVisible(true);
+        soFar->setMarkerSize(8);
+        // Its legend entry is the line's: clicking that hides both.
+        for (QLegendMarker* marker : chart()->legend()->markers(soFar))
+            marker->setVisible(false);
+        connect(soFar, &QXYSeries::hovered, this, hover);
+    }
+    m_lines.append({ series, soFar, axis, std::move(figure), unit, decimals });
     return series;
+}
+
+QLineSeries* MetricsChart::soFar(const QLineSeries* line) const
+{
+    for (const Line& candidate : m_lines) {
+        if (candidate.series == line)
+            return candidate.soFar;
+    }
+    return nullptr;
+}
+
+bool MetricsChart::showsNoData() const
+{
+    return m_noData->isVisible();
 }
 
 QLineSeries* MetricsChart::addThreshold(const QString& name, QValueAxis* axis)
@@ -140,6 +229,12 @@ void MetricsChart::toggle(QLineSeries* series)
 {
     const QScopedValueRollback changing(m_changingRange, true);
     series->setVisible(!series->isVisible());
+    if (QLineSeries* dot = soFar(qobject_cast<QLineSeries*>(series))) {
+        dot->setVisible(series->isVisible());
+        // Showing a series shows its legend marker again; the dot's entry is its line's.
+        for (QLegendMarker* marker : chart()->legend()->markers(dot))
+            marker->setVisible(false);
+    }
     for (QLegendMarker* marker : chart()->legend()->markers(series)) {
         // Hiding a series hides its marker too; keep the marker, dimmed, so that a click shows the line again.
         marker->setVisible(true);
@@ -166,31 +261,44 @@ qint64 MetricsChart::axisMSecs(const QDateTime& instant, const QTimeZone& zone)
     return QDateTime(wallClock.date(), wallClock.time(), Qt::LocalTime).toMSecsSinceEpoch();
 }
 
-void MetricsChart::setPoints(const QList<MetricPoint>& points, int bucketSeconds, const QTimeZone& zone)
+void MetricsChart::setPoints(
+    const QList<MetricPoint>& points, int bucketSeconds, const QTimeZone& zone, const QDateTime& serverNow)
 {
     const QScopedValueRollback changing(m_changingRange, true);
     m_points = points;
-    m_bucketSeconds = bucketSeconds;
+    m_clock = { bucketSeconds, serverNow };
     m_zone = zone;
     m_x.clear();
     m_x.reserve(points.size());
     for (const MetricPoint& point : points)
         m_x.append(qreal(axisMSecs(point.start, zone)));
-    for (const Line& line : m_lines) {
-        QList<QPointF> xy;
-        xy.reserve(points.size());
-        for (qsizetype i = 0; i < points.size(); ++i)
-            xy.append(QPointF(m_x.at(i), line.figure(points.at(i)).value_or(0)));
-        line.series->replace(xy);
+    for (const Line& line : std::as_const(m_lines)) {
+        QList<QPointF> whole;
+        QList<QPointF> partial;
+        whole.reserve(points.size());
+        for (qsizetype i = 0; i < points.size(); ++i) {
+            const MetricPoint& point = points.at(i);
+            if (!m_clock.hasStarted(point))
+                break;
+            const QPointF xy(m_x.at(i), line.figure.value(point).value_or(0));
+            if (!line.soFar || m_clock.isComplete(point))
+                whole.append(xy);
+            else
+                partial.append(xy);
+        }
+        line.series->replace(whole);
+        if (line.soFar)
+            line.soFar->replace(partial);
     }
     m_time->setTitleText(QString::fromUtf8(zone.id()));
+    showNoData(points.isEmpty());
     if (!points.isEmpty()) {
         m_fullMin = m_x.first();
         m_fullMax = qreal(axisMSecs(points.last().start.addSecs(bucketSeconds), zone));
-        m_time->setFormat(m_fullMax - m_fullMin > DayMSecs ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
         if (!m_zoomed)
             showTimeRange(m_fullMin, m_fullMax);
     }
+    placeTicks();
     placeThresholds();
     rescaleValueAxes();
 }
@@ -206,8 +314,72 @@ void MetricsChart::resetZoom()
 void MetricsChart::showTimeRange(qreal minMSecs, qreal maxMSecs)
 {
     const QScopedValueRollback changing(m_changingRange, true);
-    m_time->setRange(
-        QDateTime::fromMSecsSinceEpoch(qint64(minMSecs)), QDateTime::fromMSecsSinceEpoch(qint64(maxMSecs)));
+    m_time->setRange(minMSecs, maxMSecs);
+}
+
+// Ticks on the bucket boundaries in view (each bucket's start, and the end of the last) whose wall-clock time is
+// a whole multiple of the finest tick distance that leaves room for every label.
+void MetricsChart::placeTicks()
+{
+    for (const QString& label : m_time->categoriesLabels())
+        m_time->remove(label);
+    if (m_points.isEmpty() || m_clock.bucketSeconds <= 0)
+        return;
+    QList<qreal> boundaries = m_x;
+    boundaries.append(m_fullMax);
+    const qreal min = m_time->min();
+    const qreal max = m_time->max();
+    const QFontMetrics metrics(m_time->labelsFont());
+    const int labelWidth
+        = metrics.horizontalAdvance(QStringLiteral("00-00 00:00")) / 2 + metrics.averageCharWidth() * 4;
+    const qreal width = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : qreal(this->width());
+    const qreal fitting = qMax(2.0, width / labelWidth);
+
+    int tickSeconds = 0;
+    QList<qreal> ticks;
+    for (const int candidate : TickSeconds) {
+        if (candidate % m_clock.bucketSeconds != 0)
+            continue;
+        QList<qreal> at;
+        for (const qreal x : std::as_const(boundaries)) {
+            if (x >= min && x <= max && isTick(wallClock(x), candidate))
+                at.append(x);
+        }
+        tickSeconds = candidate;
+        ticks = at;
+        if ((max - min) / 1000.0 / candidate <= fitting)
+            break;
+    }
+
+    // Midnight shows its date, other ticks the time; a window of days shows dates only.
+    const bool manyDates = wallClock(min).date() != wallClock(max).date();
+    QSet<QString> used;
+    m_time->setStartValue(min);
+    for (const qreal x : std::as_const(ticks)) {
+        const QDateTime time = wallClock(x);
+        QString label = tickSeconds >= DaySeconds || (manyDates && time.time() == QTime(0, 0))
+            ? time.toString(QStringLiteral("MM-dd"))
+            : time.toString(QStringLiteral("HH:mm"));
+        // QCategoryAxis keys its categories by label: a time of day repeated on another day names its date.
+        if (used.contains(label))
+            label = time.toString(QStringLiteral("MM-dd HH:mm"));
+        if (used.contains(label))
+            continue; // an hour a clock change repeats: its ticks would fall on the same place anyway
+        used.insert(label);
+        m_time->append(label, x);
+    }
+}
+
+void MetricsChart::showNoData(bool empty)
+{
+    m_noData->setVisible(empty);
+    QList<QAbstractAxis*> axes { m_time };
+    for (const ValueAxis& axis : std::as_const(m_axes))
+        axes.append(axis.axis);
+    // Without buckets an axis would label a range that means nothing; its title alone would be laid out
+    // askew.
+    for (QAbstractAxis* axis : axes)
+        axis->setVisible(!empty);
 }
 
 void MetricsChart::placeThresholds()
@@ -230,6 +402,10 @@ void MetricsChart::rescaleValueAxes()
                 continue;
             for (const QPointF& point : line.series->points())
                 top = qMax(top, point.y());
+            if (line.soFar) {
+                for (const QPointF& point : line.soFar->points())
+                    top = qMax(top, point.y());
+            }
         }
         // A warning level stays in view even while every figure is far below it.
         for (const Threshold& threshold : std::as_const(m_thresholds)) {
@@ -254,7 +430,7 @@ void MetricsChart::showFigures(const QPointF& hovered)
     }
     const MetricPoint& point = m_points.at(nearest);
     const QDateTime start = point.start.toTimeZone(m_zone);
-    const QDateTime end = point.start.addSecs(m_bucketSeconds).toTimeZone(m_zone);
+    const QDateTime end = point.start.addSecs(m_clock.bucketSeconds).toTimeZone(m_zone);
     QStringList text {
         tr("%1 – %2 (%3)")
             .arg(start.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
@@ -264,11 +440,13 @@ void MetricsChart::showFigures(const QPointF& hovered)
     for (const Line& line : std::as_const(m_lines)) {
         if (!line.series->isVisible())
             continue;
-        const std::optional<double> value = line.figure(point);
+        const std::optional<double> value = line.figure.value(point);
         const QString unit = line.unit.isEmpty() ? QString() : QLatin1Char(' ') + line.unit;
         text.append(tr("%1: %2").arg(
             line.series->name(), value ? QLocale().toString(*value, 'f', line.decimals) + unit : QStringLiteral("–")));
     }
+    if (!m_clock.isComplete(point))
+        text.insert(1, tr("Unfinished bucket: counts so far"));
     QToolTip::showText(QCursor::pos(), text.join(QLatin1Char('\n')), this);
 }
 

@@ -1,27 +1,52 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "metrics/bucketclock.h"
 #include "metrics/metricsrepository.h"
 
 #include <QChartView>
 #include <QTimeZone>
+#include <concepts>
 #include <functional>
 #include <optional>
+#include <type_traits>
 
-class QDateTimeAxis;
+class QCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QValueAxis;
+
+// A figure of one bucket, as MetricsChart::Figure takes it (a lambda converts to a Figure in one step).
+template<typename F>
+concept MetricFigureFunction = std::invocable<F, const MetricPoint&>;
 
 // One chart of the Metrics tab: lines of per-bucket figures over a time axis in a chosen time zone.
 // A refresh replaces the points of the existing lines, so nothing flickers and a range the operator zoomed
 // into (rubber band along the time axis) stays until resetZoom(). Hovering a line shows the bucket's exact
 // figures, clicking a legend marker hides or shows its line, and the context menu saves the chart as PNG.
+// The time axis ticks whole buckets (minutes, 5 or 15 min, hours, days: as many as fit), each label under
+// the point of the bucket that starts there. A window without buckets says so instead of showing axes.
 class MetricsChart final : public QChartView {
     Q_OBJECT
 public:
     // A line's figure in one bucket; nullopt where it has no value (a rate without a denominator, a backlog
     // nobody sampled). Such buckets are drawn as 0, never interpolated across, and hover shows "–".
-    using Figure = std::function<std::optional<double>(const MetricPoint&)>;
+    struct Figure {
+        // PerBucket: what happened in the bucket (counts, rates, latencies). In the bucket still being filled
+        // it is a part-count, not comparable with whole buckets: the line ends at the last complete bucket, and
+        // the figure so far is a lighter dot apart from it.
+        // Gauge: a peak over the bucket's samples; the peak so far is true already, so it is drawn normally.
+        enum class Kind { PerBucket, Gauge };
+
+        template<MetricFigureFunction F>
+        Figure(F function, Kind kind = Kind::PerBucket)
+            : value(std::move(function))
+            , kind(kind)
+        { }
+
+        std::function<std::optional<double>(const MetricPoint&)> value;
+        Kind kind;
+    };
 
     explicit MetricsChart(const QString& title, QWidget* parent = nullptr);
 
@@ -41,10 +66,19 @@ public:
     QLineSeries* addThreshold(const QString& name, QValueAxis* axis);
     void setThreshold(QLineSeries* threshold, double level);
 
-    // Shows `points`, buckets of `bucketSeconds`, on a time axis in `zone`.
-    void setPoints(const QList<MetricPoint>& points, int bucketSeconds, const QTimeZone& zone);
+    // Shows `points`, buckets of `bucketSeconds`, on a time axis in `zone`. `serverNow` is the database's clock
+    // when the points were read: a bucket that ends after it is unfinished (see Figure::Kind), one that starts
+    // after it is not drawn. Without it every bucket is drawn as complete.
+    void setPoints(
+        const QList<MetricPoint>& points, int bucketSeconds, const QTimeZone& zone, const QDateTime& serverNow = {});
 
-    QDateTimeAxis* timeAxis() const { return m_time; }
+    // A category axis whose categories end at the ticks, labels on the tick (QCategoryAxis::
+    // AxisLabelsPositionOnValue); its values are axisMSecs().
+    QCategoryAxis* timeAxis() const { return m_time; }
+    // The "so far" dot of `line` (a series of the unfinished bucket's point, if any); nullptr for a gauge's line.
+    QLineSeries* soFar(const QLineSeries* line) const;
+    // True while the window has no buckets and the chart shows "No data in this window".
+    bool showsNoData() const;
     bool isZoomed() const { return m_zoomed; }
     void resetZoom();
     bool saveImage(const QString& path);
@@ -59,6 +93,7 @@ protected:
 private:
     struct Line {
         QLineSeries* series;
+        QLineSeries* soFar; // PerBucket figures only
         QValueAxis* axis;
         Figure figure;
         QString unit;
@@ -77,18 +112,21 @@ private:
     void attach(QLineSeries* series, QValueAxis* axis);
     void toggle(QLineSeries* series);
     void showTimeRange(qreal minMSecs, qreal maxMSecs);
+    void placeTicks();
+    void showNoData(bool empty);
     void placeThresholds();
     void rescaleValueAxes();
     void showFigures(const QPointF& hovered);
     void saveImageAs();
 
-    QDateTimeAxis* m_time;
+    QCategoryAxis* m_time;
+    QGraphicsSimpleTextItem* m_noData;
     QList<ValueAxis> m_axes;
     QList<Line> m_lines;
     QList<Threshold> m_thresholds;
     QList<MetricPoint> m_points;
     QList<qreal> m_x; // axisMSecs of each point's start
-    int m_bucketSeconds = 0;
+    BucketClock m_clock;
     QTimeZone m_zone;
     qreal m_fullMin = 0;
     qreal m_fullMax = 0;

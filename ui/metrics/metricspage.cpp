@@ -4,6 +4,7 @@
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "metrics/bucketclock.h"
 #include "metrics/metricschart.h"
 
 #include <QComboBox>
@@ -73,6 +74,8 @@ MetricsPage::MetricsPage(DatabaseClient& reads, QWidget* parent)
     }
     m_buckets->setForegroundRole(QPalette::PlaceholderText);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_state->setToolTip(tr("Rates are judged on the last complete bucket: the figures of the bucket still being "
+                           "filled are lighter dots beside the lines until it closes."));
     auto* levels = new QPushButton(tr("Warning &levels…"), this);
     connect(levels, &QPushButton::clicked, this, &MetricsPage::editThresholds);
     auto* reset = new QPushButton(tr("Reset &zoom"), this);
@@ -155,10 +158,9 @@ void MetricsPage::buildCharts()
     m_charts = { duplicates, lag, retries, throughput };
 }
 
-MetricsPage::Request MetricsPage::currentRequest() const
+MetricsPage::Request MetricsPage::requestFor(const MetricsTimeRange& range, const QTimeZone& zone, const QDateTime& now)
 {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    Request request { m_timeRange.from(now), m_timeRange.to(now), 0, MetricsChart::displayZone() };
+    Request request { range.from(now), range.to(now), 0, zone };
     request.bucketSeconds = MetricsTimeRange::bucketSecondsFor(request.from.secsTo(request.to));
     return request;
 }
@@ -177,19 +179,23 @@ void MetricsPage::refresh()
     if (m_loading)
         return; // throttled: the answer on its way is fresh enough, or re-read if its ticket went stale
     m_loading = true;
-    const Request request = currentRequest();
-    m_reads.run<QList<MetricPoint>>(
+    m_reads.run<Reading>(
         this,
-        [request](DbSession& session) {
-            return MetricsRepository(session).series(
-                request.from, request.to, request.bucketSeconds, QString::fromUtf8(request.zone.id()));
+        [range = m_timeRange, zone = MetricsChart::displayZone()](DbSession& session) {
+            // The clock the rollups are stamped by: this machine's may be off by more than the bucket in progress.
+            Reading reading;
+            reading.serverNow = session.serverNow();
+            reading.request = requestFor(range, zone, reading.serverNow);
+            reading.points = MetricsRepository(session).series(
+                reading.request.from, reading.request.to, reading.request.bucketSeconds, QString::fromUtf8(zone.id()));
+            return reading;
         },
-        [this, request, ticket = m_requests.current()](const QList<MetricPoint>& points) {
+        [this, ticket = m_requests.current()](const Reading& reading) {
             m_loading = false;
             if (!m_requests.isLatest(ticket))
                 refresh(); // read for a window that is no longer chosen
             else
-                present(request, points);
+                present(reading);
         },
         [this, ticket = m_requests.current()](const OutboxError& error) {
             m_loading = false;
@@ -200,16 +206,19 @@ void MetricsPage::refresh()
         });
 }
 
-void MetricsPage::present(const Request& request, const QList<MetricPoint>& points)
+void MetricsPage::present(const Reading& reading)
 {
+    const Request& request = reading.request;
+    const QList<MetricPoint>& points = reading.points;
     const bool zoneChanged = request.zone != m_shown.zone;
     // A zoomed range is wall-clock time in the old zone; it means another time range in the new one.
     if (zoneChanged)
         resetZoom();
     m_shown = request;
     m_points = points;
+    m_serverNow = reading.serverNow;
     for (MetricsChart* chart : std::as_const(m_charts))
-        chart->setPoints(points, request.bucketSeconds, request.zone);
+        chart->setPoints(points, request.bucketSeconds, request.zone, reading.serverNow);
     m_buckets->setText(
         tr("%1 buckets · %n point(s)", nullptr, int(points.size())).arg(bucketName(request.bucketSeconds)));
     showThresholds();
@@ -266,6 +275,11 @@ void MetricsPage::setThresholds(const MetricThresholds& thresholds)
     showThresholds();
 }
 
+MetricThresholds::Evaluation MetricsPage::evaluation() const
+{
+    return m_thresholds.evaluate(m_points, BucketClock { m_shown.bucketSeconds, m_serverNow });
+}
+
 void MetricsPage::showThresholds()
 {
     chart(Chart::Duplicates)->setThreshold(m_hitRateLevel, m_thresholds.duplicateHitRatePercent);
@@ -317,7 +331,9 @@ void MetricsPage::editThresholds()
 
 void MetricsPage::exportCsv(const QString& path)
 {
-    const Request request = m_shown.bucketSeconds > 0 ? m_shown : currentRequest();
+    const Request request = m_shown.bucketSeconds > 0
+        ? m_shown
+        : requestFor(m_timeRange, MetricsChart::displayZone(), QDateTime::currentDateTimeUtc());
     ExportRunner* runner = ExportRunner::exportMetrics(
         m_reads, this, request.from, request.to, request.bucketSeconds, request.zone, path);
     connect(runner, &ExportRunner::finished, this, [this, path](qint64, bool cancelled) {

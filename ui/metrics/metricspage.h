@@ -18,7 +18,8 @@ class QLineSeries;
 
 // The Metrics tab: duplicate requests, outbox lag, retries and throughput over a chosen window, read from
 // the metric rollups in the zone the console shows times in (TimeFormatter), with warning levels. Each
-// refresh is one series query on the read worker.
+// refresh is one job on the read worker: the database's clock, which ends a "last …" window and tells which
+// bucket is still being filled, and the series query.
 class MetricsPage final : public QWidget {
     Q_OBJECT
 public:
@@ -33,9 +34,10 @@ public:
     void setTimeRange(const MetricsTimeRange& range);
     const MetricsTimeRange& timeRange() const { return m_timeRange; }
 
-    // What is shown: the last result and the window, bucket and zone it was read for. Before the first result
-    // the instants are invalid and the bucket is 0.
+    // What is shown: the last result, the database's clock when it was read, and the window, bucket and zone it
+    // was read for. Before the first result the instants are invalid and the bucket is 0.
     QList<MetricPoint> points() const { return m_points; }
+    QDateTime serverNow() const { return m_serverNow; }
     QDateTime from() const { return m_shown.from; }
     QDateTime to() const { return m_shown.to; }
     int bucketSeconds() const { return m_shown.bucketSeconds; }
@@ -47,8 +49,8 @@ public:
     const MetricThresholds& thresholds() const { return m_thresholds; }
     // Redraws the warning lines, re-evaluates the latest figures and saves the levels in QSettings.
     void setThresholds(const MetricThresholds& thresholds);
-    // The latest figures against the warning levels, as the coloured label shows them.
-    MetricThresholds::Evaluation evaluation() const { return m_thresholds.evaluate(m_points); }
+    // The latest complete figures against the warning levels, as the coloured label shows them.
+    MetricThresholds::Evaluation evaluation() const;
 
     // Writes exactly ExportTables::metricsCsv of the range shown (before the first result: of the range as
     // it would be read now) to `path`, on the read worker behind ExportRunner's progress dialog; answers with
@@ -70,10 +72,17 @@ private:
         int bucketSeconds = 0;
         QTimeZone zone;
     };
+    // What one refresh read.
+    struct Reading {
+        Request request;
+        QDateTime serverNow;
+        QList<MetricPoint> points;
+    };
 
     void buildCharts();
-    Request currentRequest() const;
-    void present(const Request& request, const QList<MetricPoint>& points);
+    // The arguments of the series query for `range` as of `now`, in `zone`.
+    static Request requestFor(const MetricsTimeRange& range, const QTimeZone& zone, const QDateTime& now);
+    void present(const Reading& reading);
     void syncControls();
     void chooseSpan(int index);
     void applyCustomRange();
@@ -84,6 +93,7 @@ private:
     MetricsTimeRange m_timeRange;
     Request m_shown;
     QList<MetricPoint> m_points;
+    QDateTime m_serverNow;
     MetricThresholds m_thresholds;
     QList<MetricsChart*> m_charts; // indexed by Chart
     QLineSeries* m_hitRateLevel = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metrics/metricthresholds.h"
 
+#include "metrics/bucketclock.h"
 #include "metrics/metricsrepository.h"
 
 #include <QLocale>
@@ -36,20 +37,22 @@ void MetricThresholds::save(QSettings& settings) const
     settings.setValue(RetryRateKey, retryRatePercent);
 }
 
-MetricThresholds::Evaluation MetricThresholds::evaluate(const QList<MetricPoint>& points) const
+MetricThresholds::Evaluation MetricThresholds::evaluate(
+    const QList<MetricPoint>& points, const BucketClock& clock) const
 {
     Evaluation evaluation;
-    if (points.isEmpty())
-        return evaluation;
-    const MetricPoint& latest = points.last();
-    const double hitRate = latest.duplicateHitRate().value_or(0) * 100.0;
-    if (hitRate > duplicateHitRatePercent) {
-        evaluation.exceeded.append(
-            tr("duplicate hit rate %1 % > %2 %").arg(number(hitRate), number(duplicateHitRatePercent)));
+    const auto complete = std::find_if(
+        points.crbegin(), points.crend(), [&clock](const MetricPoint& p) { return clock.isComplete(p); });
+    if (complete != points.crend()) {
+        const double hitRate = complete->duplicateHitRate().value_or(0) * 100.0;
+        if (hitRate > duplicateHitRatePercent) {
+            evaluation.exceeded.append(
+                tr("duplicate hit rate %1 % > %2 %").arg(number(hitRate), number(duplicateHitRatePercent)));
+        }
+        const double retryRate = complete->retryRate().value_or(0) * 100.0;
+        if (retryRate > retryRatePercent)
+            evaluation.exceeded.append(tr("retry rate %1 % > %2 %").arg(number(retryRate), number(retryRatePercent)));
     }
-    const double retryRate = latest.retryRate().value_or(0) * 100.0;
-    if (retryRate > retryRatePercent)
-        evaluation.exceeded.append(tr("retry rate %1 % > %2 %").arg(number(retryRate), number(retryRatePercent)));
     const auto sampled = std::find_if(points.crbegin(), points.crend(), [](const MetricPoint& p) { return p.backlog; });
     if (sampled != points.crend()) {
         const double ageSeconds = double(sampled->backlog->oldestUnpublishedAgeMs) / 1000.0;

@@ -25,6 +25,21 @@ QString describeChange(const QByteArray& before, const QByteArray& after)
 
 } // namespace
 
+QString OutboxDetailPane::attemptsText(const OutboxDossier& dossier)
+{
+    const int counted = dossier.detail->summary.attempts;
+    const int total = dossier.totalAttempts();
+    if (total == counted)
+        return tr("%n attempt(s)", nullptr, counted);
+    // A requeue starts the count the relay's limit applies to from 0; the failures before it stay in the history.
+    const QDateTime requeued = dossier.lastRequeuedAt();
+    const QString inTotal = tr("%n in total", nullptr, total);
+    if (requeued.isValid())
+        return tr("%n attempt(s) since the requeue at %1", nullptr, counted).arg(TimeFormatter::display(requeued))
+            + QStringLiteral(", ") + inTotal;
+    return tr("%n attempt(s) counted", nullptr, counted) + QStringLiteral(", ") + inTotal;
+}
+
 OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
     : DossierPane(worker, parent)
     , m_payload(DetailViews::codeView(this))
@@ -86,35 +101,52 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     if (!row.leaseOwner.isEmpty())
         lease = tr(" · leased to %1 until %2")
                     .arg(row.leaseOwner.toHtmlEscaped(), TimeFormatter::display(row.leaseExpiresAt));
-    summary()->setText(
-        tr("<b>#%1 %2</b> · %3 · %n attempt(s)%4<br>%5 %6 · dedupe key <code>%7</code> · created %8%9", nullptr,
-            row.attempts)
-            .arg(row.id)
-            .arg(row.eventType.toHtmlEscaped(), OutboxStatusNames.name(row.status), lease,
-                row.aggregateType.toHtmlEscaped(), row.aggregateId.toHtmlEscaped(), detail.dedupeKey.toHtmlEscaped(),
-                TimeFormatter::display(row.createdAt),
-                row.publishedAt.isValid() ? tr(" · published %1").arg(TimeFormatter::display(row.publishedAt))
-                                          : QString()));
+    summary()->setText(tr("<b>#%1 %2</b> · %3 · %4%5")
+                           .arg(QString::number(row.id), row.eventType.toHtmlEscaped(),
+                               OutboxStatusNames.name(row.status), attemptsText(dossier), lease)
+        + QStringLiteral("<br>")
+        + tr("%1 %2 · dedupe key <code>%3</code> · created %4%5")
+              .arg(row.aggregateType.toHtmlEscaped(), row.aggregateId.toHtmlEscaped(), detail.dedupeKey.toHtmlEscaped(),
+                  TimeFormatter::display(row.createdAt),
+                  row.publishedAt.isValid() ? tr(" · published %1").arg(TimeFormatter::display(row.publishedAt))
+                                            : QString()));
     m_payload->setPlainText(JsonFormat::pretty(detail.payload));
     // What the broker receives, in the locale's way of writing sizes.
     tabs()->setTabText(
         tabs()->indexOf(m_payload), tr("Payload (%1)").arg(QLocale().formattedDataSize(detail.payload.size())));
     m_headers->setPlainText(JsonFormat::pretty(detail.headers));
     m_error->setPlainText(detail.lastError.isEmpty() ? tr("(no error)") : detail.lastError);
+    // The requeues between the failures, newest first like them: after one, the attempt numbers start again.
+    qsizetype audit = 0;
+    const auto addRequeuesAfter = [&](const QDateTime& instant) {
+        for (; audit < dossier.audit.size() && (!instant.isValid() || dossier.audit.at(audit).at > instant); ++audit) {
+            const AuditEntry& entry = dossier.audit.at(audit);
+            if (entry.action != QLatin1String("requeue"))
+                continue;
+            auto* item = new QTreeWidgetItem(m_attempts,
+                { TimeFormatter::display(entry.at), tr("requeued"), entry.actor,
+                    tr("Requeued by %1: %2 (attempts count from 0 again)").arg(entry.actor, entry.reason) });
+            item->setToolTip(0, TimeFormatter::exact(entry.at));
+            for (int column = 0; column < 4; ++column)
+                item->setForeground(column, palette().placeholderText());
+        }
+    };
     for (const OutboxAttempt& attempt : dossier.attempts) {
+        addRequeuesAfter(attempt.at);
         auto* item = new QTreeWidgetItem(m_attempts,
             { TimeFormatter::display(attempt.at), QString::number(attempt.attempt), attempt.worker,
                 attempt.error.section(QLatin1Char('\n'), 0, 0) });
         item->setToolTip(0, TimeFormatter::exact(attempt.at));
         item->setToolTip(3, attempt.error);
     }
+    addRequeuesAfter({}); // and those before the oldest failure on record
     for (const AuditEntry& entry : dossier.audit) {
         auto* item = new QTreeWidgetItem(m_audit,
             { TimeFormatter::display(entry.at), entry.actor, entry.action, entry.reason,
                 describeChange(entry.stateBefore, entry.stateAfter) });
         item->setToolTip(0, TimeFormatter::exact(entry.at));
     }
-    tabs()->setTabText(3, tr("Attempts (%1)").arg(dossier.attempts.size()));
+    tabs()->setTabText(3, tr("Attempts (%1)").arg(dossier.failedAttempts));
     tabs()->setTabText(4, tr("Audit (%1)").arg(dossier.audit.size()));
     if (const auto& key = dossier.idempotencyRecord) {
         m_links->setText(tr("Order <b>%1</b> was created by the request with idempotency key <b>%2</b> (scope %3): "

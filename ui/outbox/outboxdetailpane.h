@@ -19,6 +19,9 @@ public:
     void showRow(qint64 id); // 0 clears the pane
     qint64 shownRow() const { return shownId(); }
 
+    // "1 attempt since the requeue at …, 5 in total" (or just "5 attempts" when nothing was reset).
+    static QString attemptsText(const OutboxDossier& dossier);
+
 private:
     void present(const OutboxDossier& dossier);
 

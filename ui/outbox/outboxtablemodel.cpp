@@ -111,6 +111,9 @@ QVariant OutboxTableModel::data(const QModelIndex& index, int role) const
             return StuckRowClassifier::describe(stuck);
         if (index.column() == LastError)
             return row.lastErrorLine;
+        if (index.column() == Attempts)
+            return tr("Attempts since the row was last requeued (what the relay's limit counts); the detail pane "
+                      "also counts those before");
         return TimeFormatter::exact(instantOf(row, index.column()));
     case Qt::TextAlignmentRole:
         // The id follows the error, often at the edge of the view: left-aligned, it shows as soon as its column does.

@@ -7,15 +7,19 @@
 #include "common/timerangefilter.h"
 #include "core/bulkactionrunner.h"
 #include "core/databaseclient.h"
+#include "core/timeformatter.h"
 #include "export/exporttables.h"
+#include "operations/requeuecandidates.h"
 #include "outbox/outboxdetailpane.h"
 #include "outbox/outboxtablemodel.h"
+#include "outbox/requeuefollowup.h"
 #include "outbox/stuckrowclassifier.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QFontMetrics>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -44,6 +48,8 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_created(new TimeRangeFilter(tr("Created from"), this))
     , m_stuckOnly(new QCheckBox(tr("Stuck only"), this))
     , m_group(new QToolButton(this))
+    , m_empty(new QLabel(m_table->viewport()))
+    , m_followUpLimitMs(RequeueFollowUp::DefaultLimitMs)
     , m_filterDelay(ListViewSetup::filterDelay(this))
     , m_requeueSelected(new QAction(tr("&Retry selected"), this))
     , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
@@ -97,7 +103,52 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     connect(m_model, &PagedListModelBase::loadingChanged, this, &OutboxView::updateActions);
     connect(m_model, &PagedListModelBase::loadFailed, this, &OutboxView::loadFailed);
     connect(m_filterDelay, &QTimer::timeout, this, &OutboxView::applyFilterControls);
+
+    // An empty list says why, instead of a blank table that looks like a failure to load.
+    m_empty->setObjectName(QStringLiteral("emptyState"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setTextFormat(Qt::PlainText);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_empty->setMargin(24);
+    m_table->viewport()->installEventFilter(this);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OutboxView::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &OutboxView::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &OutboxView::updateEmptyState);
+    connect(m_model, &PagedListModelBase::loadingChanged, this, &OutboxView::updateEmptyState);
+    connect(m_model, &PagedListModelBase::loadFailed, this, &OutboxView::updateEmptyState);
+    updateEmptyState();
     updateActions();
+}
+
+QString OutboxView::emptyText() const
+{
+    if (m_model->rowCount() > 0 || m_model->isLoading())
+        return {};
+    if (m_model->filter() == OutboxFilter {})
+        return tr("The outbox is empty.");
+    if (!m_lastActed.isEmpty()) {
+        return tr("No rows match this filter. The %n row(s) of the last action are no longer where the filter looks "
+                  "(requeued rows are pending, then published or failed again): the Messages panel says how they "
+                  "fared and opens them.",
+            nullptr, int(m_lastActed.size()));
+    }
+    return tr("No rows match this filter. “Show every row” (✕ beside the filters) drops it.");
+}
+
+void OutboxView::updateEmptyState()
+{
+    const QString text = emptyText();
+    m_empty->setText(text);
+    m_empty->setVisible(!text.isEmpty());
+    m_empty->setGeometry(m_table->viewport()->rect());
+}
+
+bool OutboxView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        m_empty->setGeometry(m_table->viewport()->rect());
+    return QWidget::eventFilter(watched, event);
 }
 
 void OutboxView::buildFilterBar(QWidget* bar)
@@ -164,6 +215,7 @@ void OutboxView::applyFilterControls()
     const OutboxFilter filter = filterFromControls();
     if (ListViewSetup::alreadyShows(*m_model, filter))
         return;
+    m_lastActed.clear(); // another filter: the last action no longer explains an empty list
     m_detail->showRow(0);
     m_model->setFilter(filter);
 }
@@ -179,6 +231,7 @@ void OutboxView::showFilter(const OutboxFilter& filter)
     m_created->setRange(filter.createdFrom, filter.createdTo);
     m_stuckOnly->setChecked(filter.stuckOnly);
     setNarrowing(filter.errorSignature, filter.ids);
+    m_lastActed.clear();
     m_filterDelay->stop();
     m_detail->showRow(0);
     m_model->setFilter(filterFromControls());
@@ -242,10 +295,23 @@ void OutboxView::requeueSelected()
             ids.append(m_model->rowAt(index.row()).id);
     }
     std::sort(ids.begin(), ids.end());
-    confirmAndRun(tr("Requeue"), ids,
-        tr("Each row goes back to pending only if it is still failed or dead when the action runs; any other "
-           "row is skipped and reported."),
-        false);
+    if (ids.isEmpty())
+        return;
+    // When they last failed is read first, on the action worker, for the confirmation.
+    m_requeueSelected->setEnabled(false);
+    m_actions.run<RequeueCandidates>(
+        this, [ids](DbSession& session) { return RequeueCandidates::of(session, ids); },
+        [this](const RequeueCandidates& candidates) {
+            updateActions();
+            confirmAndRun(tr("Requeue"), candidates.ids,
+                tr("Each row goes back to pending only if it is still failed or dead when the action runs; any "
+                   "other row is skipped and reported."),
+                false, lastFailureNotice(candidates, false), candidates.failedWithin(RecentFailureMs));
+        },
+        [this](const OutboxError& error) {
+            updateActions();
+            QMessageBox::warning(this, tr("Cannot requeue"), error.message());
+        });
 }
 
 void OutboxView::releaseSelected()
@@ -265,7 +331,8 @@ void OutboxView::releaseSelected()
 void OutboxView::requeueMatching()
 {
     // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
-    OutboxFilter filter = m_model->filter();
+    const OutboxFilter shown = m_model->filter();
+    OutboxFilter filter = shown;
     QList<OutboxStatus> statuses;
     for (const OutboxStatus status : requeueableStatuses()) {
         if (filter.statuses.isEmpty() || filter.statuses.contains(status))
@@ -277,21 +344,30 @@ void OutboxView::requeueMatching()
     }
     filter.statuses = statuses;
     m_requeueMatching->setEnabled(false);
-    m_actions.run<QList<qint64>>(
-        this, [filter](DbSession& session) { return OutboxOperator(session).freeze(filter, FrozenSetCap); },
-        [this](const QList<qint64>& ids) {
+    m_actions.run<RequeueCandidates>(
+        this, [filter](DbSession& session) { return RequeueCandidates::freeze(session, filter, FrozenSetCap); },
+        [this, shown](const RequeueCandidates& candidates) {
             updateActions();
+            const QList<qint64>& ids = candidates.ids;
             if (ids.isEmpty()) {
                 QMessageBox::information(
                     this, tr("Nothing to requeue"), tr("No failed or dead row matches the filter."));
                 return;
             }
-            QString guard = tr("These are all failed or dead rows matching the filter right now. Rows that change "
-                               "state before the action runs are skipped and reported; rows that fail later are "
-                               "not touched.");
+            // The list behind the dialog shows exactly the frozen rows, whatever state they reach meanwhile, so
+            // its count and the dialog's agree; after the action it shows how they fare.
+            OutboxFilter frozen;
+            frozen.ids = ids;
+            showFilter(frozen);
+            QString guard = tr("These are all failed or dead rows matching the filter right now; the list shows "
+                               "exactly them. Rows that change state before the action runs are skipped and "
+                               "reported; rows that fail later are not touched.");
             if (ids.size() == FrozenSetCap)
                 guard += tr(" The set is capped at %1 rows; run the action again for the rest.").arg(FrozenSetCap);
-            confirmAndRun(tr("Requeue"), ids, guard, false);
+            if (!confirmAndRun(tr("Requeue"), ids, guard, false,
+                    lastFailureNotice(candidates, !shown.errorSignature.isEmpty()),
+                    candidates.failedWithin(RecentFailureMs)))
+                showFilter(shown);
         },
         [this](const OutboxError& error) {
             updateActions();
@@ -299,13 +375,32 @@ void OutboxView::requeueMatching()
         });
 }
 
-void OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release)
+QString OutboxView::lastFailureNotice(const RequeueCandidates& candidates, bool ofGroup)
+{
+    const qint64 since = candidates.sinceLastFailureMs();
+    if (since < 0)
+        return {};
+    const QString when = ofGroup
+        ? tr("This cause last failed a row %1 ago (%2).")
+              .arg(TimeFormatter::duration(since), TimeFormatter::display(candidates.lastFailure))
+        : tr("These rows last failed %1 ago (%2).")
+              .arg(TimeFormatter::duration(since), TimeFormatter::display(candidates.lastFailure));
+    if (!candidates.failedWithin(RecentFailureMs))
+        return when;
+    return when
+        + tr(" That is within the last minute: the cause may still be present, and the rows may only fail again. "
+             "Fix it first, or retry a few rows to see.");
+}
+
+bool OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release,
+    const QString& notice, bool noticeIsWarning)
 {
     if (ids.isEmpty())
-        return;
+        return false;
     OperatorActionDialog dialog(verb, ids, guard, this);
+    dialog.setNotice(notice, noticeIsWarning);
     if (dialog.exec() != QDialog::Accepted)
-        return;
+        return false;
     const BulkActionRunner::Action action = release
         ? BulkActionRunner::Action([](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
                                        const OutboxOperator::Progress& progress) {
@@ -317,21 +412,33 @@ void OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, co
           });
     BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), action);
     connect(runner, &BulkActionRunner::finished, this,
-        [this, verb](const OperatorActionReport& report) { reportResult(verb, report); });
+        [this, verb, release](const OperatorActionReport& report) { reportResult(verb, release, report); });
     connect(runner, &BulkActionRunner::failed, this, [this, verb](const QString& message) {
         QMessageBox::warning(this, tr("%1 failed").arg(verb), message);
         refresh();
     });
+    return true;
 }
 
-void OutboxView::reportResult(const QString& verb, const OperatorActionReport& report)
+void OutboxView::reportResult(const QString& verb, bool release, const OperatorActionReport& report)
 {
     QString summary = tr("%1: %n row(s) changed", nullptr, int(report.changed.size())).arg(verb);
     if (!report.skipped.isEmpty())
         summary += tr(", %n skipped because their state had changed", nullptr, int(report.skipped.size()));
     if (report.cancelled)
         summary += tr(", cancelled before the remaining batches");
-    emit actionFinished(summary);
+    QList<qint64> acted = report.changed + report.skipped;
+    std::sort(acted.begin(), acted.end());
+    m_lastActed = report.changed;
+    emit actionFinished(summary, acted);
+    if (!report.changed.isEmpty()) {
+        // The rows are pending now; what the relay makes of them is the real outcome.
+        const QString what = release ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
+                                     : tr("Requeued %n row(s)", nullptr, int(report.changed.size()));
+        RequeueFollowUp* followUp = RequeueFollowUp::start(m_actions, this, what, report.changed, m_followUpLimitMs);
+        connect(followUp, &RequeueFollowUp::finished, this,
+            [this](const QString& message, const QList<qint64>& rows) { emit outcomeReported(message, rows); });
+    }
     if (!report.skipped.isEmpty()) {
         // Not modal: the operator may keep working while reading which rows were left alone.
         QStringList ids;
@@ -343,6 +450,7 @@ void OutboxView::reportResult(const QString& verb, const OperatorActionReport& r
         box->open();
     }
     refresh();
+    updateEmptyState();
 }
 
 void OutboxView::showContextMenu(const QPoint& position)

@@ -11,6 +11,7 @@ class OutboxDetailPane;
 class OutboxTableModel;
 class QAction;
 class QCheckBox;
+class QLabel;
 class QLineEdit;
 class QSettings;
 class QSplitter;
@@ -20,6 +21,7 @@ class QToolButton;
 class StatusFilterButton;
 class TimeRangeFilter;
 struct OperatorActionReport;
+struct RequeueCandidates;
 
 // The outbox list with its filters, the detail pane of the selected row, and the operator actions:
 // requeue (the retry button) and release lease, for the selected rows or every row matching the filter.
@@ -49,14 +51,29 @@ public:
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
 
-    // Freezes every failed or dead row matching the filter on the action worker, confirms with a reason and
-    // requeues them (Retry all matching, and the Failures tab's Retry group).
+    // Freezes every failed or dead row matching the filter on the action worker, shows exactly those rows in the
+    // list, confirms with a reason (and when they last failed) and requeues them (Retry all matching, and the
+    // Failures tab's and the Overview's Retry group). Cancelled, the list goes back to the filter before.
     void requeueMatching();
 
+    // How long the follow-up of an action's rows goes on (RequeueFollowUp::DefaultLimitMs).
+    void setFollowUpLimitMs(int ms) { m_followUpLimitMs = ms; }
+
+    // A last failure this recent warns in the confirmation: its cause is probably still there.
+    static constexpr qint64 RecentFailureMs = 60'000;
+
+    // What the list says when it is empty (hidden while it shows rows or loads).
+    QString emptyText() const;
+
 signals:
-    // An operator action finished; the summary is for the status bar.
-    void actionFinished(const QString& summary);
+    // An operator action finished; the summary (for the message log) concerns `rows`.
+    void actionFinished(const QString& summary, const QList<qint64>& rows);
+    // Where an action's rows ended up once they settled (or the follow-up gave up), for the message log.
+    void outcomeReported(const QString& message, const QList<qint64>& rows);
     void loadFailed(const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) final override;
 
 private:
     void buildFilterBar(QWidget* bar);
@@ -67,8 +84,13 @@ private:
     void releaseSelected();
     // A failure group or the rows of an audited action: narrows the list beyond the filter bar's controls.
     void setNarrowing(const QString& errorSignature, const QList<qint64>& ids);
-    void confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release);
-    void reportResult(const QString& verb, const OperatorActionReport& report);
+    // Asks for the reason (with `notice`, e.g. when the rows last failed) and runs the action; false if cancelled.
+    bool confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release,
+        const QString& notice = {}, bool noticeIsWarning = false);
+    // When the candidates last failed, for the confirmation.
+    static QString lastFailureNotice(const RequeueCandidates& candidates, bool ofGroup);
+    void reportResult(const QString& verb, bool release, const OperatorActionReport& report);
+    void updateEmptyState();
     void showContextMenu(const QPoint& position);
 
     DatabaseClient& m_actions;
@@ -86,6 +108,9 @@ private:
     QToolButton* m_group;
     QString m_errorSignature;
     QList<qint64> m_ids;
+    QList<qint64> m_lastActed; // the rows the last action moved, for the empty list's text
+    QLabel* m_empty;
+    int m_followUpLimitMs;
     QTimer* m_filterDelay;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
     QAction* m_requeueSelected;

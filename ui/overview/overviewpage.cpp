@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QMap>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableView>
@@ -100,8 +101,10 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
 {
     auto* grid = new QGridLayout;
     grid->setSpacing(12);
+    // Stuck and not dead, as OutboxOverview::stuck counts: dead rows have their own tile.
     OutboxFilter stuck;
     stuck.stuckOnly = true;
+    stuck.statuses = { OutboxStatus::Pending, OutboxStatus::InFlight, OutboxStatus::Failed };
     const auto addStatusTile = [&](OutboxStatus status, const QString& caption) {
         addTile(grid, OutboxStatusNames.name(status), caption, statusFilter(status));
     };
@@ -109,7 +112,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     addStatusTile(OutboxStatus::InFlight, tr("in flight"));
     addStatusTile(OutboxStatus::Failed, tr("failed, retry scheduled"));
     addStatusTile(OutboxStatus::Dead, tr("dead, need an operator"));
-    addTile(grid, StuckTile, tr("stuck"), stuck);
+    addTile(grid, StuckTile, tr("stuck, lease expired or overdue"), stuck);
     QFont large = m_oldest->font();
     large.setPointSizeF(large.pointSizeF() * 1.3);
     for (QLabel* label : { m_oldest, m_rates }) {
@@ -118,6 +121,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     }
     m_updated->setForegroundRole(QPalette::PlaceholderText);
 
+    m_nothingPublishing->setObjectName(QStringLiteral("nothingPublishing"));
     m_nothingPublishing->setFont(large);
     m_nothingPublishing->setStyleSheet(QStringLiteral("color: #dc322f; font-weight: bold;"));
     m_nothingPublishing->setWordWrap(true);
@@ -248,8 +252,8 @@ void OverviewPage::presentExplanations(const OutboxOverview& overview)
         if (!selected.isEmpty() && m_groupModel->rows().at(row).signature == selected)
             m_groupTable->selectRow(row);
     }
-    m_waitingModel->setRows(overview.oldestUnpublished, overview.serverNow);
-    m_lastHour->setPoints(overview.lastHour, 60, MetricsChart::displayZone());
+    m_waitingModel->setRows(overview.oldestUnpublished, overview.serverNow, overview.longestFailing());
+    m_lastHour->setPoints(overview.lastHour, 60, MetricsChart::displayZone(), overview.serverNow);
 
     QStringList lines;
     for (const AuditEntry& entry : overview.recentActions) {
@@ -350,36 +354,65 @@ void OverviewPage::present(const OutboxOverview& overview)
         ? marked(QStringLiteral("<b>%1 %</b>").arg(QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1)),
             duplicating)
         : tr("<b>no requests</b>");
-    m_rates->setText(tr("Last hour: <b>%1</b> published per minute · duplicate hit rate %2")
-                         .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate));
+    // Rates over the last complete minutes, so that a burst or a stall shows; the hour's totals beside them.
+    m_rates->setText(tr("Last %n minute(s): <b>%1</b> published per minute · duplicate hit rate %2", nullptr,
+                         OutboxOverview::RecentMinutes)
+                         .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate)
+        + QStringLiteral("<br>")
+        + tr("Last hour: %1 published · %2 failed attempts · %3 requests")
+              .arg(QLocale().toString(overview.lastHourTotals.published),
+                  QLocale().toString(overview.lastHourTotals.failedAttempts),
+                  QLocale().toString(overview.lastHourTotals.requests)));
     m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
     m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
     m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
     presentExplanations(overview);
-    presentFleet(overview);
+    presentFleet(overview, qint64(thresholds.oldestPendingAgeSeconds * 1000.0));
 }
 
-void OverviewPage::presentFleet(const OutboxOverview& overview)
+void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs)
 {
-    m_relayModel->setRows(overview.relays);
-    qsizetype alive = 0;
-    qsizetype stale = 0;
-    for (const RelayNode& node : overview.relays) {
-        alive += node.state == RelayState::Alive ? 1 : 0;
-        stale += node.state == RelayState::Stale ? 1 : 0;
-    }
+    m_relayModel->setRows(overview.relays, overview.serverNow);
+    QMap<RelayState, int> states;
+    for (const RelayNode& node : overview.relays)
+        ++states[node.state];
     QString fleet = overview.relays.isEmpty() ? tr("<b>Relays</b>: none has registered yet.")
-                                              : tr("<b>Relays</b>: %n alive", nullptr, int(alive));
-    if (stale > 0)
-        fleet += QStringLiteral(" · <span style=\"color:#dc322f\"><b>%1</b></span>")
-                     .arg(tr("%n stale (presumed dead)", nullptr, int(stale)));
+                                              : tr("<b>Relays</b>: %n alive", nullptr, states.value(RelayState::Alive));
+    const auto alarm = [&fleet](const QString& text) {
+        fleet += QStringLiteral(" · <span style=\"color:#dc322f\"><b>%1</b></span>").arg(text);
+    };
+    if (const int failing = states.value(RelayState::Failing))
+        alarm(tr("%n failing", nullptr, failing));
+    if (const int gone = states.value(RelayState::Gone))
+        alarm(tr("%n gone (process died)", nullptr, gone));
+    if (const int stale = states.value(RelayState::Stale))
+        alarm(tr("%n stale (presumed dead)", nullptr, stale));
     m_fleet->setText(fleet);
-    m_nothingPublishing->setVisible(overview.nothingPublishing());
-    if (overview.nothingPublishing()) {
-        m_nothingPublishing->setText(
-            tr("⚠ Nothing is publishing: rows wait to be published and no relay is alive. Start a relay "
-               "(outboxctl relay) or look at why the relays below stopped."));
+
+    const bool nothingPublishing = overview.nothingPublishing(nothingPublishingAfterMs);
+    m_nothingPublishing->setVisible(nothingPublishing);
+    if (!nothingPublishing)
+        return;
+    const QString waited = TimeFormatter::duration(*overview.oldestUnpublishedAgeMs);
+    const QString facts = overview.lastPublishedAgeMs
+        ? tr("⚠ Nothing is publishing: rows have waited %1 and nothing was published for %2.")
+              .arg(waited, TimeFormatter::duration(*overview.lastPublishedAgeMs))
+        : tr("⚠ Nothing is publishing: rows have waited %1 and nothing was ever published.").arg(waited);
+    QString why;
+    switch (overview.fleetCondition()) {
+    case FleetCondition::NoneRunning:
+        why = tr("No relay is running: start one (outboxctl relay) or look at why the relays below stopped.");
+        break;
+    case FleetCondition::AllFailing:
+        why = tr("Every relay is failing: %1.")
+                  .arg(RelayFleetModel::failingText(*overview.longestFailing(), overview.serverNow));
+        break;
+    case FleetCondition::Publishing:
+        why = tr("%n relay(s) alive but none published in that time: the oldest rows below say why they wait.", nullptr,
+            states.value(RelayState::Alive));
+        break;
     }
+    m_nothingPublishing->setText(facts + QLatin1Char(' ') + why);
 }
 
 bool OverviewPage::warnsNothingPublishing() const

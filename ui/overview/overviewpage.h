@@ -55,7 +55,8 @@ signals:
 private:
     void addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter);
     void present(const OutboxOverview& overview);
-    void presentFleet(const OutboxOverview& overview);
+    // Also the "Nothing is publishing" warning, for rows waiting longer than `nothingPublishingAfterMs`.
+    void presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs);
     void presentExplanations(const OutboxOverview& overview);
     OutboxFilter selectedGroupRows() const;
     QWidget* explanations();

@@ -12,17 +12,54 @@ RelayFleetModel::RelayFleetModel(QObject* parent)
     : SnapshotTableModel(ColumnCount, parent)
 { }
 
+void RelayFleetModel::setRows(const QList<RelayNode>& rows, const QDateTime& serverNow)
+{
+    m_serverNow = serverNow;
+    SnapshotTableModel::setRows(rows);
+}
+
 QString RelayFleetModel::stateText(RelayState state)
 {
     switch (state) {
     case RelayState::Alive:
         return tr("alive");
+    case RelayState::Failing:
+        return tr("failing");
+    case RelayState::Gone:
+        return tr("gone — its process died");
     case RelayState::Stale:
         return tr("stale — presumed dead");
     case RelayState::Stopped:
         return tr("stopped");
     }
     return {};
+}
+
+static QString firstLine(const QString& text)
+{
+    return text.section(QLatin1Char('\n'), 0, 0);
+}
+
+QString RelayFleetModel::failingText(const RelayNode& node, const QDateTime& serverNow)
+{
+    const QString duration = TimeFormatter::duration(qMax<qint64>(0, node.failingSince.msecsTo(serverNow)));
+    return (node.sinkUp ? tr("publishes refused for %1: relay %2: %3") : tr("broker unreachable for %1: relay %2: %3"))
+        .arg(duration, node.name, firstLine(node.lastError));
+}
+
+// A current error says since when; a resolved one is marked as past, with how long ago it was.
+QString RelayFleetModel::lastErrorText(const RelayNode& node) const
+{
+    if (node.lastError.isEmpty())
+        return {};
+    if (node.state == RelayState::Failing) {
+        return tr("now, for %1: %2")
+            .arg(TimeFormatter::duration(qMax<qint64>(0, node.failingSince.msecsTo(m_serverNow))),
+                firstLine(node.lastError));
+    }
+    return tr("resolved, %1 ago: %2")
+        .arg(
+            TimeFormatter::duration(qMax<qint64>(0, node.lastErrorAt.msecsTo(m_serverNow))), firstLine(node.lastError));
 }
 
 QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
@@ -32,14 +69,16 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     const RelayNode& node = rows().at(index.row());
     if (role == StateRole)
         return RelayStateNames.name(node.state);
+    const bool alarming
+        = node.state == RelayState::Failing || node.state == RelayState::Gone || node.state == RelayState::Stale;
     if (role == Qt::ForegroundRole) {
-        if (node.state == RelayState::Stale)
+        if (alarming)
             return QBrush(QColor(0xdc, 0x32, 0x2f));
         if (node.state == RelayState::Stopped)
             return QBrush(QColor(0x93, 0xa1, 0xa1));
         return {};
     }
-    if (role == Qt::FontRole && node.state == RelayState::Stale && index.column() == State) {
+    if (role == Qt::FontRole && alarming && index.column() == State) {
         QFont bold;
         bold.setBold(true);
         return bold;
@@ -53,10 +92,19 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
                 ? tr("%1\nat %2").arg(node.lastError, TimeFormatter::exact(node.lastErrorAt))
                 : QVariant();
         case State:
-            return node.state == RelayState::Stale
-                ? tr("No heartbeat for %1 (it beats every %2): killed, its host gone, or cut off from the database.")
-                      .arg(TimeFormatter::duration(node.lastSeenAgeMs), TimeFormatter::duration(node.heartbeatMs))
-                : QVariant();
+            switch (node.state) {
+            case RelayState::Stale:
+                return tr("No heartbeat for %1 (it beats every %2): killed, its host gone, or cut off from the "
+                          "database.")
+                    .arg(TimeFormatter::duration(node.lastSeenAgeMs), TimeFormatter::duration(node.heartbeatMs));
+            case RelayState::Gone:
+                return tr("None of its database sessions is left on the server: its process died or was killed. "
+                          "Rows it held are rescued when their leases expire.");
+            case RelayState::Failing:
+                return failingText(node, m_serverNow);
+            default:
+                return {};
+            }
         default:
             return {};
         }
@@ -73,8 +121,8 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     case LastSeen:
         return tr("%1 ago").arg(TimeFormatter::duration(node.lastSeenAgeMs));
     case PublishRate:
-        return node.state == RelayState::Alive ? tr("%1 /s").arg(QLocale().toString(node.publishRate, 'f', 1))
-                                               : QStringLiteral("–");
+        return isRunning(node.state) ? tr("%1 /s").arg(QLocale().toString(node.publishRate, 'f', 1))
+                                     : QStringLiteral("–");
     case Published:
         return QLocale().toString(node.published);
     case Workers:
@@ -84,7 +132,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     case Sink:
         return node.sinkUp ? node.sink : tr("%1 (unreachable)").arg(node.sink);
     case LastError:
-        return node.lastError.section(QLatin1Char('\n'), 0, 0);
+        return lastErrorText(node);
     default:
         return {};
     }

@@ -5,7 +5,8 @@
 #include "operations/relaynode.h"
 
 // The relays of the registry as the Overview lists them: one row per relay, most recently seen first, with
-// stale relays (presumed dead) in red and stopped ones greyed. Replaced as a whole by each refresh.
+// failing, gone and stale relays in red and stopped ones greyed. Replaced as a whole by each refresh; durations
+// are judged by the database's clock at the time of the read.
 class RelayFleetModel final : public SnapshotTableModel<RelayNode> {
     Q_OBJECT
 public:
@@ -14,8 +15,18 @@ public:
 
     explicit RelayFleetModel(QObject* parent = nullptr);
 
+    void setRows(const QList<RelayNode>& rows, const QDateTime& serverNow);
+
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
 
     static QString stateText(RelayState state);
+    // Why a failing relay publishes nothing, for how long, in the words the wait causes and the warnings use:
+    // "broker unreachable for 20 s: relay vm:123: connection refused".
+    static QString failingText(const RelayNode& node, const QDateTime& serverNow);
+
+private:
+    QString lastErrorText(const RelayNode& node) const;
+
+    QDateTime m_serverNow;
 };

@@ -2,6 +2,7 @@
 #include "overview/waitingrowsmodel.h"
 
 #include "core/timeformatter.h"
+#include "overview/relayfleetmodel.h"
 
 #include <QColor>
 
@@ -9,18 +10,22 @@ WaitingRowsModel::WaitingRowsModel(QObject* parent)
     : SnapshotTableModel(ColumnCount, parent)
 { }
 
-void WaitingRowsModel::setRows(const QList<WaitingRow>& rows, const QDateTime& serverNow)
+void WaitingRowsModel::setRows(const QList<WaitingRow>& rows, const QDateTime& serverNow, const RelayNode* failing)
 {
     m_serverNow = serverNow;
+    m_failing = failing ? std::optional(*failing) : std::nullopt;
     SnapshotTableModel::setRows(rows);
 }
 
-QString WaitingRowsModel::causeText(const WaitingRow& waiting)
+QString WaitingRowsModel::causeText(const WaitingRow& waiting) const
 {
     const OutboxRowSummary& row = waiting.row;
     switch (waiting.cause) {
     case WaitCause::NoRelayAlive:
         return tr("No relay is alive to publish it: start one (outboxctl relay)");
+    case WaitCause::RelaysFailing:
+        return m_failing ? tr("Every relay is failing: %1").arg(RelayFleetModel::failingText(*m_failing, m_serverNow))
+                         : tr("Every relay is failing");
     case WaitCause::Failing:
         return tr("Failing (attempt %1): %2").arg(row.attempts).arg(row.lastErrorLine);
     case WaitCause::LeaseExpired:
@@ -46,8 +51,9 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
     if (role == IdRole)
         return waiting.row.id;
     if (role == Qt::ForegroundRole && index.column() == Cause) {
-        const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::LeaseExpired
-            || waiting.cause == WaitCause::Overdue || waiting.cause == WaitCause::Failing;
+        const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::RelaysFailing
+            || waiting.cause == WaitCause::LeaseExpired || waiting.cause == WaitCause::Overdue
+            || waiting.cause == WaitCause::Failing;
         return alarming ? QVariant(QColor(0xdc, 0x32, 0x2f)) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == Cause)

@@ -14,14 +14,17 @@ public:
 
     explicit WaitingRowsModel(QObject* parent = nullptr);
 
-    void setRows(const QList<WaitingRow>& rows, const QDateTime& serverNow);
+    // `failing`: the relay failing longest, whose error the cause RelaysFailing names (nullptr if none).
+    void setRows(const QList<WaitingRow>& rows, const QDateTime& serverNow, const RelayNode* failing);
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
 
-    // What the operator reads for `waiting`: the cause, with the row's own facts (its error, its worker).
-    static QString causeText(const WaitingRow& waiting);
+    // What the operator reads for `waiting`: the cause, with the row's own facts (its error, its worker) or the
+    // relays' (why they fail, since when).
+    QString causeText(const WaitingRow& waiting) const;
 
 private:
     QDateTime m_serverNow;
+    std::optional<RelayNode> m_failing;
 };

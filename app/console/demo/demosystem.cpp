@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <memory>
+#include <utility>
 
 namespace {
 
@@ -66,10 +67,19 @@ QProcess* DemoSystem::launch(const QString& program, const QStringList& argument
         if (m_stopping || m_endedOnPurpose.remove(process))
             return;
         const QString output = QString::fromLocal8Bit(process->readAll()).trimmed().section(QLatin1Char('\n'), -5);
-        if (process == m_relay)
-            superviseRelay(output.section(QLatin1Char('\n'), -1));
-        else
+        if (process != m_relay) {
             emit processFailed(QFileInfo(program).fileName(), output);
+            return;
+        }
+        // A process ended by a signal said nothing about it: what it printed last may be minutes old, so only an
+        // exit is quoted, as what it was.
+        const bool killedHere = std::exchange(m_relayKilled, false);
+        if (process->exitStatus() == QProcess::CrashExit)
+            superviseRelay(killedHere ? tr("killed with SIGKILL from the Demo menu") : tr("killed by a signal"));
+        else
+            superviseRelay(tr("exit code %1; its last line: %2")
+                               .arg(process->exitCode())
+                               .arg(output.section(QLatin1Char('\n'), -1)));
     });
     process->start(program, arguments);
     return process;
@@ -206,15 +216,16 @@ void DemoSystem::killRelay()
 {
     if (!m_relay || m_relay->state() == QProcess::NotRunning)
         return;
+    m_relayKilled = true;
     m_relay->kill(); // a crash: the supervisor below restarts it
 }
 
 // What systemd's Restart=on-failure does for a relay host: a relay that ended (killed, or unable to register while
 // the database was away) is started again after a pause.
-void DemoSystem::superviseRelay(const QString& lastWords)
+void DemoSystem::superviseRelay(const QString& howItEnded)
 {
-    emit injected(tr("The relay ended (%1); it is restarted in %n second(s)", nullptr, RelayRestartMs / 1000)
-                      .arg(lastWords.isEmpty() ? tr("killed") : lastWords));
+    emit injected(
+        tr("The relay ended (%1); it is restarted in %n second(s)", nullptr, RelayRestartMs / 1000).arg(howItEnded));
     QTimer::singleShot(RelayRestartMs, this, [this] {
         if (m_stopping)
             return;

@@ -94,7 +94,7 @@ private:
     void startClients();
     // Stops `process` on purpose (SIGTERM): its exit is not a failure.
     void end(QProcess* process);
-    void superviseRelay(const QString& lastWords);
+    void superviseRelay(const QString& howItEnded);
     // Runs `fault` on the fault thread, then says `done`.
     void inject(std::function<void()> fault, const QString& done);
 
@@ -112,5 +112,6 @@ private:
     bool m_useRabbitMq = true;
     int m_queueLimit = DefaultQueueLimit;
     bool m_routingFixed = false;
+    bool m_relayKilled = false; // by killRelay(), so its end is told as what it was
     bool m_stopping = false;
 };

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/operatoractiondialog.h"
+#include "db/connectionsettings.h"
+#include "mainwindow/mainwindow.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+// What the tests of the whole console share (header-only: only the tests that link the console's libraries
+// include it): a main window connected to a database, and answers to the operator-action dialog.
+namespace ConsoleTesting {
+
+// A shown main window of `size`, connected to `settings`; nullptr if it did not connect within 10 s.
+inline std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings, QSize size = QSize(1400, 900))
+{
+    auto window = std::make_unique<MainWindow>();
+    window->resize(size);
+    window->show();
+    QSignalSpy connected(window.get(), &MainWindow::connected);
+    window->connectTo(settings, QStringLiteral("test"));
+    if (!connected.wait(10'000))
+        return nullptr;
+    return window;
+}
+
+// Runs `inDialog` on the OperatorActionDialog as soon as it opens (it opens after a read on the action worker),
+// then accepts it with `reason`, or rejects it when `reason` is empty. `owner` owns the poll.
+inline void answerNextDialog(
+    QObject* owner, const QString& reason, const std::function<void(OperatorActionDialog&)>& inDialog = {})
+{
+    auto* poll = new QTimer(owner);
+    poll->setInterval(10);
+    QObject::connect(poll, &QTimer::timeout, owner, [poll, reason, inDialog] {
+        auto* dialog = qobject_cast<OperatorActionDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        if (inDialog)
+            inDialog(*dialog);
+        if (reason.isEmpty()) {
+            dialog->reject();
+            return;
+        }
+        dialog->findChild<QLineEdit*>()->setText(reason);
+        dialog->accept();
+    });
+    poll->start();
+}
+
+} // namespace ConsoleTesting
