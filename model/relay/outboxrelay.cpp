@@ -77,7 +77,7 @@ RelayStatus OutboxRelay::status() const
     status.sinkProblem = m_peers.broker().problem();
     std::lock_guard lock(m_mutex);
     status.backlog = m_backlog;
-    status.failing = m_failing;
+    status.failing = m_failingFor.isValid();
     status.failingProblem = m_failingProblem;
     return status;
 }
@@ -228,7 +228,6 @@ void OutboxRelay::judgeHealth(RelayHeartbeat& beat)
     }
     if (!failing) {
         m_failingFor.invalidate();
-        m_failing = false;
         m_failingProblem.clear();
         return;
     }
@@ -236,7 +235,6 @@ void OutboxRelay::judgeHealth(RelayHeartbeat& beat)
     if (!m_failingFor.isValid())
         m_failingFor.start();
     beat.failingForMs = qMax(streakMs, m_failingFor.elapsed());
-    m_failing = true;
     m_failingProblem = !beat.sinkUp ? QStringLiteral("sink unreachable: ") + m_peers.broker().problem()
                                     : QStringLiteral("publishes fail: ") + beat.lastError;
 }

