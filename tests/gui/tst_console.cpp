@@ -74,28 +74,6 @@ private:
             "  WHEN g <= 20 THEN 'pending' ELSE 'published' END AS status) s"));
     }
 
-    // Refreshes act on the visible tab, as an operator sees it.
-    static void showOutboxTab(MainWindow& window)
-    {
-        window.findChild<QTabWidget*>()->setCurrentWidget(window.outboxView());
-    }
-
-    static void selectIds(OutboxView& view, const QList<qint64>& ids)
-    {
-        view.table()->clearSelection();
-        for (qint64 id : ids) {
-            const int row = view.model()->rowOfId(id);
-            QVERIFY(row >= 0);
-            view.table()->selectionModel()->select(
-                view.model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        }
-    }
-
-    static bool waitForRows(OutboxView& view, int rows)
-    {
-        return QTest::qWaitFor([&] { return !view.model()->isLoading() && view.model()->rowCount() == rows; }, 10'000);
-    }
-
 private slots:
     void initTestCase()
     {
@@ -117,7 +95,7 @@ private slots:
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         emit overview->showOutbox(dead);
-        QVERIFY(waitForRows(*window->outboxView(), 5));
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 5));
         QCOMPARE(window->outboxView()->filter().statuses, QList<OutboxStatus> { OutboxStatus::Dead });
     }
 
@@ -177,8 +155,8 @@ private slots:
         OutboxFilter failed;
         failed.statuses = { OutboxStatus::Failed };
         view.showFilter(failed);
-        QVERIFY(waitForRows(view, 5));
-        selectIds(view, { 6, 7, 8 });
+        QVERIFY(ConsoleTesting::waitForRows(view, 5));
+        ConsoleTesting::selectIds(view, { 6, 7, 8 });
         QVERIFY(view.requeueSelectedAction()->isEnabled());
 
         QSignalSpy finished(&view, &OutboxView::actionFinished);
@@ -208,7 +186,7 @@ private slots:
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
-        QVERIFY(waitForRows(view, 5));
+        QVERIFY(ConsoleTesting::waitForRows(view, 5));
         QSignalSpy finished(&view, &OutboxView::actionFinished);
         ConsoleTesting::answerNextDialog(this, QStringLiteral("incident 4711"), [this](OperatorActionDialog&) {
             db().exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40"));
@@ -233,8 +211,8 @@ private slots:
         OutboxFilter failed;
         failed.statuses = { OutboxStatus::Failed };
         view.showFilter(failed);
-        QVERIFY(waitForRows(view, 5));
-        selectIds(view, { 6 });
+        QVERIFY(ConsoleTesting::waitForRows(view, 5));
+        ConsoleTesting::selectIds(view, { 6 });
         QVERIFY(!view.requeueSelectedAction()->isEnabled());
         QVERIFY(!view.requeueMatchingAction()->isEnabled());
         QVERIFY(view.requeueSelectedAction()->toolTip().contains(QStringLiteral("outbox_operator")));
@@ -260,8 +238,8 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
-        showOutboxTab(*window);
-        QVERIFY(waitForRows(view, 40));
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
         db().exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                  "WHERE application_name = 'outbox-console' AND datname = current_database()"));
         // Noticed by the next query or the heartbeat, whichever comes first.
@@ -279,12 +257,12 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
-        showOutboxTab(*window);
-        QVERIFY(waitForRows(view, 40));
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
         db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
                                  "VALUES ('order', '41', 'order.created', '{}', 'k41')"));
         db().exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
-        QVERIFY(waitForRows(view, 41));
+        QVERIFY(ConsoleTesting::waitForRows(view, 41));
         QCOMPARE(view.model()->rowAt(0).id, 41LL);
     }
 
@@ -346,12 +324,12 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
-        showOutboxTab(*window);
+        ConsoleTesting::showOutboxTab(*window);
         OutboxFilter needsAttention;
         needsAttention.statuses = { OutboxStatus::Failed, OutboxStatus::Dead };
         view.showFilter(needsAttention);
-        QVERIFY(waitForRows(view, 10));
-        selectIds(view, { 5 });
+        QVERIFY(ConsoleTesting::waitForRows(view, 10));
+        ConsoleTesting::selectIds(view, { 5 });
         auto* detail = view.findChild<OutboxDetailPane*>();
         detail->findChild<QTabWidget*>()->setCurrentIndex(3);
         QTRY_VERIFY_WITH_TIMEOUT(detail->findChild<QLabel*>()->text().contains(QStringLiteral("#5 ")), 10'000);
@@ -444,7 +422,7 @@ private slots:
 
         emit failures->showOutbox(failures->selectedGroupFilter());
         QCOMPARE(tabs->currentWidget(), window->outboxView());
-        QVERIFY(waitForRows(*window->outboxView(), 8));
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 8));
 
         tabs->setCurrentWidget(failures);
         ConsoleTesting::answerNextDialog(this, QStringLiteral("broker back after the network fix"));
@@ -469,9 +447,9 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
-        showOutboxTab(*window);
+        ConsoleTesting::showOutboxTab(*window);
         view.showFilter(OutboxFilter {});
-        QVERIFY(waitForRows(view, 40));
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
         OutboxTableModel& model = *view.model();
         const QStringList first { QStringLiteral("Status"), QStringLiteral("Event"), QStringLiteral("Aggregate"),
             QStringLiteral("Attempts"), QStringLiteral("Last error") };
@@ -488,15 +466,15 @@ private slots:
         auto* detail = view.findChild<OutboxDetailPane*>();
         auto* tabs = detail->findChild<QTabWidget*>();
         tabs->setCurrentIndex(0);
-        selectIds(view, { 6 });
+        ConsoleTesting::selectIds(view, { 6 });
         QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->currentIndex()), QStringLiteral("Last error"), 10'000);
-        selectIds(view, { 15 }); // pending: back to the payload
+        ConsoleTesting::selectIds(view, { 15 }); // pending: back to the payload
         QTRY_VERIFY_WITH_TIMEOUT(tabs->currentIndex() == 0, 10'000);
         // With the payload's size, as the locale writes it.
         QCOMPARE(tabs->tabText(0),
             QStringLiteral("Payload (%1)")
                 .arg(QLocale().formattedDataSize(QStringLiteral(R"({"id": 15})").toUtf8().size())));
-        selectIds(view, { 6 });
+        ConsoleTesting::selectIds(view, { 6 });
         QTRY_VERIFY_WITH_TIMEOUT(tabs->tabText(3) == QStringLiteral("Attempts (1)"), 10'000);
         tabs->setCurrentIndex(3);
         auto* attempts = qobject_cast<QTreeWidget*>(tabs->currentWidget());
@@ -535,7 +513,7 @@ private slots:
         QVERIFY(showRows != buttons.cend());
         (*showRows)->click();
         QCOMPARE(window->findChild<QTabWidget*>()->currentWidget(), window->outboxView());
-        QVERIFY(waitForRows(*window->outboxView(), 3));
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 3));
         QCOMPARE(window->outboxView()->filter().ids, (QList<qint64> { 1, 2, 3 }));
 
         AuditFilter nobody;
@@ -625,8 +603,8 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
-        showOutboxTab(*window);
-        QVERIFY(waitForRows(view, 40));
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
         auto* status = view.findChild<QLabel*>(QStringLiteral("loadStatus"));
         auto* cancel = view.findChild<QToolButton*>(QStringLiteral("cancelSearch"));
         QVERIFY(status && cancel);
@@ -652,7 +630,7 @@ private slots:
         QVERIFY(status->text().startsWith(QStringLiteral("Search cancelled"))); // the cancelled page stays dropped
 
         view.refresh();
-        QVERIFY(waitForRows(view, 40));
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
         QVERIFY2(status->text().startsWith(QStringLiteral("40 row")), qPrintable(status->text()));
     }
 };

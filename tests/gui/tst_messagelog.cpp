@@ -76,7 +76,7 @@ private:
     static std::optional<MessageLog::Entry> waitForMessage(const MessageLog& log, const QString& text, int ms = 15'000)
     {
         std::optional<MessageLog::Entry> found;
-        QTest::qWaitFor(
+        const bool came = QTest::qWaitFor(
             [&] {
                 for (auto it = log.entries().crbegin(); it != log.entries().crend(); ++it) {
                     if (it->text.contains(text)) {
@@ -87,7 +87,7 @@ private:
                 return false;
             },
             ms);
-        return found;
+        return came ? found : std::nullopt;
     }
 
     static QString allMessages(const MessageLog& log)
@@ -96,28 +96,6 @@ private:
         for (const MessageLog::Entry& entry : log.entries())
             texts.append(entry.text);
         return texts.join(QStringLiteral("\n"));
-    }
-
-    static bool waitForRows(OutboxView& view, int rows)
-    {
-        return QTest::qWaitFor([&] { return !view.model()->isLoading() && view.model()->rowCount() == rows; }, 10'000);
-    }
-
-    static void selectIds(OutboxView& view, const QList<qint64>& ids)
-    {
-        view.table()->clearSelection();
-        for (qint64 id : ids) {
-            const int row = view.model()->rowOfId(id);
-            QVERIFY(row >= 0);
-            view.table()->selectionModel()->select(
-                view.model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        }
-    }
-
-    static void saveShot(QWidget& widget, const QString& name)
-    {
-        QDir().mkpath(QStringLiteral("/tmp/shots"));
-        GuiTesting::saveScreenshot(widget, QStringLiteral("/tmp/shots/") + name);
     }
 
 private slots:
@@ -215,15 +193,15 @@ private slots:
         OutboxFilter failed;
         failed.statuses = { OutboxStatus::Failed };
         view.showFilter(failed);
-        QVERIFY(waitForRows(view, 5));
-        selectIds(view, { 2, 4 });
+        QVERIFY(ConsoleTesting::waitForRows(view, 5));
+        ConsoleTesting::selectIds(view, { 2, 4 });
         ConsoleTesting::answerNextDialog(this, QStringLiteral("broker fixed"));
         view.requeueSelectedAction()->trigger();
         const auto requeued = waitForMessage(log, QStringLiteral("Requeue: 2 row(s) changed"));
         QVERIFY2(requeued, qPrintable(allMessages(log)));
         QCOMPARE(requeued->rows, (QList<qint64> { 2, 4 }));
         // The list of failed rows lost them, and says where they went.
-        QVERIFY(waitForRows(view, 3));
+        QVERIFY(ConsoleTesting::waitForRows(view, 3));
 
         db().exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                  "WHERE application_name = 'outbox-console' AND datname = current_database()"));
@@ -247,7 +225,7 @@ private slots:
         QTest::mouseClick(panel->table()->viewport(), Qt::LeftButton, {}, link.center());
         QCOMPARE(window->findChild<QTabWidget*>()->currentWidget(), &view);
         QCOMPARE(view.filter().ids, (QList<qint64> { 2, 4 }));
-        QVERIFY(waitForRows(view, 2));
+        QVERIFY(ConsoleTesting::waitForRows(view, 2));
     }
 
     // An empty list says why, and after an action that emptied it, where its rows went.
@@ -262,7 +240,7 @@ private slots:
         OutboxFilter pending;
         pending.statuses = { OutboxStatus::Pending };
         view.showFilter(pending);
-        QVERIFY(waitForRows(view, 0));
+        QVERIFY(ConsoleTesting::waitForRows(view, 0));
         auto* empty = view.findChild<QLabel*>(QStringLiteral("emptyState"));
         QVERIFY(empty && empty->isVisible());
         QVERIFY2(
@@ -271,9 +249,9 @@ private slots:
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
-        QVERIFY(waitForRows(view, 2));
+        QVERIFY(ConsoleTesting::waitForRows(view, 2));
         QVERIFY(!empty->isVisible());
-        selectIds(view, { 1, 2 });
+        ConsoleTesting::selectIds(view, { 1, 2 });
         ConsoleTesting::answerNextDialog(this, QStringLiteral("try again"));
         view.requeueSelectedAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(view.emptyText().contains(QStringLiteral("2 row(s) of the last action")), 10'000);
@@ -304,20 +282,23 @@ private slots:
         bool warning = false;
         QString title;
         QList<qint64> listed;
+        bool listLoaded = false;
         ConsoleTesting::answerNextDialog(this, QStringLiteral("routing fixed?"), [&](OperatorActionDialog& dialog) {
             notice = dialog.notice();
             warning = dialog.noticeIsWarning();
             title = dialog.windowTitle();
             // Behind the dialog, the list shows exactly the frozen set.
-            QTest::qWaitFor([&] { return !view.model()->isLoading() && !view.filter().ids.isEmpty(); }, 10'000);
+            listLoaded
+                = QTest::qWaitFor([&] { return !view.model()->isLoading() && !view.filter().ids.isEmpty(); }, 10'000);
             for (int row = 0; row < view.model()->rowCount(); ++row)
                 listed.append(view.model()->rowAt(row).id);
             dialog.findChild<QLineEdit*>()->setText(QStringLiteral("routing fixed?"));
-            saveShot(*window, QStringLiteral("retry-group-list-behind-dialog.png"));
-            saveShot(dialog, QStringLiteral("retry-dialog-warning.png"));
+            GuiTesting::saveScreenshot(*window, QStringLiteral("retry-group-list-behind-dialog.png"));
+            GuiTesting::saveScreenshot(dialog, QStringLiteral("retry-dialog-warning.png"));
         });
         emit failures->retryGroup(failures->selectedGroupFilter());
         QTRY_VERIFY_WITH_TIMEOUT(!title.isEmpty(), 10'000);
+        QVERIFY(listLoaded);
         QVERIFY2(warning, qPrintable(notice));
         QVERIFY2(notice.contains(QStringLiteral("This cause last failed a row")), qPrintable(notice));
         QVERIFY2(notice.contains(QStringLiteral("the cause may still be present")), qPrintable(notice));
@@ -358,7 +339,7 @@ private slots:
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
-        QVERIFY(waitForRows(view, 5));
+        QVERIFY(ConsoleTesting::waitForRows(view, 5));
         QString notice;
         bool warning = true;
         ConsoleTesting::answerNextDialog(this, QStringLiteral("broker is back"), [&](OperatorActionDialog& dialog) {
@@ -387,7 +368,7 @@ private slots:
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
-        QVERIFY(waitForRows(view, 3));
+        QVERIFY(ConsoleTesting::waitForRows(view, 3));
         bool asked = false;
         ConsoleTesting::answerNextDialog(this, {}, [&](OperatorActionDialog&) { asked = true; });
         view.requeueMatchingAction()->trigger();
@@ -414,9 +395,9 @@ private slots:
         OutboxView& view = *window->outboxView();
         window->findChild<QTabWidget*>()->setCurrentWidget(&view);
         view.showFilter(OutboxFilter {});
-        QVERIFY(waitForRows(view, 1));
+        QVERIFY(ConsoleTesting::waitForRows(view, 1));
         QCOMPARE(view.model()->index(0, OutboxTableModel::Attempts).data().toInt(), 1);
-        selectIds(view, { 1 });
+        ConsoleTesting::selectIds(view, { 1 });
         auto* detail = view.findChild<OutboxDetailPane*>();
         const QLabel* summary = detail->findChild<QLabel*>();
         QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("#1 ")), 10'000);
@@ -454,12 +435,12 @@ private slots:
         OutboxFilter rows;
         rows.ids = { 1, 2, 3, 4 };
         window->outboxView()->showFilter(rows);
-        QVERIFY(waitForRows(*window->outboxView(), 4));
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 4));
         QTest::qWait(50); // the panel's row heights follow the layout
-        saveShot(*window, QStringLiteral("console-messages.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-messages.png"));
         window->resize(760, 600);
         QTest::qWait(50);
-        saveShot(*window, QStringLiteral("console-messages-narrow.png"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-messages-narrow.png"));
     }
 };
 

@@ -774,11 +774,10 @@ private slots:
         QVERIFY(showOnScreen(page));
         QVERIFY(load(page, MetricsTimeRange(from, from.addSecs(seconds))));
         QCoreApplication::sendPostedEvents(); // the layout, which decides how many labels fit
-        QVERIFY(QDir().mkpath(QStringLiteral("/tmp/shots")));
-        QVERIFY(
-            page.grab().save(QStringLiteral("/tmp/shots/metrics-ticks-%1.png")
-                                 .arg(QString::fromUtf8(QTest::currentDataTag())
-                                          .replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("-")))));
+        GuiTesting::saveScreenshot(page,
+            QStringLiteral("metrics-ticks-%1.png")
+                .arg(QString::fromUtf8(QTest::currentDataTag())
+                         .replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("-"))));
         const QList<MetricPoint> points = page.points();
         QVERIFY(!points.isEmpty());
         // Each bucket boundary on the axis, and the wall-clock time it names.
@@ -822,8 +821,7 @@ private slots:
         QVERIFY(load(page, MetricsTimeRange(minute(3), minute(3))));
         QVERIFY(page.points().isEmpty());
         QCoreApplication::sendPostedEvents();
-        QVERIFY(QDir().mkpath(QStringLiteral("/tmp/shots")));
-        QVERIFY(page.grab().save(QStringLiteral("/tmp/shots/metrics-no-buckets.png")));
+        GuiTesting::saveScreenshot(page, QStringLiteral("metrics-no-buckets.png"));
         for (const MetricsPage::Chart which : { MetricsPage::Chart::Duplicates, MetricsPage::Chart::Lag,
                  MetricsPage::Chart::Retries, MetricsPage::Chart::Throughput }) {
             MetricsChart* chart = page.chart(which);
@@ -877,8 +875,7 @@ private slots:
         // The labels and the charts' layouts adjust to the new figures in posted events, before anyone sees them.
         QCoreApplication::sendPostedEvents();
         const QImage image = page.grab().toImage();
-        QVERIFY(QDir().mkpath(QStringLiteral("/tmp/shots")));
-        QVERIFY(image.save(QStringLiteral("/tmp/shots/") + file));
+        QVERIFY(image.save(file));
         QVERIFY(isDrawn(image));
         QCOMPARE(page.evaluation().level, seed.isEmpty() ? MetricThresholds::Level::Ok : MetricThresholds::Level::Warn);
     }

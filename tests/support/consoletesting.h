@@ -4,10 +4,15 @@
 #include "common/operatoractiondialog.h"
 #include "db/connectionsettings.h"
 #include "mainwindow/mainwindow.h"
+#include "outbox/outboxtablemodel.h"
+#include "outbox/outboxview.h"
 
 #include <QApplication>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -52,6 +57,30 @@ inline void answerNextDialog(
         dialog->accept();
     });
     poll->start();
+}
+
+// Refreshes act on the visible tab, as an operator sees it.
+inline void showOutboxTab(MainWindow& window)
+{
+    window.findChild<QTabWidget*>()->setCurrentWidget(window.outboxView());
+}
+
+// Selects the rows of `ids` in the outbox list; each must be loaded.
+inline void selectIds(OutboxView& view, const QList<qint64>& ids)
+{
+    view.table()->clearSelection();
+    for (qint64 id : ids) {
+        const int row = view.model()->rowOfId(id);
+        QVERIFY(row >= 0);
+        view.table()->selectionModel()->select(
+            view.model()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+}
+
+// Waits until the outbox list has loaded and holds `rows` rows; false after 10 s.
+inline bool waitForRows(OutboxView& view, int rows)
+{
+    return QTest::qWaitFor([&] { return !view.model()->isLoading() && view.model()->rowCount() == rows; }, 10'000);
 }
 
 } // namespace ConsoleTesting
