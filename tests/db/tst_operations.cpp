@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/outboxerror.h"
 #include "db/schemamigrator.h"
+#include "db/unitofwork.h"
 #include "operations/auditrepository.h"
 #include "operations/outboxoperator.h"
 #include "operations/outboxoverview.h"
@@ -139,14 +140,19 @@ private slots:
         addRows(db(), 5, QStringLiteral("dead"), QStringLiteral("created_at = now() - interval '2 days'"));
         addRows(db(), 6, QStringLiteral("published"),
             QStringLiteral("created_at = now() - interval '1 day', published_at = now() - interval '1 day'"));
-        db().exec(QStringLiteral(
-            "INSERT INTO metric_rollups (bucket, shard, requests, replays, published) VALUES "
-            "  (date_trunc('minute', now()) - interval '1 minute', 0, 40, 10, 120), "
-            // The minute in progress counts towards the hour's totals, never towards the rates.
-            "  (date_trunc('minute', now()), 0, 20, 20, 3), "
-            "  (date_trunc('minute', now()) - interval '2 hours', 0, 1000, 1000, 6000)")); // outside the hour
-
+        // One transaction, so one now() for the rollups and the read: the minute in progress is still in progress
+        // when the Overview reads it, whenever the test runs.
+        UnitOfWork sameMinute(session());
+        session().exec(
+            QStringLiteral(
+                "INSERT INTO metric_rollups (bucket, shard, requests, replays, published) VALUES "
+                "  (date_trunc('minute', now()) - interval '1 minute', 0, 40, 10, 120), "
+                // The minute in progress counts towards the hour's totals, never towards the rates.
+                "  (date_trunc('minute', now()), 0, 20, 20, 3), "
+                "  (date_trunc('minute', now()) - interval '2 hours', 0, 1000, 1000, 6000)"), // not this hour
+            {}, QStringLiteral("seeding rollups"));
         const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        sameMinute.commit();
         const auto exact = [](const CappedCount& count) { return count.capped ? -1 : count.value; };
         QCOMPARE(exact(overview.pending), 3LL);
         QCOMPARE(exact(overview.inFlight), 2LL);

@@ -995,12 +995,15 @@ private slots:
             metrics.recordBacklogSample(BacklogSample { 351, false, 22'000 });
             metrics.recordBacklogSample(BacklogSample { 636, false, 40'000 });
             metrics.recordBacklogSample(BacklogSample { 5, false, 297 });
+            // The minute before, in the same transaction: whenever it runs, the two are neighbours.
+            relaySession->exec(
+                QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
+                               "  oldest_pending_ms, last_pending, last_pending_capped, last_oldest_pending_ms) "
+                               "VALUES (date_trunc('minute', now()) - interval '1 minute', now(), 900, false, "
+                               "  70000, 3, false, 100)"),
+                {}, QStringLiteral("the minute before"));
             uow.commit();
         }
-        db().exec(QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
-                                 "  oldest_pending_ms, last_pending, last_pending_capped, last_oldest_pending_ms) "
-                                 "VALUES (date_trunc('minute', now()) - interval '1 minute', now(), 900, false, "
-                                 "  70000, 3, false, 100) ON CONFLICT DO NOTHING"));
 
         const CliRun csv
             = ctl({ QStringLiteral("metrics"), QStringLiteral("--from=now-10m"), QStringLiteral("--to=now") });
