@@ -39,7 +39,7 @@ inline QVariant timestamp(const QDateTime& instant)
     return instant.toUTC().toString(Qt::ISODateWithMs);
 }
 
-// Binds integers as a PostgreSQL array literal, to be cast with ?::bigint[].
+// Binds integers as a PostgreSQL array literal, to be cast with ?::bigint[] (or ?::integer[]).
 inline QString bigintArray(const QList<qint64>& ids)
 {
     QString literal = QStringLiteral("{");

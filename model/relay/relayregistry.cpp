@@ -2,6 +2,7 @@
 #include "relay/relayregistry.h"
 
 #include "db/dbsession.h"
+#include "db/sqlvalues.h"
 
 RelayRegistry::RelayRegistry(DbSession& session)
     : m_session(session)
@@ -26,9 +27,6 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
     const QVariant lastError = beat.lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : beat.lastError;
     const QVariant failingForMs
         = beat.failingForMs ? QVariant(*beat.failingForMs) : QVariant(QMetaType::fromType<qlonglong>());
-    QStringList pids;
-    for (const int pid : beat.workerBackendPids)
-        pids.append(QString::number(pid));
     QSqlQuery& q = m_session.exec(
         QStringLiteral("UPDATE relay_nodes SET last_seen = now(), stopped_at = CASE WHEN ?::boolean THEN now() END, "
                        "sink_up = ?, published = ?, failed = ?, dead = ?, rescued = ?, fenced = ?, publish_rate = ?, "
@@ -37,10 +35,11 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
                        "ELSE now() - ?::bigint * interval '1 millisecond' END, "
                        "failing_since = CASE WHEN ?::bigint IS NULL THEN NULL "
                        "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
-                       "backend_pids = pg_backend_pid() || string_to_array(?::text, ',')::integer[] "
+                       "backend_pids = pg_backend_pid() || ?::integer[] "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
-            lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, pids.join(QLatin1Char(',')), id },
+            lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, SqlValues::bigintArray(beat.workerBackendPids),
+            id },
         QStringLiteral("sending the relay's heartbeat"));
     return q.numRowsAffected() == 1;
 }

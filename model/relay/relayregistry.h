@@ -32,7 +32,7 @@ struct RelayHeartbeat {
     // Set while the relay is failing (its sink unreachable, or only failed publishes since the last heartbeat):
     // for how long. The registry keeps the streak's first start.
     std::optional<qint64> failingForMs;
-    QList<int> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
+    QList<qint64> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
 };
 
 // The relay's side of the registry (relay_nodes, migration 0004): register, heartbeat, sign off. Each is one

@@ -12,6 +12,7 @@
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/processtesting.h"
+#include "support/runningrelay.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -22,7 +23,6 @@
 #include <QTest>
 #include <amqp_framing.h>
 #include <csignal>
-#include <thread>
 
 // The relay and the reference consumer against the real RabbitMQ that the test command starts; the broker is
 // named by OUTBOX_TEST_AMQP_URI. Some functions stop the broker's AMQP listener or raise its memory alarm, so
@@ -258,11 +258,7 @@ private slots:
         OutboxRelay relay(
             db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
             options);
-        std::thread running([&relay] { relay.run(); });
-        const auto stopRelay = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         const QString published = QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'");
         QTRY_COMPARE_WITH_TIMEOUT(count(published), qint64(Before), 30'000);
 
@@ -357,11 +353,7 @@ private slots:
         OutboxRelay relay(
             db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
             options);
-        std::thread running([&relay] { relay.run(); });
-        const auto stopRelay = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
 
         // The first refusal on record, then the first heartbeat after it (with a margin for the transaction that
         // recorded it to commit and be tallied): that heartbeat already says failing.
@@ -417,11 +409,7 @@ private slots:
         options.workerName = name("unreachable-relay");
         OutboxRelay relay(
             db().settings(), [unreachable] { return std::make_unique<RabbitMqSink>(unreachable); }, options);
-        std::thread running([&relay] { relay.run(); });
-        const auto stopRelay = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Failing, 10'000);
         const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
         QCOMPARE(int(overview.fleetCondition()), int(FleetCondition::AllFailing));

@@ -6,13 +6,13 @@
 #include "support/databasetestcase.h"
 #include "support/processtesting.h"
 #include "support/relayprocess.h"
+#include "support/runningrelay.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QSysInfo>
 #include <QTest>
 #include <optional>
-#include <thread>
 
 // The relay registry (relay_nodes): relays register, heartbeat and sign off; the database judges which are
 // alive, stale or stopped; purging removes only the gone.
@@ -76,11 +76,7 @@ private slots:
     {
         seed(60);
         OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("reg-a")));
-        std::thread running([&relay] { relay.run(); });
-        auto stop = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         // The heartbeat carries the totals: the row catches up with the publishing.
         QTRY_VERIFY_WITH_TIMEOUT(
             node(QStringLiteral("reg-a")) && node(QStringLiteral("reg-a"))->published == 60, 10'000);
@@ -96,9 +92,7 @@ private slots:
         QVERIFY(alive.lastSeenAgeMs < 5'000);
         QVERIFY(alive.lastError.isEmpty());
 
-        stop.dismiss();
-        relay.stop();
-        running.join();
+        running.stop();
         const RelayNode stopped = *node(QStringLiteral("reg-a"));
         QCOMPARE(stopped.state, RelayState::Stopped);
         QVERIFY(stopped.stoppedAt.isValid());
@@ -119,11 +113,7 @@ private slots:
         const QString deltas = QStringLiteral("SELECT count(*) FROM outbox_failure_counts");
         QCOMPARE(db().scalar(deltas).toLongLong(), 12LL);
         OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("fold")));
-        std::thread running([&relay] { relay.run(); });
-        auto stop = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         QTRY_COMPARE_WITH_TIMEOUT(db().scalar(deltas).toLongLong(), 1LL, 10'000);
         QCOMPARE(db().scalar(QStringLiteral("SELECT dead FROM outbox_failure_group_sizes()")).toLongLong(), 12LL);
     }
@@ -229,11 +219,7 @@ private slots:
     void aRelayNamesItsSessions()
     {
         OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("pids")));
-        std::thread running([&relay] { relay.run(); });
-        const auto stop = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         const QString named = QStringLiteral("SELECT count(*) FROM relay_nodes n, unnest(n.backend_pids) AS p(pid) "
                                              "JOIN pg_stat_activity a ON a.pid = p.pid WHERE n.name = 'pids'");
         // Two workers and the supervisor.
@@ -268,11 +254,7 @@ private slots:
     void aPurgedLiveRelayRegistersAgain()
     {
         OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("reg-b")));
-        std::thread running([&relay] { relay.run(); });
-        const auto stop = qScopeGuard([&] {
-            relay.stop();
-            running.join();
-        });
+        RunningRelay running(relay);
         QTRY_VERIFY_WITH_TIMEOUT(node(QStringLiteral("reg-b")).has_value(), 10'000);
         const qint64 first = node(QStringLiteral("reg-b"))->id;
         db().exec(QStringLiteral("DELETE FROM relay_nodes"));

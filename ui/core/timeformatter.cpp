@@ -50,6 +50,11 @@ QString TimeFormatter::exact(const QDateTime& instant)
         + QStringLiteral(" (local)");
 }
 
+QString TimeFormatter::durationBetween(const QDateTime& from, const QDateTime& to)
+{
+    return duration(qMax<qint64>(0, from.msecsTo(to)));
+}
+
 QString TimeFormatter::duration(qint64 ms)
 {
     const qint64 seconds = ms / 1000;

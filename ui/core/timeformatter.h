@@ -21,6 +21,8 @@ public:
     static QString exact(const QDateTime& instant);
     // "3 min 20 s", "2 h 5 min", for ages and delays, in the console's language.
     static QString duration(qint64 ms);
+    // duration() from `from` to `to` (an age by the database's clock: `to` is the server's now), never negative.
+    static QString durationBetween(const QDateTime& from, const QDateTime& to);
     // The date-and-time format display() uses in `locale`: its short date with the full year, its short time with
     // seconds.
     static QString instantFormat(const QLocale& locale);

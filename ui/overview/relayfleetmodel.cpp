@@ -42,7 +42,7 @@ static QString firstLine(const QString& text)
 
 QString RelayFleetModel::failingText(const RelayNode& node, const QDateTime& serverNow)
 {
-    const QString duration = TimeFormatter::duration(qMax<qint64>(0, node.failingSince.msecsTo(serverNow)));
+    const QString duration = TimeFormatter::durationBetween(node.failingSince, serverNow);
     return (node.sinkUp ? tr("publishes refused for %1: relay %2: %3") : tr("broker unreachable for %1: relay %2: %3"))
         .arg(duration, node.name, firstLine(node.lastError));
 }
@@ -54,12 +54,10 @@ QString RelayFleetModel::lastErrorText(const RelayNode& node) const
         return {};
     if (node.state == RelayState::Failing) {
         return tr("now, for %1: %2")
-            .arg(TimeFormatter::duration(qMax<qint64>(0, node.failingSince.msecsTo(m_serverNow))),
-                firstLine(node.lastError));
+            .arg(TimeFormatter::durationBetween(node.failingSince, m_serverNow), firstLine(node.lastError));
     }
     return tr("resolved, %1 ago: %2")
-        .arg(
-            TimeFormatter::duration(qMax<qint64>(0, node.lastErrorAt.msecsTo(m_serverNow))), firstLine(node.lastError));
+        .arg(TimeFormatter::durationBetween(node.lastErrorAt, m_serverNow), firstLine(node.lastError));
 }
 
 QVariant RelayFleetModel::data(const QModelIndex& index, int role) const

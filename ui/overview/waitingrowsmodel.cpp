@@ -64,7 +64,7 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
         return {};
     switch (index.column()) {
     case Waiting:
-        return TimeFormatter::duration(qMax<qint64>(0, waiting.row.createdAt.msecsTo(m_serverNow)));
+        return TimeFormatter::durationBetween(waiting.row.createdAt, m_serverNow);
     case Status:
         return OutboxStatusNames.name(waiting.row.status);
     case EventType:
