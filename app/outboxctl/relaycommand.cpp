@@ -25,7 +25,8 @@ QString RelayCommand::synopsis() const
     return QStringLiteral("[--workers N] [--batch B] "
                           "[--sink amqp://URI|file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
                           "[--once] [--lease-seconds S] [--max-attempts M] [--backoff-base-ms MS] "
-                          "[--backoff-max-ms MS] [--name NAME] [--heartbeat-seconds S] [--metrics-listen [IP:]PORT] "
+                          "[--backoff-max-ms MS] [--poll-ms MS] [--no-listen] [--name NAME] [--heartbeat-seconds S] "
+                          "[--metrics-listen [IP:]PORT] "
                           "[--log-format text|json]");
 }
 
@@ -54,6 +55,14 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
         QString::number(defaults.backoffBaseMs));
     parser.addValue(QStringLiteral("backoff-max-ms"), QStringLiteral("MS"),
         QStringLiteral("Longest delay between retries (0 to 86400000)."), QString::number(defaults.backoffMaxMs));
+    parser.addValue(QStringLiteral("poll-ms"), QStringLiteral("MS"),
+        QStringLiteral("The fallback poll: an idle relay wakes when a committed row is due (LISTEN outbox_due) and "
+                       "looks for due rows at least this often, which is what a missed notification costs "
+                       "(10 to 600000)."),
+        QString::number(defaults.idlePollMs));
+    parser.addFlag(QStringLiteral("no-listen"),
+        QStringLiteral("Poll every --poll-ms instead of waking on commit: for a connection through a "
+                       "transaction-pooling proxy, which delivers no notifications and shares session locks."));
     parser.addValue(QStringLiteral("name"), QStringLiteral("NAME"),
         QStringLiteral("The relay's name in the registry (outboxctl relays) and in its rows' lease owner "
                        "(default: HOST:PID)."));
@@ -77,6 +86,8 @@ static RelayOptions relayOptions(const ArgumentParser& parser)
     if (options.backoffMaxMs < options.backoffBaseMs)
         throw parser.usageError(QStringLiteral("--backoff-max-ms must not be less than --backoff-base-ms"));
     options.once = parser.isSet(QStringLiteral("once"));
+    options.idlePollMs = parser.integer(QStringLiteral("poll-ms"), 10, 600'000);
+    options.wakeOnCommit = !parser.isSet(QStringLiteral("no-listen"));
     options.workerName = parser.value(QStringLiteral("name")).trimmed();
     if (parser.isSet(QStringLiteral("name")) && options.workerName.isEmpty())
         throw parser.usageError(QStringLiteral("--name must not be blank"));

@@ -8,7 +8,10 @@
 #include <QSqlError>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <climits>
 #include <libpq-fe.h>
+#include <poll.h>
 
 // Without a receiver libpq prints every server notice to stderr ("relation ... already exists, skipping"
 // on each idempotent migration). Routine notices are dropped; warnings reach the application's Qt message
@@ -137,6 +140,42 @@ int DbSession::backendPid() const
 bool DbSession::isBroken() const
 {
     return PQstatus(connectionOf(m_db)) == CONNECTION_BAD;
+}
+
+QStringList DbSession::takeNotifications()
+{
+    PGconn* connection = connectionOf(m_db);
+    QStringList payloads;
+    while (PGnotify* notification = PQnotifies(connection)) {
+        payloads.append(QString::fromUtf8(notification->extra));
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
+DbSession::Wait DbSession::waitForNotification(qint64 timeoutMs, int interruptFd)
+{
+    PGconn* connection = connectionOf(m_db);
+    const auto lost = [&] {
+        return errorFor(
+            QSqlError(QString(), QString::fromUtf8(PQerrorMessage(connection)).trimmed(), QSqlError::ConnectionError),
+            QStringLiteral("waiting for a notification"));
+    };
+    if (PQstatus(connection) == CONNECTION_BAD)
+        throw lost();
+    pollfd fds[] = { { PQsocket(connection), POLLIN, 0 }, { interruptFd, POLLIN, 0 } };
+    const int ready = ::poll(fds, 2, timeoutMs < 0 ? -1 : int(std::min<qint64>(timeoutMs, INT_MAX)));
+    if (ready < 0 && errno == EINTR)
+        return Wait::Interrupted;
+    if (ready < 0)
+        throw lost();
+    if (fds[0].revents != 0) {
+        // Notifications, or the server's goodbye (pg_terminate_backend, a shutdown) and EOF.
+        if (PQconsumeInput(connection) == 0 || PQstatus(connection) == CONNECTION_BAD)
+            throw lost();
+        return Wait::Input;
+    }
+    return fds[1].revents != 0 ? Wait::Interrupted : Wait::TimedOut;
 }
 
 void DbSession::ping()

@@ -54,6 +54,20 @@ public:
     // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
     bool isBroken() const;
 
+    // LISTEN without an event loop, for threads that have none (the relay's). What each returns covers every channel
+    // this session LISTENs on.
+    // The payloads of the notifications the server delivered since the last call, oldest first. libpq also buffers
+    // those that arrive with a statement's results: call this after statements too, not only after a wait.
+    QStringList takeNotifications();
+    enum class Wait {
+        Input, // the server sent something: takeNotifications() tells whether notifications
+        Interrupted, // `interruptFd` is readable (it is not read)
+        TimedOut,
+    };
+    // Waits up to `timeoutMs` (-1: without a limit) for input from the server or `interruptFd`. Throws
+    // OutboxError(Connection) if the connection died.
+    Wait waitForNotification(qint64 timeoutMs, int interruptFd);
+
     // `error`, raised on this session, as an OutboxError whose message starts with `context`. A dropped
     // connection is of kind Connection even where libpq gives no SQLSTATE for it (e.g. "server closed the
     // connection unexpectedly" after an immediate shutdown), so callers can tell an outage from a bad statement.

@@ -11,23 +11,31 @@
 #include <QSqlQuery>
 #include <algorithm>
 
+const QString OutboxLeaseRepository::ClaimSql
+    = QStringLiteral("WITH due AS ("
+                     "  SELECT id FROM outbox WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() "
+                     "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED) "
+                     "UPDATE outbox o SET status = 'in_flight', lease_owner = ?::text, "
+                     "  lease_expires_at = now() + ?::bigint * interval '1 millisecond', "
+                     "  lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now() "
+                     "FROM due WHERE o.id = due.id "
+                     "RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
+                     "  o.payload::text, o.headers::text, o.attempts, epoch_ms(o.created_at)");
+
+const QString OutboxLeaseRepository::MarkPublishedSql
+    = QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
+                     "UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, "
+                     "  lease_expires_at = NULL, updated_at = now() "
+                     "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' "
+                     "RETURNING o.id, epoch_ms(now()) - epoch_ms(o.created_at)");
+
 OutboxLeaseRepository::OutboxLeaseRepository(DbSession& session)
     : m_session(session)
 { }
 
 QList<OutboxMessage> OutboxLeaseRepository::claimDue(const QString& worker, int batchSize, qint64 leaseMs)
 {
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("WITH due AS ("
-                       "  SELECT id FROM outbox WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() "
-                       "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED) "
-                       "UPDATE outbox o SET status = 'in_flight', lease_owner = ?::text, "
-                       "  lease_expires_at = now() + ?::bigint * interval '1 millisecond', "
-                       "  lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now() "
-                       "FROM due WHERE o.id = due.id "
-                       "RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
-                       "  o.payload::text, o.headers::text, o.attempts, epoch_ms(o.created_at)"),
-        { batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
+    QSqlQuery& q = m_session.exec(ClaimSql, { batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
     QList<OutboxMessage> messages;
     while (q.next()) {
         messages.append(OutboxMessage { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
@@ -36,6 +44,18 @@ QList<OutboxMessage> OutboxLeaseRepository::claimDue(const QString& worker, int 
     }
     std::sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     return messages;
+}
+
+std::optional<qint64> OutboxLeaseRepository::msUntilNextDue()
+{
+    // outbox_due_idx: the first entry is the earliest.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT greatest(0, epoch_ms(next_attempt_at) - epoch_ms(clock_timestamp())) FROM outbox "
+                       "WHERE status IN ('pending', 'failed') ORDER BY next_attempt_at LIMIT 1"),
+        {}, QStringLiteral("looking for the next due outbox row"));
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toLongLong();
 }
 
 static QString fencesJson(const QList<LeaseFence>& fences)
@@ -50,13 +70,8 @@ QList<PublishedRow> OutboxLeaseRepository::markPublished(const QList<LeaseFence>
 {
     if (fences.isEmpty())
         return {};
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
-                       "UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, "
-                       "  lease_expires_at = NULL, updated_at = now() "
-                       "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' "
-                       "RETURNING o.id, epoch_ms(now()) - epoch_ms(o.created_at)"),
-        { fencesJson(fences) }, QStringLiteral("marking outbox rows published"));
+    QSqlQuery& q
+        = m_session.exec(MarkPublishedSql, { fencesJson(fences) }, QStringLiteral("marking outbox rows published"));
     QList<PublishedRow> published;
     while (q.next())
         published.append({ q.value(0).toLongLong(), q.value(1).toLongLong() });

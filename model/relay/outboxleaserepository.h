@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QString>
+#include <optional>
 
 class DbSession;
 
@@ -14,10 +15,18 @@ class DbSession;
 // cannot overwrite the new owner's result.
 class OutboxLeaseRepository final {
 public:
+    // The claim (batch size, worker, lease in ms) and the fenced completion (a JSON array of {id, token}) as the
+    // relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit.
+    static const QString ClaimSql;
+    static const QString MarkPublishedSql;
+
     explicit OutboxLeaseRepository(DbSession& session);
 
     // pending/failed and due -> in_flight, leased to `worker` for `leaseMs`, SKIP LOCKED. Ordered by id.
     QList<OutboxMessage> claimDue(const QString& worker, int batchSize, qint64 leaseMs);
+
+    // How long until the earliest pending or failed row is due: 0 if one is due now, nullopt if none waits.
+    std::optional<qint64> msUntilNextDue();
 
     // in_flight (this lease) -> published. Returns the rows that actually changed.
     QList<PublishedRow> markPublished(const QList<LeaseFence>& fences);

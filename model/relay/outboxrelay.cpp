@@ -25,6 +25,7 @@ OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, 
     , m_sinks(std::move(sinks))
     , m_options(std::move(options))
     , m_peers(QStringLiteral("sink"), [this](QtMsgType type, const QString& line) { log(type, line); })
+    , m_dueWatch(m_options.workers, m_options.idlePollMs)
 {
     if (m_options.workerName.isEmpty())
         m_options.workerName
@@ -49,6 +50,7 @@ void OutboxRelay::stop()
     std::lock_guard lock(m_mutex);
     m_stopping = true;
     m_wake.notify_all();
+    m_dueWatch.stop();
 }
 
 bool OutboxRelay::waitUnlessStopping(qint64 ms)
@@ -65,6 +67,7 @@ void OutboxRelay::fail(std::exception_ptr error)
         m_fatal = std::move(error);
     m_stopping = true;
     m_wake.notify_all();
+    m_dueWatch.stop();
 }
 
 RelayStatus OutboxRelay::status() const
@@ -103,10 +106,10 @@ bool OutboxRelay::reportOutage(const OutboxError& error)
     return true;
 }
 
-void OutboxRelay::setWorkerBackendPid(int worker, int pid)
+void OutboxRelay::setBackendPid(int session, int pid)
 {
     std::lock_guard lock(m_mutex);
-    m_workerBackendPids[worker] = pid;
+    m_backendPids[session] = pid;
 }
 
 void OutboxRelay::workerLoop(int index)
@@ -116,13 +119,14 @@ void OutboxRelay::workerLoop(int index)
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
-            setWorkerBackendPid(index, session.backendPid());
+            setBackendPid(index, session.backendPid());
             m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
             sink->ensureReachable();
             m_peers.broker().reportUp();
             RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
+            bool foundWork = false; // since this worker last slept
             for (;;) {
                 {
                     std::lock_guard lock(m_mutex);
@@ -141,21 +145,33 @@ void OutboxRelay::workerLoop(int index)
                     nextRescue.setRemainingTime(m_options.rescueIntervalMs);
                 }
                 const RelayBatchResult batch = worker.processBatch();
+                foundWork = foundWork || batch.claimed > 0;
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
                 m_peers.database().reportUp();
                 if (batch.claimed > 0)
                     m_peers.broker().reportUp();
-                if (batch.claimed == 0) {
-                    if (m_options.once)
-                        return;
-                    if (!waitUnlessStopping(m_options.idlePollMs))
-                        return;
-                    sink->ensureReachable();
+                if (batch.claimed == m_options.batchSize) {
+                    // More may be due: claim again at once, and let a sleeping sibling help.
+                    if (m_options.workers > 1)
+                        m_dueWatch.wakeOne();
+                    continue;
                 }
+                if (m_options.once) {
+                    if (batch.claimed == 0)
+                        return;
+                    continue;
+                }
+                // A batch that was not full took every row due at its claim: the due watch wakes us for the next.
+                // Polling, we look again at once until nothing is due.
+                if (batch.claimed > 0 && !m_options.wakeOnCommit)
+                    continue;
+                if (!m_dueWatch.sleep(std::exchange(foundWork, false)))
+                    return;
+                sink->ensureReachable();
             }
         } catch (const OutboxError& error) {
-            setWorkerBackendPid(index, 0);
+            setBackendPid(index, 0);
             const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once
                 && m_peers.database().isUp() && databaseReachable();
             if (!leftover && (m_options.once || !reportOutage(error))) {
@@ -165,6 +181,37 @@ void OutboxRelay::workerLoop(int index)
         } catch (...) {
             fail(std::current_exception());
             return;
+        }
+        if (!waitUnlessStopping(retry.next()))
+            return;
+    }
+}
+
+void OutboxRelay::watchLoop()
+{
+    const int slot = m_options.workers;
+    RetryDelay retry;
+    QString lastProblem;
+    while (!m_dueWatch.isStopping()) {
+        try {
+            DbSession session(m_settings, QStringLiteral("relay-wakeup"));
+            setBackendPid(slot, session.backendPid());
+            retry.reset();
+            m_dueWatch.watchOn(session);
+            return;
+        } catch (const OutboxError& error) {
+            setBackendPid(slot, 0);
+            // An outage the workers report too; anything else only slows the relay down to its fallback poll.
+            const bool leftover
+                = error.kind() == OutboxError::Kind::Connection && m_peers.database().isUp() && databaseReachable();
+            if (!leftover && !reportOutage(error) && error.message() != lastProblem) {
+                log(QtWarningMsg,
+                    QStringLiteral("relay %1: cannot watch for due rows, polling every %2 ms instead: %3")
+                        .arg(m_options.workerName)
+                        .arg(m_options.idlePollMs)
+                        .arg(error.message()));
+            }
+            lastProblem = error.message();
         }
         if (!waitUnlessStopping(retry.next()))
             return;
@@ -250,7 +297,7 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
     judgeHealth(beat);
     {
         std::lock_guard lock(m_mutex);
-        for (const int pid : m_workerBackendPids) {
+        for (const int pid : m_backendPids) {
             if (pid != 0)
                 beat.workerBackendPids.append(pid);
         }
@@ -282,10 +329,13 @@ RelayTotals OutboxRelay::run()
     {
         std::lock_guard lock(m_mutex);
         m_running = m_options.workers;
-        m_workerBackendPids.assign(m_options.workers, 0);
+        m_backendPids.assign(m_options.workers + 1, 0);
     }
     std::vector<std::thread> threads;
     threads.reserve(m_options.workers);
+    std::thread watch;
+    if (m_options.wakeOnCommit && !m_options.once)
+        watch = std::thread([this] { watchLoop(); });
     for (int i = 0; i < m_options.workers; ++i) {
         threads.emplace_back([this, i] {
             workerLoop(i);
@@ -345,6 +395,9 @@ RelayTotals OutboxRelay::run()
     }
     for (std::thread& thread : threads)
         thread.join();
+    m_dueWatch.stop();
+    if (watch.joinable())
+        watch.join();
     superviseOn(session, [&](DbSession& db) { keepBooks(db, true); });
     superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, true); });
     if (m_fatal)

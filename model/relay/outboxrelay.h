@@ -4,6 +4,7 @@
 #include "db/connectionsettings.h"
 #include "db/peeroutages.h"
 #include "metrics/metricsrecorder.h"
+#include "relay/duewatch.h"
 #include "relay/leasekeeper.h"
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
@@ -55,6 +56,8 @@ public:
 
 private:
     void workerLoop(int index);
+    // The DueWatch's session: opened again after every failure, while the workers fall back to the poll.
+    void watchLoop();
     bool waitUnlessStopping(qint64 ms);
     void fail(std::exception_ptr error);
     void log(QtMsgType type, const QString& message) const;
@@ -68,7 +71,8 @@ private:
     // Whether the relay is failing over the interval since the last heartbeat, for how long, and the newest
     // problem, into `beat`; keeps the judgment for status().
     void judgeHealth(RelayHeartbeat& beat);
-    void setWorkerBackendPid(int worker, int pid);
+    // `session` is a worker's index, or options.workers for the due watch.
+    void setBackendPid(int session, int pid);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
@@ -77,6 +81,7 @@ private:
     LeaseKeeper m_leases;
     RelayTally m_tally;
     PeerOutages m_peers; // the broker is the sink
+    DueWatch m_dueWatch;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
@@ -86,7 +91,7 @@ private:
     std::optional<BacklogSample> m_backlog;
     QString m_lastProblem;
     QElapsedTimer m_lastProblemAge;
-    std::vector<int> m_workerBackendPids; // 0 while the worker has no session
+    std::vector<int> m_backendPids; // the workers' sessions and the due watch's; 0 while one has none
     QElapsedTimer m_failingFor; // valid while the last heartbeat judged the relay failing
     QString m_failingProblem;
 

@@ -12,7 +12,11 @@ struct RelayOptions {
     int maxAttempts = 10; // attempts before a row is dead
     qint64 backoffBaseMs = 1'000;
     qint64 backoffMaxMs = 300'000;
-    qint64 idlePollMs = 500; // wait between claims when nothing is due
+    // A relay with nothing due sleeps until a committed row wakes it (LISTEN outbox_due, migration 0012), until
+    // the earliest failed row's next_attempt_at, or at the latest for the fallback poll: what a missed
+    // notification costs. Without wakeOnCommit it polls every idlePollMs.
+    bool wakeOnCommit = true;
+    qint64 idlePollMs = 500; // the fallback poll
     qint64 rescueIntervalMs = 5'000; // how often each worker looks for expired leases
     qint64 metricsFlushMs = 1'000;
     qint64 backlogSampleMs = 10'000;

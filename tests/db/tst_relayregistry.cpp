@@ -214,16 +214,16 @@ private slots:
         QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
     }
 
-    // A running relay names its sessions with each heartbeat: the supervisor's and every worker's, and those are
-    // the server processes really serving it.
+    // A running relay names its sessions with each heartbeat: the supervisor's, every worker's and the due
+    // watch's, and those are the server processes really serving it.
     void aRelayNamesItsSessions()
     {
         OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("pids")));
         RunningRelay running(relay);
         const QString named = QStringLiteral("SELECT count(*) FROM relay_nodes n, unnest(n.backend_pids) AS p(pid) "
                                              "JOIN pg_stat_activity a ON a.pid = p.pid WHERE n.name = 'pids'");
-        // Two workers and the supervisor.
-        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(named).toLongLong(), 3LL, 10'000);
+        // Two workers, the due watch and the supervisor.
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(named).toLongLong(), 4LL, 10'000);
         QCOMPARE(node(QStringLiteral("pids"))->state, RelayState::Alive);
     }
 

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// outbox-bench drain (see outboxbench.cpp): a seeded backlog drained by the relay's own statements through raw libpq
+// (the relay's limit) and by the relay itself, on the full schema and on a relay-only schema (what the console's
+// indexes and triggers on outbox cost the relay).
+
+#include "outboxbench.h"
+
+#include "common/sinkspec.h"
+#include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "relay/outboxleaserepository.h"
+#include "relay/outboxrelay.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <latch>
+#include <thread>
+
+namespace {
+
+const QString RelayOnlyDatabase = QStringLiteral("outbox_bench_relay_only");
+constexpr qint64 LeaseMs = 30'000;
+
+struct Schema {
+    const char* name;
+    ConnectionSettings settings;
+    QByteArray conninfo; // for libpq, over the environment
+    DbSession& admin;
+};
+
+// The outbox without what only the console needs: every index but the primary key, the unique dedupe key and the
+// relay's two (outbox_due_idx for claims, outbox_lease_idx for rescues), and no error-signature (0005) or
+// failure-count (0008) trigger. The wake-up triggers (0012) stay: the relay relies on them.
+void dropConsoleIndexesAndTriggers(DbSession& admin)
+{
+    admin.execScript(
+        QStringLiteral("DO $$ DECLARE r record; BEGIN "
+                       "FOR r IN SELECT i.indexrelid::regclass AS name FROM pg_index i "
+                       "  WHERE i.indrelid = 'outbox'::regclass "
+                       "    AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid) "
+                       "    AND i.indexrelid::regclass::text NOT IN ('outbox_due_idx', 'outbox_lease_idx') LOOP "
+                       "  EXECUTE format('DROP INDEX %s', r.name); "
+                       "END LOOP; END $$; "
+                       "DROP TRIGGER outbox_sign_last_error ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_insert ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_update ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_delete ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_truncate ON outbox;"),
+        QStringLiteral("dropping the console's indexes and triggers"));
+}
+
+QString outboxIndexesAndTriggers(DbSession& admin)
+{
+    QSqlQuery& q = admin.exec(
+        QStringLiteral(
+            "SELECT (SELECT string_agg(indexrelid::regclass::text, ', ' ORDER BY indexrelid::regclass::text) "
+            "        FROM pg_index WHERE indrelid = 'outbox'::regclass), "
+            "  (SELECT string_agg(tgname, ', ' ORDER BY tgname) FROM pg_trigger "
+            "        WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal)"),
+        {}, QStringLiteral("listing the outbox's indexes and triggers"));
+    q.next();
+    return QStringLiteral("indexes %1; triggers %2").arg(q.value(0).toString(), q.value(1).toString());
+}
+
+void seed(const Schema& schema, int rows)
+{
+    resetOutbox(schema.admin);
+    seedOutbox(schema.admin, rows);
+    schema.admin.execScript(QStringLiteral("VACUUM ANALYZE outbox"), QStringLiteral("vacuum"));
+    schema.admin.execScript(QStringLiteral("CHECKPOINT"), QStringLiteral("checkpoint"));
+}
+
+// The relay's claim and fenced completion (OutboxLeaseRepository's own SQL) through libpq on `workers` threads,
+// each completion in its own transaction as the relay's UnitOfWork commits it,
+// until a claim finds nothing.
+double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int rows)
+{
+    std::atomic<qint64> total { 0 };
+    std::latch ready(workers + 1);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        threads.emplace_back([&, w] {
+            PgConnection connection(conninfo);
+            connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
+            connection.prepare("publish", OutboxLeaseRepository::MarkPublishedSql);
+            const std::vector<QByteArray> claim { QByteArray::number(batch), "raw/w" + QByteArray::number(w),
+                QByteArray::number(LeaseMs) };
+            QByteArray fences;
+            qint64 published = 0;
+            ready.arrive_and_wait();
+            for (;;) {
+                const PgResult claimed = connection.execPrepared("claim", claim);
+                const int count = PQntuples(claimed.get());
+                if (count == 0)
+                    break;
+                fences = "[";
+                for (int r = 0; r < count; ++r) {
+                    fences += r == 0 ? "{\"id\":" : ",{\"id\":";
+                    fences += PQgetvalue(claimed.get(), r, 0);
+                    fences += ",\"token\":";
+                    fences += PQgetvalue(claimed.get(), r, 1);
+                    fences += '}';
+                }
+                fences += ']';
+                connection.exec("BEGIN");
+                published += PQntuples(connection.execPrepared("publish", { fences }).get());
+                connection.exec("COMMIT");
+            }
+            total += published;
+        });
+    }
+    ready.arrive_and_wait();
+    QElapsedTimer timer;
+    timer.start();
+    for (std::thread& thread : threads)
+        thread.join();
+    const double elapsedMs = double(timer.nsecsElapsed()) / 1e6;
+    if (total != rows)
+        std::fprintf(stderr, "raw loop: %lld of %d rows published\n", qint64(total), rows);
+    return double(total) * 1000.0 / elapsedMs;
+}
+
+double relayDrain(const ConnectionSettings& settings, int workers, int batch, int rows)
+{
+    RelayOptions options = quietRelayOptions();
+    options.workers = workers;
+    options.batchSize = batch;
+    options.once = true;
+    QElapsedTimer timer;
+    timer.start();
+    const RelayTotals totals = OutboxRelay(settings, SinkSpec::parse(QStringLiteral("null")), options).run();
+    const double elapsedMs = double(timer.nsecsElapsed()) / 1e6;
+    if (totals.published != rows)
+        std::fprintf(stderr, "relay: %lld of %d rows published\n", totals.published, rows);
+    return double(totals.published) * 1000.0 / elapsedMs;
+}
+
+// perf record -D -1 --control fifo:CTL,ACK: OUTBOX_BENCH_PERF_CONTROL=CTL,ACK lets the benchmark switch the
+// profile on and off around one phase.
+class PerfControl final {
+public:
+    PerfControl()
+    {
+        const QStringList fifos = qEnvironmentVariable("OUTBOX_BENCH_PERF_CONTROL").split(QLatin1Char(','));
+        if (fifos.size() != 2)
+            return;
+        m_control = std::fopen(QFile::encodeName(fifos.at(0)).constData(), "w");
+        m_ack = std::fopen(QFile::encodeName(fifos.at(1)).constData(), "r");
+        if (!m_control || !m_ack)
+            qFatal("cannot open the perf control fifos %s", qPrintable(fifos.join(QLatin1Char(','))));
+    }
+    ~PerfControl()
+    {
+        if (m_control)
+            std::fclose(m_control);
+        if (m_ack)
+            std::fclose(m_ack);
+    }
+    Q_DISABLE_COPY_MOVE(PerfControl)
+
+    bool active() const { return m_control != nullptr; }
+
+    void send(const char* command)
+    {
+        if (!m_control)
+            return;
+        std::fprintf(m_control, "%s\n", command);
+        std::fflush(m_control);
+        char ack[16];
+        if (!std::fgets(ack, sizeof ack, m_ack))
+            qFatal("perf did not acknowledge '%s'", command);
+    }
+
+private:
+    std::FILE* m_control = nullptr;
+    std::FILE* m_ack = nullptr;
+};
+
+struct Rates {
+    std::vector<double> raw;
+    std::vector<double> relay;
+};
+
+} // namespace
+
+// Arguments: [rows=100000] [batch=1000] [rounds=3] [workers,...=1,4]
+int runDrain(const ConnectionSettings& settings, DbSession& admin, const QStringList& args)
+{
+    const int rows = intArgument(args, 0, 100'000);
+    const int batch = intArgument(args, 1, 1000);
+    const int rounds = intArgument(args, 2, 3);
+    const QList<int> workerCounts = intListArgument(args, 3, { 1, 4 });
+
+    const QString dropRelayOnly = QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(RelayOnlyDatabase);
+    admin.execScript(dropRelayOnly, QStringLiteral("dropping the relay-only database"));
+    admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(RelayOnlyDatabase),
+        QStringLiteral("creating the relay-only database"));
+    const QString relayOnlyDsn = QStringLiteral("dbname=") + RelayOnlyDatabase;
+    const ConnectionSettings relayOnlySettings = ConnectionSettings::fromDsn(relayOnlyDsn);
+    {
+        DbSession relayOnlyAdmin(relayOnlySettings, QStringLiteral("bench-admin"));
+        SchemaMigrator(relayOnlyAdmin).migrate();
+        dropConsoleIndexesAndTriggers(relayOnlyAdmin);
+        const Schema schemas[] = { { "full", settings, QByteArray(), admin },
+            { "relay-only", relayOnlySettings, relayOnlyDsn.toUtf8(), relayOnlyAdmin } };
+        for (const Schema& schema : schemas)
+            std::printf("%-10s schema: %s\n", schema.name, qPrintable(outboxIndexesAndTriggers(schema.admin)));
+        std::printf("%d rows, batch %d, %d rounds; rows/s\n", rows, batch, rounds);
+
+        PerfControl perf;
+        std::vector<std::array<Rates, 2>> rates(size_t(workerCounts.size()));
+        for (int round = 0; round < rounds; ++round) {
+            for (int w = 0; w < workerCounts.size(); ++w) {
+                const int workers = workerCounts.at(w);
+                for (int i = 0; i < 2; ++i) {
+                    const int s = round % 2 == 0 ? i : 1 - i; // the other schema first every other round
+                    const Schema& schema = schemas[s];
+                    Rates& into = rates[size_t(w)][size_t(s)];
+                    seed(schema, rows);
+                    into.raw.push_back(rawLeasedLoop(schema.conninfo, workers, batch, rows));
+                    seed(schema, rows);
+                    const bool profiled = perf.active() && round == 0 && w == 0 && s == 0;
+                    if (profiled)
+                        perf.send("enable");
+                    into.relay.push_back(relayDrain(schema.settings, workers, batch, rows));
+                    if (profiled)
+                        perf.send("disable");
+                    std::printf("round %d, %d worker(s), %-10s: raw leased loop %7.0f, relay %7.0f%s\n", round + 1,
+                        workers, schema.name, into.raw.back(), into.relay.back(), profiled ? " (profiled)" : "");
+                }
+            }
+        }
+
+        std::printf("\nmedians of %d rounds\n%7s  %-10s %16s %10s %10s\n", rounds, "workers", "schema", "raw leased /s",
+            "relay /s", "relay/raw");
+        for (int w = 0; w < workerCounts.size(); ++w) {
+            for (int s = 0; s < 2; ++s) {
+                const Rates& r = rates[size_t(w)][size_t(s)];
+                std::printf("%7d  %-10s %16.0f %10.0f %10.2f\n", workerCounts.at(w), schemas[s].name, median(r.raw),
+                    median(r.relay), median(r.relay) / median(r.raw));
+            }
+            const double full = median(rates[size_t(w)][0].relay);
+            const double relayOnly = median(rates[size_t(w)][1].relay);
+            std::printf("%7d  full-schema relay / relay-only-schema relay = %.2f: console indexes and triggers cost "
+                        "%.0f %%\n",
+                workerCounts.at(w), full / relayOnly, 100.0 * (1.0 - full / relayOnly));
+        }
+    }
+    admin.execScript(dropRelayOnly, QStringLiteral("dropping the relay-only database"));
+    return 0;
+}

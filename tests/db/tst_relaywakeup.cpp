@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How fast an idle relay learns that rows became due (migration 0012, DueWatch), measured by the database's own
+// timestamps; and that the wake-up costs writers nothing while no relay sleeps.
+#include "common/sinkspec.h"
+#include "db/dbsession.h"
+#include "db/retrydelay.h"
+#include "operations/outboxoperator.h"
+#include "relay/duewatch.h"
+#include "relay/outboxrelay.h"
+#include "support/databasetestcase.h"
+#include "support/runningrelay.h"
+
+#include <QDeadlineTimer>
+#include <QSet>
+#include <QTest>
+#include <mutex>
+
+namespace {
+
+// Fails each message the first time it sees it, publishes it the next time.
+class FailsFirstAttemptSink final : public MessageSink {
+public:
+    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
+    {
+        QList<PublishResult> results;
+        std::lock_guard lock(seenMutex());
+        for (const OutboxMessage& message : batch) {
+            const bool firstTime = !seen().contains(message.id);
+            seen().insert(message.id);
+            results.append({ message.id, !firstTime, firstTime ? QStringLiteral("refused once") : QString() });
+        }
+        return results;
+    }
+
+    static QSet<qint64>& seen()
+    {
+        static QSet<qint64> ids;
+        return ids;
+    }
+    static std::mutex& seenMutex()
+    {
+        static std::mutex mutex;
+        return mutex;
+    }
+};
+
+constexpr qint64 FallbackPollMs = 3'000;
+
+RelayOptions idleRelayOptions(const QString& name)
+{
+    RelayOptions options;
+    options.workerName = name;
+    options.workers = 2;
+    options.idlePollMs = FallbackPollMs; // a row published much sooner was not found by the poll
+    options.log = [](QtMsgType, const QString&) {};
+    return options;
+}
+
+} // namespace
+
+class TestRelayWakeup final : public DatabaseTestCase {
+    Q_OBJECT
+
+public:
+    TestRelayWakeup()
+        : DatabaseTestCase(QStringLiteral("relaywakeup"))
+    { }
+
+private:
+    // The pid of the session holding the due-watch lock (a relay asleep on it), 0 if none does.
+    int dueWatchHolder()
+    {
+        return db()
+            .scalar(QStringLiteral("SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype = 'advisory' "
+                                   "AND classid = ?::int::oid AND objid = ?::int::oid AND objsubid = 2 "
+                                   "AND mode = 'ExclusiveLock' AND granted"),
+                { DueWatch::LockClass, DueWatch::LockObject })
+            .toInt();
+    }
+
+    qint64 insertRow(const QString& how)
+    {
+        if (how == QLatin1String("INSERT")) {
+            return db()
+                .scalar(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                       "dedupe_key) VALUES ('order', '1', 'order.created', '{}', "
+                                       "gen_random_uuid()::text) RETURNING id"))
+                .toLongLong();
+        }
+        return db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'order.created', '{}')")).toLongLong();
+    }
+
+    // published_at - `since` in ms, once the row is published; a day if it is not within `timeoutMs`.
+    qint64 waitForPublished(qint64 id, const QString& since, int timeoutMs)
+    {
+        const auto published = [&] {
+            return db().scalar(QStringLiteral("SELECT status = 'published' FROM outbox WHERE id = ?"), { id }).toBool();
+        };
+        QDeadlineTimer deadline(timeoutMs);
+        while (!published()) {
+            if (deadline.hasExpired())
+                return 86'400'000;
+            QTest::qWait(5);
+        }
+        const qint64 ms = db().scalar(QStringLiteral("SELECT epoch_ms(published_at) - epoch_ms(%1) FROM outbox "
+                                                     "WHERE id = ?")
+                                          .arg(since),
+                                  { id })
+                              .toLongLong();
+        qInfo("row %lld published %lld ms after %s", id, ms, qPrintable(since));
+        return ms;
+    }
+
+private slots:
+    void aRowInsertedWhileTheRelayIdlesIsPublishedAtOnce_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("plain INSERT, as any language writes it") << QStringLiteral("INSERT");
+        QTest::newRow("outbox_enqueue()") << QStringLiteral("outbox_enqueue");
+    }
+
+    // Ten rows, one at a time, each while the relay sleeps on the lock: each is published in well under a tenth
+    // of the fallback poll after its creation.
+    void aRowInsertedWhileTheRelayIdlesIsPublishedAtOnce()
+    {
+        QFETCH(QString, how);
+        OutboxRelay relay(
+            db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("idle")));
+        RunningRelay running(relay);
+        for (int i = 0; i < 10; ++i) {
+            QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+            const qint64 id = insertRow(how);
+            const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 10'000);
+            QVERIFY2(latencyMs < FallbackPollMs / 10, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
+        }
+    }
+
+    // A dead row requeued by an operator is published within 50 ms of the requeue's commit.
+    void aRequeuedRowIsPublishedWithin50Ms()
+    {
+        const qint64 id = insertRow(QStringLiteral("INSERT"));
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'dead', attempts = 10, last_error = 'refused' "
+                                 "WHERE id = ?"),
+            { id });
+        OutboxRelay relay(
+            db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("requeue")));
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        const OperatorActionReport report = OutboxOperator(session()).requeue({ id }, QStringLiteral("fixed"));
+        QCOMPARE(report.changed, QList<qint64> { id });
+        // From the requeue transaction's start (its audit row's time): before its commit.
+        const qint64 latencyMs
+            = waitForPublished(id, QStringLiteral("(SELECT max(at) FROM audit_log WHERE action = 'requeue')"), 10'000);
+        QVERIFY2(latencyMs >= 0 && latencyMs <= 50, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
+    }
+
+    // A failed row is retried at its next_attempt_at (the due watch's timer), not at the next fallback poll.
+    void aFailedRowIsRetriedWithin50MsOfItsNextAttempt()
+    {
+        RelayOptions options = idleRelayOptions(QStringLiteral("retry"));
+        options.backoffBaseMs = 400;
+        options.backoffMaxMs = 400;
+        OutboxRelay relay(
+            db().settings(), [] { return std::make_unique<FailsFirstAttemptSink>(); }, options);
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        const qint64 id = insertRow(QStringLiteral("INSERT"));
+        const qint64 lateMs = waitForPublished(id, QStringLiteral("next_attempt_at"), 10'000);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = ?"), { id }).toInt(), 2);
+        QVERIFY2(lateMs >= 0 && lateMs <= 50, qPrintable(QStringLiteral("%1 ms after next_attempt_at").arg(lateMs)));
+    }
+
+    // Two relays asleep: one holds the lock, the other backs off and listens; a new row is published at once,
+    // and by exactly one of them.
+    void twoIdleRelaysWakeForARowAndPublishItOnce()
+    {
+        OutboxRelay first(
+            db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("first")));
+        OutboxRelay second(
+            db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("second")));
+        RunningRelay runningFirst(first);
+        RunningRelay runningSecond(second);
+        for (int i = 0; i < 10; ++i) {
+            QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+            const qint64 id = insertRow(QStringLiteral("INSERT"));
+            const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 10'000);
+            QVERIFY2(latencyMs < FallbackPollMs / 10, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
+        }
+        runningFirst.stop();
+        runningSecond.stop();
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 1"))
+                     .toLongLong(),
+            10LL);
+    }
+
+    // Every session of an idle relay is terminated (pg_terminate_backend); a row inserted meanwhile finds no
+    // sleeper to notify. The relay reconnects (each session after RetryDelay's first wait) and publishes it within
+    // the fallback poll after that.
+    void aRowInsertedWhileTheRelaysSessionsAreKilledIsPublished()
+    {
+        OutboxRelay relay(
+            db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("killed")));
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        const int killed = db().scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                                      "WHERE application_name = 'outbox-relay'"))
+                               .toInt();
+        QVERIFY2(killed >= 4, qPrintable(QStringLiteral("%1 sessions").arg(killed))); // 2 workers, watch, supervisor
+        QTRY_COMPARE_WITH_TIMEOUT(dueWatchHolder(), 0, 10'000);
+        const qint64 id = insertRow(QStringLiteral("INSERT"));
+        const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 20'000);
+        // Two reconnects in a row at most (the watch's, then the worker's finding its session dead), each at most
+        // RetryDelay::FirstMs, and then at most the fallback poll.
+        QVERIFY2(
+            latencyMs <= FallbackPollMs + 2 * RetryDelay::FirstMs, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
+        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+    }
+
+    // The trigger's rule, seen from a listener: a writer notifies only while a sleeper holds the lock; the relay's
+    // own claims and completions never notify; a requeue does. Each step ends with a marker notification, which
+    // the queue delivers after whatever the step's own commits sent.
+    void writersNotifyOnlyWhileASleeperHoldsTheLock()
+    {
+        DbSession listener(db().settings(), QStringLiteral("listener"));
+        listener.execScript(QStringLiteral("LISTEN outbox_due"), QStringLiteral("listening"));
+        const QStringList nothing { QStringLiteral("marker") };
+        const QStringList oneWakeUp { QString(), QStringLiteral("marker") };
+
+        const qint64 quiet = insertRow(QStringLiteral("INSERT"));
+        QCOMPARE(notificationsUpToAMarker(listener), nothing);
+
+        listener.exec(QStringLiteral("SELECT pg_advisory_lock(?::int, ?::int)"),
+            { DueWatch::LockClass, DueWatch::LockObject }, QStringLiteral("taking the lock"));
+        const qint64 failed = insertRow(QStringLiteral("INSERT"));
+        QCOMPARE(notificationsUpToAMarker(listener), oneWakeUp);
+
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'in_flight', lease_owner = 'w', "
+                                 "lease_expires_at = now() + interval '1 minute' WHERE id IN (?, ?)"),
+            { quiet, failed });
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now(), lease_owner = NULL, "
+                                 "lease_expires_at = NULL WHERE id = ?"),
+            { quiet });
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', next_attempt_at = now() + interval '1 hour', "
+                                 "lease_owner = NULL, lease_expires_at = NULL WHERE id = ?"),
+            { failed });
+        QCOMPARE(notificationsUpToAMarker(listener), nothing);
+
+        db().exec(
+            QStringLiteral("UPDATE outbox SET status = 'pending', next_attempt_at = now() WHERE id = ?"), { failed });
+        QCOMPARE(notificationsUpToAMarker(listener), oneWakeUp);
+    }
+
+private:
+    // What `listener` receives on outbox_due up to and including a marker notified now, in order.
+    QStringList notificationsUpToAMarker(DbSession& listener)
+    {
+        db().exec(QStringLiteral("SELECT pg_notify('outbox_due', 'marker')"));
+        QStringList received = listener.takeNotifications();
+        QDeadlineTimer deadline(10'000);
+        while (!received.contains(QStringLiteral("marker")) && !deadline.hasExpired()) {
+            listener.waitForNotification(deadline.remainingTime(), -1);
+            received += listener.takeNotifications();
+        }
+        return received;
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRelayWakeup)
+#include "tst_relaywakeup.moc"
