@@ -67,12 +67,14 @@ public:
     { }
 
 private:
-    // The pid of the session holding the due-watch lock (a relay asleep on it), 0 if none does.
+    // The pid of the session holding this database's due-watch lock (a relay asleep on it), 0 if none does. Test
+    // executables run in parallel, each in a database of its own: everything here is limited to this one.
     int dueWatchHolder()
     {
         return db()
             .scalar(QStringLiteral("SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype = 'advisory' "
                                    "AND classid = ?::int::oid AND objid = ?::int::oid AND objsubid = 2 "
+                                   "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
                                    "AND mode = 'ExclusiveLock' AND granted"),
                 { DueWatch::LockClass, DueWatch::LockObject })
             .toInt();
@@ -202,9 +204,10 @@ private slots:
             db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("killed")));
         RunningRelay running(relay);
         QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
-        const int killed = db().scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                                      "WHERE application_name = 'outbox-relay'"))
-                               .toInt();
+        const int killed
+            = db().scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                         "WHERE application_name = 'outbox-relay' AND datname = current_database()"))
+                  .toInt();
         QVERIFY2(killed >= 4, qPrintable(QStringLiteral("%1 sessions").arg(killed))); // 2 workers, watch, supervisor
         QTRY_COMPARE_WITH_TIMEOUT(dueWatchHolder(), 0, 10'000);
         const qint64 id = insertRow(QStringLiteral("INSERT"));
