@@ -67,8 +67,9 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                 cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
                 cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue) }
                   .join(QStringLiteral(", "))
-            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox "
-                             "   WHERE status IN ('pending', 'in_flight', 'failed')), epoch_ms(now()), "
+            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE ")
+            + QLatin1String(BacklogCondition)
+            + QStringLiteral("), epoch_ms(now()), "
                              // outbox_published_at_idx: one index entry, however many rows were published.
                              "  (SELECT epoch_ms(now()) - epoch_ms(max(published_at)) FROM outbox "
                              "   WHERE status = 'published')"),

@@ -27,4 +27,5 @@ struct OutboxMessage {
     QByteArray headers;
     int attempt = 0; // 1 for the first publish attempt
     QDateTime createdAt;
+    QString orderingKey; // empty: unordered (outbox.ordering_key NULL)
 };

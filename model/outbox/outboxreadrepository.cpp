@@ -163,9 +163,8 @@ QList<OutboxRowSummary> OutboxReadRepository::oldestUnpublished(int limit)
 {
     // outbox_unpublished_created_idx, in its order.
     return SqlValues::collect(
-        m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-                + QStringLiteral(" FROM outbox WHERE status IN ('pending', 'in_flight', 'failed') "
-                                 "ORDER BY created_at, id LIMIT ?::int"),
+        m_session.exec(QStringLiteral("SELECT ") + SummaryColumns + QStringLiteral(" FROM outbox WHERE ")
+                + QLatin1String(BacklogCondition) + QStringLiteral(" ORDER BY created_at, id LIMIT ?::int"),
             { limit }, QStringLiteral("reading the oldest unpublished rows")),
         summaryFromRow);
 }
@@ -217,10 +216,9 @@ BacklogSample OutboxReadRepository::sampleBacklog(int countCap)
 {
     // Both sub-queries read only the partial index of unpublished rows; the count stops at the cap.
     QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox "
-                       "          WHERE status IN ('pending', 'in_flight', 'failed') LIMIT ?::int) s), "
-                       "       coalesce((SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox "
-                       "          WHERE status IN ('pending', 'in_flight', 'failed')), 0)"),
+        QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) s), "
+                       "       coalesce((SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE %1), 0)")
+            .arg(QLatin1String(BacklogCondition)),
         { countCap + 1 }, QStringLiteral("sampling the outbox backlog"));
     q.next();
     const qint64 counted = q.value(0).toLongLong();

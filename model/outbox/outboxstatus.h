@@ -10,16 +10,24 @@ enum class OutboxStatus {
     Published,
     Failed, // the last attempt failed; retried after a backoff
     Dead, // gave up after the maximum attempts; only an operator brings it back
+    Waiting, // parked behind an older row of its ordering key (failing, dead, delayed) until that one publishes
+    Skipped, // given up by an operator so that its ordering key flows again; never published
 };
 
 // The names as the CHECK constraint on outbox.status spells them (a unit test compares the two).
-inline constexpr EnumNames<OutboxStatus, 5> OutboxStatusNames({ {
+inline constexpr EnumNames<OutboxStatus, 7> OutboxStatusNames({ {
     { OutboxStatus::Pending, "pending" },
     { OutboxStatus::InFlight, "in_flight" },
     { OutboxStatus::Published, "published" },
     { OutboxStatus::Failed, "failed" },
     { OutboxStatus::Dead, "dead" },
+    { OutboxStatus::Waiting, "waiting" },
+    { OutboxStatus::Skipped, "skipped" },
 } });
+
+// The backlog: rows not yet published that the relay still means to publish (dead rows wait for an operator;
+// waiting rows for an older row of their key), as outbox_unpublished_created_idx (migration 0013) indexes them.
+inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting')";
 
 // Failed and dead rows are the ones an operator may requeue.
 constexpr bool isRequeueable(OutboxStatus status)

@@ -20,7 +20,9 @@ StuckRowClassifier::Kind StuckRowClassifier::classify(const OutboxRowSummary& ro
     case OutboxStatus::Failed:
         return row.nextAttemptAt.isValid() && row.nextAttemptAt.msecsTo(now) > m_thresholdMs ? Kind::Overdue
                                                                                              : Kind::NotStuck;
+    case OutboxStatus::Waiting: // what holds it back is the row it waits behind, classified by itself
     case OutboxStatus::Published:
+    case OutboxStatus::Skipped:
         break;
     }
     return Kind::NotStuck;
@@ -36,7 +38,9 @@ QString StuckRowClassifier::condition(OutboxStatus status)
     case OutboxStatus::Pending:
     case OutboxStatus::Failed:
         return QStringLiteral("next_attempt_at < now() - ?::bigint * interval '1 millisecond'");
+    case OutboxStatus::Waiting:
     case OutboxStatus::Published:
+    case OutboxStatus::Skipped:
         break;
     }
     return {};

@@ -11,16 +11,43 @@
 #include <QSqlQuery>
 #include <algorithm>
 
-const QString OutboxLeaseRepository::ClaimSql
-    = QStringLiteral("WITH due AS ("
-                     "  SELECT id FROM outbox WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() "
-                     "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED) "
-                     "UPDATE outbox o SET status = 'in_flight', lease_owner = ?::text, "
-                     "  lease_expires_at = now() + ?::bigint * interval '1 millisecond', "
-                     "  lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now() "
-                     "FROM due WHERE o.id = due.id "
-                     "RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
-                     "  o.payload::text, o.headers::text, o.attempts, epoch_ms(o.created_at)");
+// `due`: the claim's candidates. A keyed candidate is taken only if every older row of its key that is not
+// published or skipped is a candidate too: `blocker` is each key's oldest such row that is not, and the candidates
+// of the key below it are taken. Those above it are parked as `waiting`, out of outbox_due_idx: otherwise they
+// would fill every later claim's candidates while their blocker, a failed row retried later than they were due,
+// sorts behind them. Parked only if the blocker's share lock can be had: its publish or skip then waits for this
+// statement, and releases the key's waiting rows in a later statement that sees them. Behind a blocker in flight
+// (or being changed) they stay pending: it will not be long.
+const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
+    "WITH due AS MATERIALIZED ("
+    "  SELECT id, ordering_key FROM outbox WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() "
+    "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED), "
+    "blocker AS MATERIALIZED ("
+    "  SELECT k.ordering_key, b.id, b.status "
+    "  FROM (SELECT DISTINCT ordering_key FROM due WHERE ordering_key IS NOT NULL) k "
+    "  CROSS JOIN LATERAL (SELECT o.id, o.status FROM outbox o "
+    "    WHERE o.ordering_key = k.ordering_key "
+    "      AND o.status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting') "
+    "      AND o.id NOT IN (SELECT id FROM due) "
+    "    ORDER BY o.id LIMIT 1) b), "
+    "parked AS ("
+    "  UPDATE outbox o SET status = 'waiting', updated_at = now() "
+    "  FROM due JOIN blocker b ON b.ordering_key = due.ordering_key "
+    "  WHERE o.id = due.id AND due.id > b.id "
+    "    AND b.status <> 'in_flight' "
+    "    AND EXISTS (SELECT FROM outbox h WHERE h.id = b.id AND h.status = b.status FOR SHARE SKIP LOCKED) "
+    "  RETURNING 1), "
+    "claimed AS ("
+    "  UPDATE outbox o SET status = 'in_flight', lease_owner = ?::text, "
+    "    lease_expires_at = now() + ?::bigint * interval '1 millisecond', "
+    "    lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now() "
+    "  FROM due LEFT JOIN blocker b ON b.ordering_key = due.ordering_key "
+    "  WHERE o.id = due.id AND (b.id IS NULL OR due.id < b.id) "
+    "  RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
+    "    o.payload::text AS payload, o.headers::text AS headers, o.attempts, epoch_ms(o.created_at) AS created_ms, "
+    "    o.ordering_key) "
+    // One row even when nothing was claimed (its id NULL), to say how many rows were parked.
+    "SELECT c.*, p.parked FROM (SELECT count(*) AS parked FROM parked) p LEFT JOIN claimed c ON true");
 
 const QString OutboxLeaseRepository::MarkPublishedSql
     = QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
@@ -33,17 +60,22 @@ OutboxLeaseRepository::OutboxLeaseRepository(DbSession& session)
     : m_session(session)
 { }
 
-QList<OutboxMessage> OutboxLeaseRepository::claimDue(const QString& worker, int batchSize, qint64 leaseMs)
+OutboxLeaseRepository::Claim OutboxLeaseRepository::claimDue(const QString& worker, int batchSize, qint64 leaseMs)
 {
     QSqlQuery& q = m_session.exec(ClaimSql, { batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
-    QList<OutboxMessage> messages;
+    Claim claim;
+    QList<OutboxMessage>& messages = claim.messages;
     while (q.next()) {
+        claim.parked = q.value(11).toInt();
+        if (q.value(0).isNull())
+            break;
         messages.append(OutboxMessage { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
             q.value(3).toString(), q.value(4).toString(), q.value(5).toString(), q.value(6).toString().toUtf8(),
-            q.value(7).toString().toUtf8(), q.value(8).toInt(), SqlValues::instant(q.value(9)) });
+            q.value(7).toString().toUtf8(), q.value(8).toInt(), SqlValues::instant(q.value(9)),
+            q.value(10).toString() });
     }
     std::sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-    return messages;
+    return claim;
 }
 
 std::optional<qint64> OutboxLeaseRepository::msUntilNextDue()
@@ -91,6 +123,18 @@ int OutboxLeaseRepository::handBack(const QList<LeaseFence>& fences)
                        "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'"),
         { fencesJson(fences) }, QStringLiteral("handing outbox rows back"));
     return q.numRowsAffected();
+}
+
+int OutboxLeaseRepository::releaseWaiting(const QStringList& keys)
+{
+    if (keys.isEmpty())
+        return 0;
+    // Keys are any text: bound as a JSON array, which needs no quoting rules of our own.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT outbox_release_waiting(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))"),
+        { QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(keys)).toJson(QJsonDocument::Compact)) },
+        QStringLiteral("releasing outbox rows waiting behind published ones"));
+    return q.next() ? q.value(0).toInt() : 0;
 }
 
 int OutboxLeaseRepository::extendLeases(const QList<LeaseFence>& fences, qint64 leaseMs)

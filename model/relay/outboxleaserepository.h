@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 class DbSession;
@@ -22,8 +23,13 @@ public:
 
     explicit OutboxLeaseRepository(DbSession& session);
 
-    // pending/failed and due -> in_flight, leased to `worker` for `leaseMs`, SKIP LOCKED. Ordered by id.
-    QList<OutboxMessage> claimDue(const QString& worker, int batchSize, qint64 leaseMs);
+    struct Claim {
+        QList<OutboxMessage> messages; // ordered by id
+        int parked = 0; // keyed candidates parked as waiting behind an older row of their key
+    };
+    // pending/failed and due -> in_flight, leased to `worker` for `leaseMs`, SKIP LOCKED; a keyed row only with
+    // (or after) every older row of its key. A claim that parked rows and took none may find rows again at once.
+    Claim claimDue(const QString& worker, int batchSize, qint64 leaseMs);
 
     // How long until the earliest pending or failed row is due: 0 if one is due now, nullopt if none waits.
     std::optional<qint64> msUntilNextDue();
@@ -38,6 +44,10 @@ public:
     // in_flight (this lease) -> pending or failed as before the claim, the claim's attempt not counted: the
     // broker could not be reached, so the messages were not at fault. Returns how many rows changed.
     int handBack(const QList<LeaseFence>& fences);
+
+    // waiting -> pending (failed if tried before) for the rows of `keys`: call it after publishing rows of these
+    // keys, in the same transaction (outbox_release_waiting, migration 0013). Returns how many rows changed.
+    int releaseWaiting(const QStringList& keys);
 
     // in_flight (this lease) -> in_flight with the lease running until `leaseMs` from now: the heartbeat of a
     // batch still being published. Returns how many rows were extended (a rescued row is not).

@@ -149,23 +149,23 @@ void OutboxRelay::workerLoop(int index)
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
                 m_peers.database().reportUp();
-                if (batch.claimed > 0)
+                if (batch.claimed > 0) {
                     m_peers.broker().reportUp();
-                if (batch.claimed == m_options.batchSize) {
-                    // More may be due: claim again at once, and let a sleeping sibling help.
-                    if (m_options.workers > 1)
+                    // Claim again at once, also after a partial batch: under load rows arrive while a batch
+                    // publishes, and a worker that slept after every partial batch would have the due watch take
+                    // its lock (and every committing writer NOTIFY) many times a second; measured with 16 clients
+                    // creating, that cost the creates a fifth of their rate. After a full batch a sleeping sibling
+                    // helps.
+                    if (batch.claimed == m_options.batchSize && m_options.workers > 1)
                         m_dueWatch.wakeOne();
                     continue;
                 }
-                if (m_options.once) {
-                    if (batch.claimed == 0)
-                        return;
+                // A claim that only parked rows moved them out of the way of the rows they waited behind.
+                if (batch.parked > 0)
                     continue;
-                }
-                // A batch that was not full took every row due at its claim: the due watch wakes us for the next.
-                // Polling, we look again at once until nothing is due.
-                if (batch.claimed > 0 && !m_options.wakeOnCommit)
-                    continue;
+                if (m_options.once)
+                    return;
+                // Nothing was due at the claim: the due watch (or the fallback poll) wakes us.
                 if (!m_dueWatch.sleep(std::exchange(foundWork, false)))
                     return;
                 sink->ensureReachable();

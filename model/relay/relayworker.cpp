@@ -12,6 +12,8 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
+#include <numeric>
 
 static constexpr int RescueBatchLimit = 1000;
 
@@ -68,15 +70,57 @@ QList<PublishResult> RelayWorker::publishIsolatingFailures(const QList<OutboxMes
     return results;
 }
 
+QHash<qint64, PublishResult> RelayWorker::publishInKeyOrder(const QList<OutboxMessage>& batch)
+{
+    // In rounds: the first with every unkeyed row, and each with the next row of every key whose earlier rows
+    // were published. A batch of distinct keys (or none) is one round, as if unordered; the rows of one key take
+    // a round each, which a broker sink pays with a confirm each: the single-key limit.
+    QList<OutboxMessage> round;
+    QList<QList<OutboxMessage>> keyed; // the rows of each key, in id order
+    QHash<QString, qsizetype> keyIndex;
+    for (const OutboxMessage& message : batch) {
+        if (message.orderingKey.isEmpty()) {
+            round.append(message);
+            continue;
+        }
+        auto it = keyIndex.constFind(message.orderingKey);
+        if (it == keyIndex.cend()) {
+            it = keyIndex.insert(message.orderingKey, keyed.size());
+            keyed.append(QList<OutboxMessage>());
+        }
+        keyed[*it].append(message);
+    }
+    QHash<qint64, PublishResult> outcomes;
+    QList<qsizetype> flowing(keyed.size()); // the keys still publishing, as indexes into `keyed`
+    std::iota(flowing.begin(), flowing.end(), 0);
+    for (qsizetype next = 0; !round.isEmpty() || !flowing.isEmpty(); ++next) {
+        for (const qsizetype key : std::as_const(flowing))
+            round.append(keyed[key][next]);
+        for (const PublishResult& outcome : publishIsolatingFailures(round))
+            outcomes.insert(outcome.id, outcome);
+        for (const OutboxMessage& message : std::as_const(round)) {
+            if (!outcomes.contains(message.id))
+                outcomes.insert(
+                    message.id, { message.id, false, QStringLiteral("the sink returned no result for this message") });
+        }
+        flowing.removeIf(
+            [&](qsizetype key) { return !outcomes.value(keyed[key][next].id).ok || next + 1 == keyed[key].size(); });
+        round.clear();
+    }
+    return outcomes;
+}
+
 RelayBatchResult RelayWorker::processBatch()
 {
     QElapsedTimer took;
     took.start();
     // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
-    const QList<OutboxMessage> batch
+    const OutboxLeaseRepository::Claim claim
         = OutboxLeaseRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
+    const QList<OutboxMessage>& batch = claim.messages;
     RelayBatchResult result;
     result.claimed = int(batch.size());
+    result.parked = claim.parked;
     if (batch.isEmpty())
         return result;
     QList<LeaseFence> claimed;
@@ -86,8 +130,7 @@ RelayBatchResult RelayWorker::processBatch()
 
     QHash<qint64, PublishResult> outcomes;
     try {
-        for (const PublishResult& outcome : publishIsolatingFailures(batch))
-            outcomes.insert(outcome.id, outcome);
+        outcomes = publishInKeyOrder(batch);
     } catch (const OutboxError& error) {
         if (error.kind() != OutboxError::Kind::Broker)
             throw;
@@ -101,21 +144,30 @@ RelayBatchResult RelayWorker::processBatch()
 
     QList<LeaseFence> fences;
     QList<PublishFailure> failures;
+    QList<LeaseFence> heldBack; // behind a failed row of their key: not tried, not charged
+    QSet<QString> publishedKeys;
     for (const OutboxMessage& message : batch) {
         const auto it = outcomes.constFind(message.id);
         if (it != outcomes.cend() && it->ok) {
             fences.append({ message.id, message.leaseToken });
+            if (!message.orderingKey.isEmpty())
+                publishedKeys.insert(message.orderingKey);
             continue;
         }
-        const QString error
-            = it == outcomes.cend() ? QStringLiteral("the sink returned no result for this message") : it->error;
-        failures.append({ message.id, message.leaseToken, error, m_backoff.delayMs(message.attempt, m_random) });
+        if (it == outcomes.cend()) {
+            heldBack.append({ message.id, message.leaseToken });
+            continue;
+        }
+        failures.append({ message.id, message.leaseToken, it->error, m_backoff.delayMs(message.attempt, m_random) });
     }
 
     UnitOfWork uow(m_session);
     OutboxLeaseRepository outbox(m_session);
     const QList<PublishedRow> published = outbox.markPublished(fences);
     const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
+    result.heldBack = outbox.handBack(heldBack);
+    // After the publish, as a statement of its own: it must see the rows claims parked behind these meanwhile.
+    outbox.releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
     uow.commit();
     ChangeNotifier::notify(m_session);
 
@@ -125,7 +177,7 @@ RelayBatchResult RelayWorker::processBatch()
         result.lastError = failures.constLast().error;
     for (const FailedRow& row : failed)
         result.dead += row.dead ? 1 : 0;
-    result.fenced = result.claimed - result.published - result.failed;
+    result.fenced = result.claimed - result.published - result.failed - result.heldBack;
     for (const PublishedRow& row : published)
         result.publishLatenciesMs.append(row.latencyMs);
     m_metrics.record([&](MetricCounters& c) {

@@ -5,6 +5,7 @@
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
 
+#include <QHash>
 #include <QRandomGenerator>
 
 class DbSession;
@@ -18,6 +19,8 @@ struct RelayBatchResult {
     int failed = 0; // of which `dead` reached max attempts
     int dead = 0;
     int fenced = 0; // completions rejected because the lease had been taken over meanwhile
+    int heldBack = 0; // handed back unpublished because an earlier row of their ordering key failed
+    int parked = 0; // keyed rows the claim parked behind an older row of their key (more may be due)
     QList<qint64> publishLatenciesMs; // of the rows published
     QString lastError; // of the batch's last failed row; empty if none failed
 };
@@ -39,6 +42,10 @@ public:
 
 private:
     QList<PublishResult> publishIsolatingFailures(const QList<OutboxMessage>& batch);
+    // Publishes `batch` (in id order) so that the rows of an ordering key go out in id order and none after an
+    // earlier row of its key failed. Returns the outcomes (a message the sink gave none failed); a row held back
+    // for that reason has none.
+    QHash<qint64, PublishResult> publishInKeyOrder(const QList<OutboxMessage>& batch);
 
     DbSession& m_session;
     MessageSink& m_sink;

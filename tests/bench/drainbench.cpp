@@ -93,7 +93,8 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
             ready.arrive_and_wait();
             for (;;) {
                 const PgResult claimed = connection.execPrepared("claim", claim);
-                const int count = PQntuples(claimed.get());
+                // One row with a NULL id when the claim took nothing (it reports the rows it parked).
+                const int count = PQgetisnull(claimed.get(), 0, 0) ? 0 : PQntuples(claimed.get());
                 if (count == 0)
                     break;
                 fences = "[";

@@ -31,7 +31,8 @@
 //     The create statement under pgbench while a relay (1 worker, null sink) drains: with the wake-up triggers
 //     of migration 0012 and wakeOnCommit, without them (disabled, polling relay), with a plain NOTIFY on every
 //     insert for reference, and with the triggers beside a polling relay (the triggers' own cost, apart from the
-//     eager relay's extra commits); medians of `rounds` rounds, the order rotating every round.
+//     eager relay's extra commits); medians of `rounds` rounds, the order rotating every round, and the median of
+//     each round's ratio to the polling relay of that round.
 
 #include "outboxbench.h"
 

@@ -86,6 +86,8 @@ private:
 struct Round {
     double creates = 0; // per second
     qint64 backlog = 0; // rows the relay had not published when pgbench ended
+    double batches = 0; // the relay's claims that found rows, per second
+    double rowsPerBatch = 0;
 };
 
 // pgbench creating orders for `seconds` at `clients` while one relay (null sink) drains, on emptied tables.
@@ -104,6 +106,9 @@ Round createsWithRelay(const ConnectionSettings& settings, DbSession& admin, Wak
     Round round;
     round.creates = pgbench(insertKeyOrderAndMessage(), clients, seconds);
     round.backlog = unpublishedRows(admin);
+    const RelayTotals totals = relay.status().totals;
+    round.batches = double(totals.batchDuration.count) / seconds;
+    round.rowsPerBatch = totals.batchDuration.count > 0 ? double(totals.claimed) / totals.batchDuration.count : 0;
     return round;
 }
 
@@ -128,19 +133,24 @@ int runWakeup(const ConnectionSettings& settings, DbSession& admin, const QStrin
                 const size_t v = (i + size_t(r)) % Variants.size(); // the order rotates every round
                 const Round round = createsWithRelay(settings, admin, Variants[v], clients, seconds);
                 creates[v].push_back(round.creates);
-                line.append(QStringLiteral("%1 %2 /s (backlog %3)")
+                line.append(QStringLiteral("%1 %2 /s (backlog %3, %4 batches/s of %5)")
                                 .arg(QLatin1String(nameOf(Variants[v])))
                                 .arg(round.creates, 0, 'f', 0)
-                                .arg(round.backlog));
+                                .arg(round.backlog)
+                                .arg(round.batches, 0, 'f', 0)
+                                .arg(round.rowsPerBatch, 0, 'f', 1));
             }
             std::printf("  round %d, %d clients: %s\n", r + 1, clients, qPrintable(line.join(QStringLiteral(", "))));
         }
-        const double with = median(creates[0]);
-        const double without = median(creates[1]);
-        const double plain = median(creates[2]);
-        const double triggersOnly = median(creates[3]);
-        std::printf("%7d  %10.0f %10.0f %10.0f %10.0f %13.2f %13.2f %18.2f\n", clients, with, without, plain,
-            triggersOnly, with / without, plain / without, triggersOnly / without);
+        // Each round's ratio to the polling relay of the same round: the machine's drift between rounds cancels.
+        const auto pairedRatio = [&](size_t variant) {
+            std::vector<double> ratios;
+            for (int r = 0; r < rounds; ++r)
+                ratios.push_back(creates[variant][size_t(r)] / creates[1][size_t(r)]);
+            return median(ratios);
+        };
+        std::printf("%7d  %10.0f %10.0f %10.0f %10.0f %13.2f %13.2f %18.2f\n", clients, median(creates[0]),
+            median(creates[1]), median(creates[2]), median(creates[3]), pairedRatio(0), pairedRatio(2), pairedRatio(3));
     }
     return 0;
 }

@@ -518,7 +518,7 @@ private slots:
             batch.append({ i, 1, QStringLiteral("order"), QString::number(i), QStringLiteral("order.created"),
                 QStringLiteral("ev-%1").arg(i),
                 QJsonDocument(QJsonObject { { QStringLiteral("customer"), customer } }).toJson(QJsonDocument::Compact),
-                "{}", 1, QDateTime::currentDateTimeUtc() });
+                "{}", 1, QDateTime::currentDateTimeUtc(), QString() });
             ++expected[customer];
         }
         RabbitMqSink sink(endpoint(exchange));
