@@ -66,7 +66,7 @@ static OutboxError newerSchemaError(int database, int binary)
             .arg(binary));
 }
 
-int SchemaMigrator::migrate()
+int SchemaMigrator::migrate(int upTo)
 {
     const auto migrations = embeddedMigrations();
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
@@ -84,7 +84,7 @@ int SchemaMigrator::migrate()
         throw newerSchemaError(current, latest);
     // All pending migrations commit together: a failure leaves the schema at the version it had.
     for (const Migration& migration : migrations) {
-        if (migration.version <= current)
+        if (migration.version <= current || migration.version > upTo)
             continue;
         m_session.execScript(migration.sql,
             QStringLiteral("applying migration %1_%2")

@@ -24,9 +24,10 @@ public:
     // Version recorded in the database; 0 when the schema has never been migrated.
     int currentVersion();
 
-    // Applies what is missing in one transaction (all or nothing); returns the resulting version.
-    // Throws OutboxError(Schema) if the database is newer than this binary.
-    int migrate();
+    // Applies what is missing up to version `upTo` (tests of a migration start below it) in one transaction (all
+    // or nothing); returns the resulting version. Throws OutboxError(Schema) if the database is newer than this
+    // binary.
+    int migrate(int upTo = latestVersion());
 
     // Throws OutboxError(Schema) with a message saying what to do unless the schema is exactly current.
     void requireCurrent();

@@ -3,6 +3,7 @@
 // behind a dead row, and when writers of one key race.
 #include "common/sinkspec.h"
 #include "db/dbsession.h"
+#include "db/schemamigrator.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 
@@ -197,6 +198,54 @@ private slots:
         QCOMPARE(released.published, 20LL);
         QCOMPARE(count(QStringLiteral("status <> 'published'")), 0LL);
         QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
+    }
+
+    // Migration 0013 on a database that has rows in every state: they keep no key (nobody chose an order for
+    // them), keep their state, and a relay publishes them as before; new rows get their aggregate's key.
+    void theMigrationLeavesExistingRowsUnordered()
+    {
+        // A database of its own, migrated to the version before the keys. Its name is generated, not typed.
+        const QString name = db().name() + QStringLiteral("_v12");
+        DbSession admin(ConnectionSettings(), QStringLiteral("test-admin"));
+        admin.execScript(
+            QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name), QStringLiteral("dropping"));
+        admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(name), QStringLiteral("creating"));
+        const ConnectionSettings settings = ConnectionSettings::fromDsn(QStringLiteral("dbname=%1").arg(name));
+        {
+            DbSession old(settings, QStringLiteral("test"));
+            QCOMPARE(SchemaMigrator(old).migrate(12), 12);
+            old.exec(QStringLiteral(
+                         "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, "
+                         "  attempts, last_error, published_at) "
+                         "SELECT 'order', (g % 3)::text, 'order.updated', '{}', 'old:' || g, "
+                         "  (ARRAY['pending', 'failed', 'dead', 'published'])[1 + g % 4], (g % 4 > 0)::int, "
+                         "  CASE WHEN g % 4 IN (1, 2) THEN 'broker said no' END, "
+                         "  CASE WHEN g % 4 = 3 THEN now() END "
+                         "FROM generate_series(1, 40) AS g"),
+                {}, QStringLiteral("seeding"));
+            QCOMPARE(SchemaMigrator(old).migrate(), SchemaMigrator::latestVersion());
+            const auto scalar = [&](const QString& sql) {
+                QSqlQuery& q = old.exec(sql, {}, QStringLiteral("checking"));
+                return q.next() ? q.value(0).toLongLong() : -1;
+            };
+            QCOMPARE(scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE ordering_key IS NOT NULL")), 0LL);
+            QCOMPARE(scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")), 10LL);
+            QCOMPARE(scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), 10LL);
+            old.exec(QStringLiteral("SELECT outbox_enqueue('order', '1', 'order.cancelled', '{}')"), {},
+                QStringLiteral("enqueueing"));
+            QCOMPARE(scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE ordering_key = 'order:1'")), 1LL);
+        }
+        {
+            // The old pending and failed rows flow; the dead ones wait for an operator as before and, having no
+            // key, hold nobody back: the new keyed row of order 1 is published although old rows of order 1 are
+            // dead.
+            auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+            OutboxRelay relay(
+                settings, [=] { return std::make_unique<RecordingSink>(deliveries, 0.0, QString()); },
+                onceOptions(2, 5, 5));
+            QCOMPARE(relay.run().published, 21LL);
+        }
+        admin.execScript(QStringLiteral("DROP DATABASE %1 WITH (FORCE)").arg(name), QStringLiteral("dropping"));
     }
 
     // Writers of one key commit one at a time, and a row's id is drawn once its writer holds the key: a writer
