@@ -55,7 +55,7 @@ CREATE TRIGGER outbox_order_by_key BEFORE INSERT ON outbox
     FOR EACH ROW WHEN (NEW.ordering_key IS NOT NULL) EXECUTE FUNCTION outbox_order_by_key();
 
 -- Lets the waiting rows of `keys` go: they are claimable again (failed if they were tried before), and the next
--- claim parks those still behind a row that is not due. Call it in the transaction that published or skipped rows
+-- claim parks again those still behind an older row of their key that it does not claim with them. Call it in the transaction that published or skipped rows
 -- of these keys, as a statement of its own after that change: it must see the rows that claims parked behind
 -- them meanwhile (a claim that parks a row holds a share lock on the row it parks behind, so the change waits for
 -- that claim to commit, and a later statement sees its parked rows). Returns the number of rows let go.
