@@ -65,7 +65,8 @@ public:
         TimedOut,
     };
     // Waits up to `timeoutMs` (-1: without a limit) for input from the server or `interruptFd`. Throws
-    // OutboxError(Connection) if the connection died.
+    // OutboxError(Connection) if the connection died. Notifications that a query already read into libpq's queue
+    // are not input any more: call takeNotifications() right before waiting.
     Wait waitForNotification(qint64 timeoutMs, int interruptFd);
 
     // `error`, raised on this session, as an OutboxError whose message starts with `context`. A dropped

@@ -129,6 +129,13 @@ void DueWatch::watchOn(DbSession& session)
                 backOff.setRemainingTime(std::min<qint64>(m_fallbackPollMs, qint64(1) << std::min(contended - 2, 20)));
             }
         }
+        // The queries above may have read a notification off the socket into libpq's queue, where poll() in
+        // waitForNotification() cannot see it: a writer that committed while the lock was being taken would wait
+        // for the fallback poll.
+        if (!session.takeNotifications().isEmpty()) {
+            wakeOne();
+            continue;
+        }
         const QDeadlineTimer deadline = held ? lookAgain : backOff;
         const DbSession::Wait woke = session.waitForNotification(
             deadline.isForever() ? m_fallbackPollMs : deadline.remainingTime(), m_signalFd);
