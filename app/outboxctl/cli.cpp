@@ -21,6 +21,7 @@
 #include "relaycommand.h"
 #include "relayscommand.h"
 #include "requeuecommand.h"
+#include "skipcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -46,6 +47,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
+    m_commands.push_back(std::make_unique<SkipCommand>());
     m_commands.push_back(std::make_unique<AuditCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "command.h"
+#include "operatorrowscommand.h"
 
-// outboxctl requeue: moves failed or dead outbox rows back to pending, audited, on a frozen set of ids.
-class RequeueCommand final : public Command {
+// outboxctl requeue: moves failed or dead outbox rows back to pending with a fresh attempt budget.
+class RequeueCommand final : public OperatorRowsCommand {
 public:
-    QString name() const final override { return QStringLiteral("requeue"); }
     QString summary() const final override;
 
 protected:
-    QString synopsis() const final override;
-    void addOptions(ArgumentParser& parser) const final override;
-    int execute(const ArgumentParser& parser, const ConnectionSettings& settings) final override;
+    QString verb() const final override { return QStringLiteral("requeue"); }
+    QString pastTense() const final override { return QStringLiteral("requeued"); }
+    OperatorActionReport perform(
+        OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const final override;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "operations/outboxdossier.h"
 
+#include "operations/outboxoperator.h"
 #include "outbox/outboxreadrepository.h"
 
 OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
@@ -15,6 +16,10 @@ OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
     dossier.failedAttempts = outbox.attemptCount(id);
     dossier.audit = AuditRepository(session).forEntity(QStringLiteral("outbox"), id, HistoryLimit);
     const OutboxRowSummary& row = dossier.detail->summary;
+    if (row.status == OutboxStatus::Waiting)
+        dossier.waitsBehind = outbox.keyHead(row);
+    else if (row.status != OutboxStatus::Published && row.status != OutboxStatus::Skipped)
+        dossier.heldBack = outbox.waitingBehind(row, HeldBackCap);
     bool numeric = false;
     const qint64 orderId = row.aggregateId.toLongLong(&numeric);
     if (row.aggregateType == QLatin1String("order") && numeric)
@@ -35,7 +40,7 @@ int OutboxDossier::totalAttempts() const
 QDateTime OutboxDossier::lastRequeuedAt() const
 {
     for (const AuditEntry& entry : audit) { // newest first
-        if (entry.action == QLatin1String("requeue"))
+        if (entry.action == AuditAction::Requeue)
             return entry.at;
     }
     return {};

@@ -31,16 +31,24 @@ OperatorActionReport OutboxOperator::requeue(
     const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
 {
     return apply(
-        QStringLiteral("requeue"),
+        AuditAction::Requeue,
         [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.requeue(batch); }, ids, reason,
         batchSize, progress);
+}
+
+OperatorActionReport OutboxOperator::skip(
+    const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
+{
+    return apply(
+        AuditAction::Skip, [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.skip(batch); }, ids,
+        reason, batchSize, progress);
 }
 
 OperatorActionReport OutboxOperator::releaseLeases(
     const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
 {
     return apply(
-        QStringLiteral("release lease"),
+        AuditAction::ReleaseLease,
         [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.releaseExpiredLeases(batch); }, ids,
         reason, batchSize, progress);
 }
@@ -76,7 +84,7 @@ OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAct
         }
         for (qint64 id : batch) {
             if (!changed.contains(id))
-                report.skipped.append(id);
+                report.leftAlone.append(id);
         }
         const qsizetype done = qMin(offset + batchSize, ids.size());
         const bool goOn = !progress || progress(done, ids.size());

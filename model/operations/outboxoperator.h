@@ -5,13 +5,21 @@
 #include "outbox/outboxrepository.h"
 
 #include <QList>
+#include <QString>
 #include <functional>
 
 class DbSession;
 
+// The actions as the audit log names them (audit_log.action): one spelling for the writers and the filters.
+namespace AuditAction {
+inline const QString Requeue = QStringLiteral("requeue");
+inline const QString Skip = QStringLiteral("skip");
+inline const QString ReleaseLease = QStringLiteral("release lease");
+} // namespace AuditAction
+
 struct OperatorActionReport {
     QList<qint64> changed; // rows the action moved
-    QList<qint64> skipped; // rows of the set not in a state the action applies to (any more), left alone
+    QList<qint64> leftAlone; // rows of the set not in a state the action applies to (any more)
     bool cancelled = false;
 };
 
@@ -33,6 +41,11 @@ public:
     // before the next batch. Throws OutboxError(InvalidInput) for an empty reason and OutboxError(Permission)
     // naming the role needed when the database user may not change outbox rows.
     OperatorActionReport requeue(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
+        const Progress& progress = {});
+
+    // failed/dead -> skipped, the same way: the rows are never published, and the rows of their ordering keys that
+    // waited behind them flow again. For a consumer that event of the key is missing for good.
+    OperatorActionReport skip(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
         const Progress& progress = {});
 
     // in_flight with an expired lease -> pending, the same way.

@@ -31,9 +31,9 @@ CappedCount capped(qint64 counted)
 // read, whatever the table's size; a status too rare to be among the most common values stays "cap+".
 void estimateCapped(DbSession& session, OutboxOverview& overview)
 {
-    const std::pair<OutboxStatus, CappedCount*> counts[]
-        = { { OutboxStatus::Pending, &overview.pending }, { OutboxStatus::InFlight, &overview.inFlight },
-              { OutboxStatus::Failed, &overview.failed }, { OutboxStatus::Dead, &overview.dead } };
+    const std::pair<OutboxStatus, CappedCount*> counts[] = { { OutboxStatus::Pending, &overview.pending },
+        { OutboxStatus::InFlight, &overview.inFlight }, { OutboxStatus::Failed, &overview.failed },
+        { OutboxStatus::Dead, &overview.dead }, { OutboxStatus::Waiting, &overview.waiting } };
     if (std::none_of(std::begin(counts), std::end(counts), [](const auto& count) { return count.second->capped; }))
         return;
     QSqlQuery& q = session.exec(
@@ -65,7 +65,10 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     QSqlQuery& q = session.exec(QStringLiteral("SELECT ")
             + QStringList { cappedCount(QStringLiteral("status = 'pending'")),
                 cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
-                cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue) }
+                cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue),
+                cappedCount(QStringLiteral("status = 'waiting'")),
+                // outbox_blocking_idx; a key has one dead row at a time, since its later rows are never claimed.
+                cappedCount(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL")) }
                   .join(QStringLiteral(", "))
             + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE ")
             + QLatin1String(BacklogCondition)
@@ -73,7 +76,8 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                              // outbox_published_at_idx: one index entry, however many rows were published.
                              "  (SELECT epoch_ms(now()) - epoch_ms(max(published_at)) FROM outbox "
                              "   WHERE status = 'published')"),
-        { limit, limit, limit, limit, limit, stuckThresholdMs, limit }, QStringLiteral("reading the overview"));
+        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit },
+        QStringLiteral("reading the overview"));
     q.next();
     OutboxOverview overview;
     overview.pending = capped(q.value(0).toLongLong());
@@ -81,11 +85,13 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.failed = capped(q.value(2).toLongLong());
     overview.dead = capped(q.value(3).toLongLong());
     overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong());
-    if (!q.value(6).isNull())
-        overview.oldestUnpublishedAgeMs = q.value(6).toLongLong();
-    overview.serverNow = SqlValues::instant(q.value(7));
+    overview.waiting = capped(q.value(6).toLongLong());
+    overview.blockedKeys = capped(q.value(7).toLongLong());
     if (!q.value(8).isNull())
-        overview.lastPublishedAgeMs = q.value(8).toLongLong();
+        overview.oldestUnpublishedAgeMs = q.value(8).toLongLong();
+    overview.serverNow = SqlValues::instant(q.value(9));
+    if (!q.value(10).isNull())
+        overview.lastPublishedAgeMs = q.value(10).toLongLong();
 
     estimateCapped(session, overview);
 
@@ -109,9 +115,12 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     largest.limit = ExplainedRows;
     overview.failureGroups = FailureGroupRepository(session).groups(largest);
     const FleetCondition fleet = overview.fleetCondition();
-    for (const OutboxRowSummary& row : OutboxReadRepository(session).oldestUnpublished(ExplainedRows)) {
-        overview.oldestUnpublished.append(
-            WaitingRow { row, waitCauseOf(row, overview.serverNow, fleet, stuckThresholdMs) });
+    OutboxReadRepository outbox(session);
+    for (const OutboxRowSummary& row : outbox.oldestUnpublished(ExplainedRows)) {
+        WaitingRow waiting { row, waitCauseOf(row, overview.serverNow, fleet, stuckThresholdMs), std::nullopt };
+        if (waiting.cause == WaitCause::BehindOlderRow)
+            waiting.blocker = outbox.keyHead(row);
+        overview.oldestUnpublished.append(waiting);
     }
     overview.recentActions = AuditRepository(session).page(AuditFilter {}, ExplainedRows, 0);
     return overview;

@@ -26,6 +26,7 @@ struct CappedCount {
 struct WaitingRow {
     OutboxRowSummary row;
     WaitCause cause = WaitCause::Queued;
+    std::optional<OutboxRowSummary> blocker; // for BehindOlderRow: the key's oldest unpublished row, if still there
 };
 
 // What the on-call operator sees first: the counts, and what explains them. Every figure reads an index, the
@@ -39,6 +40,8 @@ struct OutboxOverview {
     CappedCount inFlight;
     CappedCount failed;
     CappedCount dead;
+    CappedCount waiting; // behind an older row of their ordering key
+    CappedCount blockedKeys; // dead rows with an ordering key: each blocks its key until an operator acts
     // Stuck and not dead (StuckRowClassifier): leases past expiry, and pending or failed rows due for longer than
     // the threshold. Dead rows have a tile of their own.
     CappedCount stuck;

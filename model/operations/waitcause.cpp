@@ -7,6 +7,9 @@
 WaitCause waitCauseOf(const OutboxRowSummary& row, const QDateTime& now, FleetCondition fleet, qint64 stuckThresholdMs)
 {
     const StuckRowClassifier::Kind stuck = StuckRowClassifier(stuckThresholdMs).classify(row, now);
+    // Whatever the fleet does, the row is not claimed before the older row of its key: that one is the cause.
+    if (row.status == OutboxStatus::Waiting)
+        return WaitCause::BehindOlderRow;
     if (row.status == OutboxStatus::InFlight)
         return stuck == StuckRowClassifier::Kind::LeaseExpired ? WaitCause::LeaseExpired : WaitCause::Publishing;
     if (fleet == FleetCondition::NoneRunning)

@@ -19,6 +19,11 @@ struct FailureGroup {
     QStringList eventTypes; // of the group's current rows
     qint64 sampleId = 0; // one of them
     QString sampleError; // its full last error
+    // Ordering (migration 0013), each counted up to HoldCap: the group's dead rows with an ordering key (each blocks
+    // its key), and the rows of those keys that wait behind them.
+    static constexpr int HoldCap = 1000;
+    qint64 blockedKeys = 0;
+    qint64 heldBack = 0;
 
     qint64 rows() const { return failed + dead; }
 };

@@ -44,12 +44,20 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
             // sample row's last change.
             "SELECT s.signature, outbox_signature_id(s.signature), s.failed, s.dead, "
             "       epoch_ms(coalesce(s.first_seen, x.updated_at)), epoch_ms(coalesce(s.last_seen, x.updated_at)), "
-            "       array_to_json(outbox_failure_event_types(s.signature))::text, x.id, x.last_error "
+            "       array_to_json(outbox_failure_event_types(s.signature))::text, x.id, x.last_error, "
+            // The keys the group's dead rows block and the rows waiting behind them, each up to the cap: index
+            // probes of outbox_failure_group_rows_idx and outbox_ordering_idx, bounded whatever the group's size.
+            "       (SELECT count(*) FROM (SELECT 1 FROM outbox d WHERE s.dead > 0 AND d.error_signature = s.signature "
+            "          AND d.status = 'dead' AND d.ordering_key IS NOT NULL LIMIT ?::int) k), "
+            "       (SELECT count(*) FROM (SELECT 1 FROM outbox d JOIN outbox w ON w.ordering_key = d.ordering_key "
+            "          AND w.id > d.id AND w.status = 'waiting' WHERE s.dead > 0 AND d.error_signature = s.signature "
+            "          AND d.status = 'dead' AND d.ordering_key IS NOT NULL LIMIT ?::int) h) "
             "FROM seen s LEFT JOIN LATERAL ("
             "  SELECT id, last_error, updated_at FROM outbox o, wanted WHERE o.status IN ('failed', 'dead') "
             "    AND o.status = ANY(wanted.statuses) AND o.error_signature = s.signature LIMIT 1) x ON true "
             "ORDER BY s.failed + s.dead DESC, s.signature"),
-        { statuses, since, filter.limit, since, since, filter.limit }, QStringLiteral("reading the failure groups"));
+        { statuses, since, filter.limit, since, since, filter.limit, FailureGroup::HoldCap, FailureGroup::HoldCap },
+        QStringLiteral("reading the failure groups"));
     QList<FailureGroup> groups;
     while (q.next()) {
         FailureGroup group;
@@ -63,6 +71,8 @@ QList<FailureGroup> FailureGroupRepository::groups(const FailureGroupFilter& fil
             group.eventTypes.append(type.toString());
         group.sampleId = q.value(7).toLongLong();
         group.sampleError = q.value(8).toString();
+        group.blockedKeys = q.value(9).toLongLong();
+        group.heldBack = q.value(10).toLongLong();
         groups.append(group);
     }
     return groups;

@@ -21,6 +21,7 @@ struct OutboxFilter {
     QDateTime createdTo; // exclusive
     qint64 unchangedForMs = 0; // last state change at least this long ago (e.g. dead for an hour); 0 = any
     bool stuckOnly = false; // see StuckRowClassifier
+    bool blockingOnly = false; // dead rows with an ordering key: each holds back every later row of its key
     qint64 stuckThresholdMs = DefaultStuckThresholdMs;
 
     bool operator==(const OutboxFilter&) const = default;

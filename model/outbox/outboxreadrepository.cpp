@@ -18,14 +18,14 @@ constexpr int ErrorSearchWindowRows = 2000;
 const QString SummaryColumns
     = QStringLiteral("id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
                      "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
-                     "epoch_ms(created_at), epoch_ms(published_at)");
+                     "epoch_ms(created_at), epoch_ms(published_at), ordering_key");
 
 OutboxRowSummary summaryFromRow(const QSqlQuery& q)
 {
     return OutboxRowSummary { q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
         q.value(3).toString(), OutboxStatusNames.fromColumn(q.value(4)), q.value(5).toInt(),
         SqlValues::instant(q.value(6)), q.value(7).toString(), q.value(8).toString(), SqlValues::instant(q.value(9)),
-        SqlValues::instant(q.value(10)), SqlValues::instant(q.value(11)) };
+        SqlValues::instant(q.value(10)), SqlValues::instant(q.value(11)), q.value(12).toString() };
 }
 
 // Case-insensitive substring of last_error; the trigram index serves it (migration 0007).
@@ -51,6 +51,8 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
     }
     if (!filter.errorSignature.isEmpty())
         query.require(QStringLiteral("error_signature = ?::text"), { filter.errorSignature });
+    if (filter.blockingOnly)
+        query.require(QStringLiteral("ordering_key IS NOT NULL"));
     if (!filter.ids.isEmpty())
         query.require(QStringLiteral("id = ANY(?::bigint[])"), { SqlValues::bigintArray(filter.ids) });
     if (filter.createdFrom.isValid())
@@ -67,8 +69,11 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
     // One branch per distinct status, all of them when the filter names none: every index of a filter the console
     // offers leads with the status or follows it, so each branch reads its rows in order from one index. (Over
     // all statuses at once, an event type that matches nothing walks the whole primary key.)
-    const QList<OutboxStatus> statuses
+    QList<OutboxStatus> statuses
         = SqlValues::distinct(filter.statuses.isEmpty() ? OutboxStatusNames.values() : filter.statuses);
+    // Only dead rows block their key (outbox_blocking_idx serves the branch).
+    if (filter.blockingOnly)
+        statuses.removeIf([](OutboxStatus status) { return status != OutboxStatus::Dead; });
     if (!filter.errorContains.isEmpty() && !filter.stuckOnly) {
         // One search over the statuses: the planner combines the trigram index with nothing, or with the
         // other indexes it judges worth it; a status condition naming every status would only mislead it.
@@ -169,6 +174,32 @@ QList<OutboxRowSummary> OutboxReadRepository::oldestUnpublished(int limit)
         summaryFromRow);
 }
 
+std::optional<OutboxRowSummary> OutboxReadRepository::keyHead(const OutboxRowSummary& row)
+{
+    if (row.orderingKey.isEmpty())
+        return std::nullopt;
+    // outbox_ordering_idx: the key's first entry.
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+            + QStringLiteral(" FROM outbox WHERE ordering_key = ?::text AND id < ?::bigint "
+                             "  AND status IN ('pending', 'in_flight', 'failed', 'dead') ORDER BY id LIMIT 1"),
+        { row.orderingKey, row.id }, QStringLiteral("reading the row that outbox row %1 waits behind").arg(row.id));
+    if (!q.next())
+        return std::nullopt;
+    return summaryFromRow(q);
+}
+
+qint64 OutboxReadRepository::waitingBehind(const OutboxRowSummary& row, int cap)
+{
+    if (row.orderingKey.isEmpty())
+        return 0;
+    // outbox_ordering_idx, at most cap entries.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE ordering_key = ?::text AND id > ?::bigint "
+                       "  AND status = 'waiting' LIMIT ?::int) w"),
+        { row.orderingKey, row.id, cap }, QStringLiteral("counting the rows behind outbox row %1").arg(row.id));
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
 std::optional<OutboxRowDetail> OutboxReadRepository::detail(qint64 id)
 {
     QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
@@ -177,9 +208,9 @@ std::optional<OutboxRowDetail> OutboxReadRepository::detail(qint64 id)
         { id }, QStringLiteral("reading outbox row %1").arg(id));
     if (!q.next())
         return std::nullopt;
-    return OutboxRowDetail { summaryFromRow(q), q.value(12).toString(), q.value(13).toString().toUtf8(),
-        q.value(14).toString().toUtf8(), q.value(15).toString(), q.value(16).toLongLong(),
-        SqlValues::instant(q.value(17)) };
+    return OutboxRowDetail { summaryFromRow(q), q.value(13).toString(), q.value(14).toString().toUtf8(),
+        q.value(15).toString().toUtf8(), q.value(16).toString(), q.value(17).toLongLong(),
+        SqlValues::instant(q.value(18)) };
 }
 
 QList<OutboxAttempt> OutboxReadRepository::attempts(qint64 outboxId, int limit)

@@ -4,8 +4,12 @@
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
 #include <QSqlQuery>
 #include <algorithm>
+#include <functional>
 
 OutboxRepository::OutboxRepository(DbSession& session)
     : m_session(session)
@@ -33,31 +37,68 @@ qint64 OutboxRepository::enqueue(const NewOutboxMessage& message)
     return q.value(0).toLongLong();
 }
 
-// The rows an operator transition moved to pending (id, status before), in id order as the audit log lists them.
-static QList<StatusChange> changesToPending(QSqlQuery& q)
+// The rows an operator transition moved to `after` (id, status before), in id order as the audit log lists them.
+// `alsoRead` sees each row too, for the columns after those two.
+static QList<StatusChange> changesTo(
+    OutboxStatus after, QSqlQuery& q, const std::function<void(const QSqlQuery&)>& alsoRead = {})
 {
-    QList<StatusChange> changes = SqlValues::collect(q, [](const QSqlQuery& row) {
-        return StatusChange { row.value(0).toLongLong(), OutboxStatusNames.fromColumn(row.value(1)),
-            OutboxStatus::Pending };
+    QList<StatusChange> changes = SqlValues::collect(q, [after, &alsoRead](const QSqlQuery& row) {
+        if (alsoRead)
+            alsoRead(row);
+        return StatusChange { row.value(0).toLongLong(), OutboxStatusNames.fromColumn(row.value(1)), after };
     });
     std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     return changes;
+}
+
+// The operator transitions out of failed and dead: `assignments` (SQL) for the rows of `ids` still in one of them,
+// locked first so that the state read for the audit log is the one changed. Rows: id, status before, ordering key.
+QSqlQuery& OutboxRepository::moveFailedOrDead(const QList<qint64>& ids, const QString& assignments, const QString& what)
+{
+    return m_session.exec(
+        QStringLiteral("WITH target AS ("
+                       "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
+                       "  FOR UPDATE) "
+                       "UPDATE outbox o SET %1, updated_at = now() "
+                       "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
+                       "RETURNING o.id, t.status, o.ordering_key")
+            .arg(assignments),
+        { SqlValues::bigintArray(ids) }, what);
 }
 
 QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
 {
     if (ids.isEmpty())
         return {};
+    QSqlQuery& q = moveFailedOrDead(ids, QStringLiteral("status = 'pending', attempts = 0, next_attempt_at = now()"),
+        QStringLiteral("requeueing outbox rows"));
+    return changesTo(OutboxStatus::Pending, q);
+}
+
+QList<StatusChange> OutboxRepository::skip(const QList<qint64>& ids)
+{
+    if (ids.isEmpty())
+        return {};
+    QSqlQuery& q = moveFailedOrDead(ids, QStringLiteral("status = 'skipped'"), QStringLiteral("skipping outbox rows"));
+    QSet<QString> keys;
+    const QList<StatusChange> changes = changesTo(OutboxStatus::Skipped, q, [&keys](const QSqlQuery& row) {
+        if (!row.isNull(2))
+            keys.insert(row.value(2).toString());
+    });
+    releaseWaiting(QStringList(keys.cbegin(), keys.cend()));
+    return changes;
+}
+
+int OutboxRepository::releaseWaiting(const QStringList& keys)
+{
+    if (keys.isEmpty())
+        return 0;
+    // Keys are any text: bound as a JSON array, which needs no quoting rules of our own.
     QSqlQuery& q = m_session.exec(
-        QStringLiteral(
-            "WITH target AS ("
-            "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
-            "  FOR UPDATE) "
-            "UPDATE outbox o SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now() "
-            "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
-            "RETURNING o.id, t.status"),
-        { SqlValues::bigintArray(ids) }, QStringLiteral("requeueing outbox rows"));
-    return changesToPending(q);
+        QStringLiteral("SELECT outbox_release_waiting(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))"),
+        { QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(keys)).toJson(QJsonDocument::Compact)) },
+        QStringLiteral("releasing outbox rows waiting behind published or skipped ones"));
+    return q.next() ? q.value(0).toInt() : 0;
 }
 
 QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
@@ -70,7 +111,7 @@ QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& 
                        "WHERE id = ANY(?::bigint[]) AND status = 'in_flight' AND lease_expires_at < now() "
                        "RETURNING id, 'in_flight'"),
         { SqlValues::bigintArray(ids) }, QStringLiteral("releasing outbox leases"));
-    return changesToPending(q);
+    return changesTo(OutboxStatus::Pending, q);
 }
 
 int OutboxRepository::purgePublished(qint64 olderThanMs, int batchSize)

@@ -9,6 +9,7 @@
 #include <QString>
 
 class DbSession;
+class QSqlQuery;
 
 // Writes to the outbox table outside the relay's lease protocol: the service adding a message in its own
 // transaction, the operator transitions and the retention purge. Every transition carries its state guard in
@@ -42,6 +43,15 @@ public:
     // failed/dead -> pending with a fresh attempt budget. Rows in any other state are left alone.
     QList<StatusChange> requeue(const QList<qint64>& ids);
 
+    // failed/dead -> skipped: never published, and its key's waiting rows are released in the same transaction
+    // (a second statement, so that it sees the rows a concurrent claim parked behind these). Rows in any other
+    // state are left alone.
+    QList<StatusChange> skip(const QList<qint64>& ids);
+
+    // waiting -> pending (failed if tried before) for the rows of `keys`: call it after publishing or skipping rows
+    // of these keys, in the same transaction (outbox_release_waiting, migration 0013). Returns how many rows changed.
+    int releaseWaiting(const QStringList& keys);
+
     // in_flight with an expired lease -> pending, due now (the operator's "release lease").
     QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
 
@@ -49,5 +59,7 @@ public:
     int purgePublished(qint64 olderThanMs, int batchSize);
 
 private:
+    QSqlQuery& moveFailedOrDead(const QList<qint64>& ids, const QString& assignments, const QString& what);
+
     DbSession& m_session;
 };

@@ -22,6 +22,7 @@ struct OutboxRowSummary {
     QDateTime leaseExpiresAt;
     QDateTime createdAt;
     QDateTime publishedAt;
+    QString orderingKey; // empty: unordered
 };
 
 struct OutboxPage {

@@ -29,7 +29,7 @@ inline constexpr EnumNames<OutboxStatus, 7> OutboxStatusNames({ {
 // waiting rows for an older row of their key), as outbox_unpublished_created_idx (migration 0013) indexes them.
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting')";
 
-// Failed and dead rows are the ones an operator may requeue.
+// Failed and dead rows are the ones an operator may requeue or skip.
 constexpr bool isRequeueable(OutboxStatus status)
 {
     return status == OutboxStatus::Failed || status == OutboxStatus::Dead;

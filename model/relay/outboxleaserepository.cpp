@@ -125,18 +125,6 @@ int OutboxLeaseRepository::handBack(const QList<LeaseFence>& fences)
     return q.numRowsAffected();
 }
 
-int OutboxLeaseRepository::releaseWaiting(const QStringList& keys)
-{
-    if (keys.isEmpty())
-        return 0;
-    // Keys are any text: bound as a JSON array, which needs no quoting rules of our own.
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT outbox_release_waiting(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))"),
-        { QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(keys)).toJson(QJsonDocument::Compact)) },
-        QStringLiteral("releasing outbox rows waiting behind published ones"));
-    return q.next() ? q.value(0).toInt() : 0;
-}
-
 int OutboxLeaseRepository::extendLeases(const QList<LeaseFence>& fences, qint64 leaseMs)
 {
     if (fences.isEmpty())

@@ -45,10 +45,6 @@ public:
     // broker could not be reached, so the messages were not at fault. Returns how many rows changed.
     int handBack(const QList<LeaseFence>& fences);
 
-    // waiting -> pending (failed if tried before) for the rows of `keys`: call it after publishing rows of these
-    // keys, in the same transaction (outbox_release_waiting, migration 0013). Returns how many rows changed.
-    int releaseWaiting(const QStringList& keys);
-
     // in_flight (this lease) -> in_flight with the lease running until `leaseMs` from now: the heartbeat of a
     // batch still being published. Returns how many rows were extended (a rescued row is not).
     int extendLeases(const QList<LeaseFence>& fences, qint64 leaseMs);

@@ -6,6 +6,7 @@
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
 #include "metrics/metricsrecorder.h"
+#include "outbox/outboxrepository.h"
 #include "relay/leasekeeper.h"
 #include "relay/outboxleaserepository.h"
 #include "relay/relaytally.h"
@@ -167,7 +168,7 @@ RelayBatchResult RelayWorker::processBatch()
     const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
     result.heldBack = outbox.handBack(heldBack);
     // After the publish, as a statement of its own: it must see the rows claims parked behind these meanwhile.
-    outbox.releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
+    OutboxRepository(m_session).releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
     uow.commit();
     ChangeNotifier::notify(m_session);
 

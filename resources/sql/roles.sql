@@ -2,7 +2,7 @@
 -- Optional: the console's two group roles. Applied by `outboxctl migrate --grant-roles`; re-running it is harmless.
 -- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
 --   outbox_viewer   reads everything, changes nothing.
---   outbox_operator reads everything, requeues outbox rows, releases leases and writes the audit log.
+--   outbox_operator reads everything, requeues or skips outbox rows, releases leases and writes the audit log.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'outbox_viewer') THEN
@@ -30,5 +30,5 @@ GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(relay_nodes, t
 GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at)
     ON outbox TO outbox_operator;
 GRANT INSERT ON audit_log TO outbox_operator;
--- A requeue changes the failure-group sizes (migration 0008's trigger runs as the operator).
+-- A requeue or skip changes the failure-group sizes (migration 0008's trigger runs as the operator).
 GRANT INSERT ON outbox_failure_counts TO outbox_operator;

@@ -87,6 +87,10 @@ Before: %7
 After:  %8</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Skip</source>
+        <translation>Skip</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -377,6 +381,40 @@ For example (row %2):
         <source>Cause (error signature)</source>
         <translation>Cause (error signature)</translation>
     </message>
+    <message>
+        <source>%1+ rows</source>
+        <translation>%1+ rows</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1+ keys</source>
+        <translation>%1+ keys</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s)</source>
+        <translation>
+            <numerusform>%n key</numerusform>
+            <numerusform>%n keys</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 of %2</translation>
+    </message>
+    <message>
+        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</source>
+        <translation>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</translation>
+    </message>
+    <message>
+        <source>Holds back</source>
+        <translation>Holds back</translation>
+    </message>
 </context>
 <context>
     <name>FailuresView</name>
@@ -442,6 +480,22 @@ First seen %4, last seen %5
 
 Example, row %6:
 %7</translation>
+    </message>
+    <message>
+        <source>S&amp;kip group…</source>
+        <translation>S&amp;kip group…</translation>
+    </message>
+    <message>
+        <source>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</source>
+        <translation>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</translation>
+    </message>
+    <message>
+        <source>
+
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</source>
+        <translation>
+
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</translation>
     </message>
 </context>
 <context>
@@ -1484,6 +1538,37 @@ Example, row %6:
         <source>Requeued by %1: %2 (attempts count from 0 again)</source>
         <translation>Requeued by %1: %2 (attempts count from 0 again)</translation>
     </message>
+    <message>
+        <source>ordering key &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>ordering key &lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Waiting behind an older row of its %1, published meanwhile: due again at the next claim</source>
+        <translation>Waiting behind an older row of its %1, published meanwhile: due again at the next claim</translation>
+    </message>
+    <message>
+        <source>Waiting behind &lt;a href=&quot;row:%1&quot;&gt;#%1&lt;/a&gt; of its %2, %3</source>
+        <translation>Waiting behind &lt;a href=&quot;row:%1&quot;&gt;#%1&lt;/a&gt; of its %2, %3</translation>
+    </message>
+    <message>
+        <source>Published in order with the other rows of its %1</source>
+        <translation>Published in order with the other rows of its %1</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>at least %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Holds back %1 later row(s) of its %2</source>
+        <translation>
+            <numerusform>Holds back %1 later row of its %2</numerusform>
+            <numerusform>Holds back %1 later rows of its %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> until it is retried or skipped</source>
+        <translation> until it is retried or skipped</translation>
+    </message>
 </context>
 <context>
     <name>OutboxTableModel</name>
@@ -1610,20 +1695,12 @@ Example, row %6:
         <translation>Requeue</translation>
     </message>
     <message>
-        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</source>
-        <translation>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</translation>
-    </message>
-    <message>
         <source>Release the lease of</source>
         <translation>Release the lease of</translation>
     </message>
     <message>
         <source>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</source>
         <translation>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</translation>
-    </message>
-    <message>
-        <source>Nothing to requeue</source>
-        <translation>Nothing to requeue</translation>
     </message>
     <message>
         <source>The filter shows no failed or dead rows.</source>
@@ -1652,20 +1729,9 @@ Example, row %6:
             <numerusform>%1: %n rows changed</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>, %n skipped because their state had changed</source>
-        <translation>
-            <numerusform>, %n skipped because their state had changed</numerusform>
-            <numerusform>, %n skipped because their state had changed</numerusform>
-        </translation>
-    </message>
     <message>
         <source>, cancelled before the remaining batches</source>
         <translation>, cancelled before the remaining batches</translation>
-    </message>
-    <message>
-        <source>Skipped ids: %1</source>
-        <translation>Skipped ids: %1</translation>
     </message>
     <message>
         <source>Show only event type “%1”</source>
@@ -1695,10 +1761,6 @@ Example, row %6:
         <translation>Cannot requeue</translation>
     </message>
     <message>
-        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
-        <translation>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</translation>
-    </message>
-    <message>
         <source>This cause last failed a row %1 ago (%2).</source>
         <translation>This cause last failed a row %1 ago (%2).</translation>
     </message>
@@ -1723,6 +1785,65 @@ Example, row %6:
             <numerusform>Requeued %n row</numerusform>
             <numerusform>Requeued %n rows</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Blocking keys only</source>
+        <translation>Blocking keys only</translation>
+    </message>
+    <message>
+        <source>S&amp;kip selected</source>
+        <translation>S&amp;kip selected</translation>
+    </message>
+    <message>
+        <source>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</source>
+        <translation>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</translation>
+    </message>
+    <message>
+        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</source>
+        <translation>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
+    </message>
+    <message>
+        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</source>
+        <translation>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</translation>
+    </message>
+    <message>
+        <source>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</source>
+        <translation>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</translation>
+    </message>
+    <message>
+        <source>Nothing to act on</source>
+        <translation>Nothing to act on</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
+        <translation>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</translation>
+    </message>
+    <message>
+        <source> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</source>
+        <translation> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</translation>
+    </message>
+    <message>
+        <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
+        <translation>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Skip</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone because their state had changed</source>
+        <translation>
+            <numerusform>, %n left alone because its state had changed</numerusform>
+            <numerusform>, %n left alone because their state had changed</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ids left alone: %1</source>
+        <translation>Ids left alone: %1</translation>
     </message>
 </context>
 <context>
@@ -1762,10 +1883,6 @@ Example, row %6:
     <message>
         <source>Largest failure groups</source>
         <translation>Largest failure groups</translation>
-    </message>
-    <message>
-        <source>Double-click a row to open it in the outbox list</source>
-        <translation>Double-click a row to open it in the outbox list</translation>
     </message>
     <message>
         <source>Oldest unpublished rows</source>
@@ -1923,6 +2040,18 @@ Example, row %6:
             <numerusform>%n relay alive but none published in that time: the oldest rows below say why they wait.</numerusform>
             <numerusform>%n relays alive but none published in that time: the oldest rows below say why they wait.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>waiting behind an older row of their key</source>
+        <translation>waiting behind an older row of their key</translation>
+    </message>
+    <message>
+        <source>keys blocked by a dead row</source>
+        <translation>keys blocked by a dead row</translation>
+    </message>
+    <message>
+        <source>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</source>
+        <translation>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</translation>
     </message>
 </context>
 <context>
@@ -2292,6 +2421,22 @@ at %2</translation>
     <message>
         <source>Every relay is failing</source>
         <translation>Every relay is failing</translation>
+    </message>
+    <message>
+        <source>Waiting behind an older row of its key, published meanwhile: due again at the next claim</source>
+        <translation>Waiting behind an older row of its key, published meanwhile: due again at the next claim</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</source>
+        <translation>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, failing (attempt %2): %3</source>
+        <translation>Waiting behind #%1 of its key, failing (attempt %2): %3</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, %2</source>
+        <translation>Waiting behind #%1 of its key, %2</translation>
     </message>
 </context>
 </TS>

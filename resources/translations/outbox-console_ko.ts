@@ -80,6 +80,10 @@ After:  %8</source>
 변경 후: %8</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Skip</source>
+        <translation>건너뛰기</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -367,6 +371,38 @@ For example (row %2):
         <source>Cause (error signature)</source>
         <translation>원인 (오류 시그니처)</translation>
     </message>
+    <message>
+        <source>%1+ rows</source>
+        <translation>%1개 이상 행</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n개 행</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1+ keys</source>
+        <translation>%1개 이상 키</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s)</source>
+        <translation>
+            <numerusform>%n개 키</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2의 %1</translation>
+    </message>
+    <message>
+        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</source>
+        <translation>순서 키가 있는 이 그룹의 배달 못한 메시지 행은 각각 자기 키를 막습니다: 그 행을 재시도하거나 건너뛸 때까지 키의 이후 행이 기다립니다. 최대 %1까지 셉니다.</translation>
+    </message>
+    <message>
+        <source>Holds back</source>
+        <translation>막고 있는 행</translation>
+    </message>
 </context>
 <context>
     <name>FailuresView</name>
@@ -431,6 +467,22 @@ Example, row %6:
 
 예시, 행 %6:
 %7</translation>
+    </message>
+    <message>
+        <source>S&amp;kip group…</source>
+        <translation>그룹 건너뛰기(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</source>
+        <translation>확인하는 시점에 그룹에 속한 모든 행을 포기합니다: 발행되지 않으며, 순서 키의 이후 행이 다시 흘러갑니다</translation>
+    </message>
+    <message>
+        <source>
+
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</source>
+        <translation>
+
+이 그룹의 배달 못한 메시지 행이 순서 키를 막고 있습니다: 재시도하거나 건너뛸 때까지 %1이(가) 뒤에서 기다립니다 (outboxctl skip --signature %2).</translation>
     </message>
 </context>
 <context>
@@ -1458,6 +1510,36 @@ Example, row %6:
         <source>Requeued by %1: %2 (attempts count from 0 again)</source>
         <translation>%1이(가) 재시도함: %2 (시도 횟수는 0부터 다시 셉니다)</translation>
     </message>
+    <message>
+        <source>ordering key &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>순서 키 &lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Waiting behind an older row of its %1, published meanwhile: due again at the next claim</source>
+        <translation>%1의 이전 행 뒤에서 기다렸으나 그 행은 그사이 발행되었습니다: 다음 클레임에서 다시 처리됩니다</translation>
+    </message>
+    <message>
+        <source>Waiting behind &lt;a href=&quot;row:%1&quot;&gt;#%1&lt;/a&gt; of its %2, %3</source>
+        <translation>%2의 &lt;a href=&quot;row:%1&quot;&gt;#%1&lt;/a&gt; 뒤에서 기다리는 중, %3</translation>
+    </message>
+    <message>
+        <source>Published in order with the other rows of its %1</source>
+        <translation>%1의 다른 행과 함께 순서대로 발행됩니다</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>최소 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Holds back %1 later row(s) of its %2</source>
+        <translation>
+            <numerusform>%2의 이후 행 %1개를 막고 있습니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> until it is retried or skipped</source>
+        <translation> (재시도하거나 건너뛸 때까지)</translation>
+    </message>
 </context>
 <context>
     <name>OutboxTableModel</name>
@@ -1583,20 +1665,12 @@ Example, row %6:
         <translation>재시도</translation>
     </message>
     <message>
-        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is skipped and reported.</source>
-        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 대기(pending) 상태로 돌아갑니다. 그 밖의 행은 건너뛰고 보고합니다.</translation>
-    </message>
-    <message>
         <source>Release the lease of</source>
         <translation>리스 해제</translation>
     </message>
     <message>
         <source>Each row goes back to pending only if it is still in flight with an expired lease when the action runs.</source>
         <translation>작업이 실행될 때 여전히 전송 중이고 리스가 만료된 행만 대기(pending) 상태로 돌아갑니다.</translation>
-    </message>
-    <message>
-        <source>Nothing to requeue</source>
-        <translation>재시도할 행 없음</translation>
     </message>
     <message>
         <source>The filter shows no failed or dead rows.</source>
@@ -1624,19 +1698,9 @@ Example, row %6:
             <numerusform>%1: 행 %n개 변경됨</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>, %n skipped because their state had changed</source>
-        <translation>
-            <numerusform>, 상태가 바뀌어 %n개 건너뜀</numerusform>
-        </translation>
-    </message>
     <message>
         <source>, cancelled before the remaining batches</source>
         <translation>, 나머지 배치 전에 취소됨</translation>
-    </message>
-    <message>
-        <source>Skipped ids: %1</source>
-        <translation>건너뛴 ID: %1</translation>
     </message>
     <message>
         <source>Show only event type “%1”</source>
@@ -1665,10 +1729,6 @@ Example, row %6:
         <translation>재시도할 수 없음</translation>
     </message>
     <message>
-        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are skipped and reported; rows that fail later are not touched.</source>
-        <translation>지금 필터에 맞는 실패했거나 배달 못한 메시지가 된 행 전부이며, 목록에는 정확히 이 행들이 표시됩니다. 작업이 실행되기 전에 상태가 바뀐 행은 건너뛰고 보고하며, 나중에 실패한 행은 건드리지 않습니다.</translation>
-    </message>
-    <message>
         <source>This cause last failed a row %1 ago (%2).</source>
         <translation>이 원인으로 마지막으로 실패한 것은 %1 전입니다 (%2).</translation>
     </message>
@@ -1691,6 +1751,64 @@ Example, row %6:
         <translation>
             <numerusform>%n개 행을 재시도했습니다</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Blocking keys only</source>
+        <translation>키를 막는 행만</translation>
+    </message>
+    <message>
+        <source>S&amp;kip selected</source>
+        <translation>선택한 행 건너뛰기(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</source>
+        <translation>선택한 실패 또는 배달 못한 메시지 행을 포기합니다: 발행되지 않으며, 순서 키의 이후 행이 다시 흘러갑니다</translation>
+    </message>
+    <message>
+        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</source>
+        <translation>순서 키가 있는 배달 못한 메시지 행만: 재시도하거나 건너뛸 때까지 각 행이 자기 키의 이후 행을 모두 막습니다</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 대기(pending)로 돌아갑니다. 다른 행은 그대로 두고 보고합니다.</translation>
+    </message>
+    <message>
+        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</source>
+        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 건너뜀(skipped)이 됩니다. 다른 행은 그대로 두고 보고합니다. 건너뛴 행은 발행되지 않으므로 소비자는 이 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
+    </message>
+    <message>
+        <source>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</source>
+        <translation>소비자에게 없어도 되는 이벤트만 건너뛰세요. 전달되어야 한다면 원인을 고치고 재시도하세요.</translation>
+    </message>
+    <message>
+        <source>Nothing to act on</source>
+        <translation>작업할 행이 없습니다</translation>
+    </message>
+    <message>
+        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
+        <translation>지금 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행이며, 목록에 정확히 이 행들이 표시됩니다. 작업 실행 전에 상태가 바뀐 행은 그대로 두고 보고하며, 이후에 실패한 행은 건드리지 않습니다.</translation>
+    </message>
+    <message>
+        <source> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</source>
+        <translation> 건너뛴 행은 발행되지 않으므로 소비자는 이 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
+    </message>
+    <message>
+        <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
+        <translation>소비자에게 없어도 되는 이벤트만 건너뛰세요. 전달되어야 한다면 원인을 고치고 재시도하세요.</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>건너뛰기</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone because their state had changed</source>
+        <translation>
+            <numerusform>, 상태가 바뀌어 %n개 행은 그대로 둠</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ids left alone: %1</source>
+        <translation>그대로 둔 ID: %1</translation>
     </message>
 </context>
 <context>
@@ -1730,10 +1848,6 @@ Example, row %6:
     <message>
         <source>Largest failure groups</source>
         <translation>가장 큰 실패 그룹</translation>
-    </message>
-    <message>
-        <source>Double-click a row to open it in the outbox list</source>
-        <translation>행을 더블클릭하면 아웃박스 목록에서 엽니다</translation>
     </message>
     <message>
         <source>Oldest unpublished rows</source>
@@ -1884,6 +1998,18 @@ Example, row %6:
         <translation>
             <numerusform>릴레이 %n개가 실행 중이지만 그동안 아무것도 발행하지 않았습니다: 아래 가장 오래된 행에서 기다리는 이유를 확인하세요.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>waiting behind an older row of their key</source>
+        <translation>키의 이전 행 뒤에서 대기 중</translation>
+    </message>
+    <message>
+        <source>keys blocked by a dead row</source>
+        <translation>배달 못한 메시지 행에 막힌 키</translation>
+    </message>
+    <message>
+        <source>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</source>
+        <translation>행을 더블클릭하면 아웃박스 목록에서 엽니다. 다른 행 뒤에서 기다리는 행의 원인을 더블클릭하면 그 행을 엽니다</translation>
     </message>
 </context>
 <context>
@@ -2253,6 +2379,22 @@ at %2</source>
     <message>
         <source>Every relay is failing</source>
         <translation>모든 릴레이가 실패 중입니다</translation>
+    </message>
+    <message>
+        <source>Waiting behind an older row of its key, published meanwhile: due again at the next claim</source>
+        <translation>키의 이전 행 뒤에서 기다렸으나 그 행은 그사이 발행되었습니다: 다음 클레임에서 다시 처리됩니다</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</source>
+        <translation>키의 #%1 뒤에서 기다리는 중, 배달 못한 메시지: %2 — #%1을(를) 재시도하거나 건너뛰세요 (더블클릭)</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, failing (attempt %2): %3</source>
+        <translation>키의 #%1 뒤에서 기다리는 중, 실패 중 (%2번째 시도): %3</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, %2</source>
+        <translation>키의 #%1 뒤에서 기다리는 중, %2</translation>
     </message>
 </context>
 </TS>

@@ -289,7 +289,7 @@ private slots:
 
         const OperatorActionReport report = outboxOperator.requeue(frozen, QStringLiteral("max frame size raised"));
         QCOMPARE(report.changed.size(), 9);
-        QCOMPARE(report.skipped, QList<qint64> { changed });
+        QCOMPARE(report.leftAlone, QList<qint64> { changed });
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE error_signature = ?::text "
                                             "AND status IN ('failed', 'dead')"),
                          { QLatin1String(Size) })

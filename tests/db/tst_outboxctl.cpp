@@ -752,7 +752,7 @@ private slots:
         const CliRun run = ctl({ QStringLiteral("requeue"), QStringLiteral("--status"), QStringLiteral("dead"),
             QStringLiteral("--reason"), QStringLiteral("broker fixed") });
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("requeued 4, skipped 0 (not failed or dead when applied)\n"));
+        QCOMPARE(run.out, QByteArray("requeued 4, left alone 0 (not failed or dead when applied)\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending' AND attempts = 0"))
                      .toLongLong(),
             4);
@@ -779,11 +779,49 @@ private slots:
 
         const CliRun run = ctl(byId);
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("requeued 2, skipped 1 (not failed or dead when applied)\nskipped ids: 2\n"));
+        QCOMPARE(run.out, QByteArray("requeued 2, left alone 1 (not failed or dead when applied)\nleft alone: 2\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox "
                                             "WHERE status = 'pending'"))
                      .toString(),
             QStringLiteral("1,4"));
+    }
+
+    // outboxctl skip: a dead head of an ordering key is given up on, audited; the rows that waited behind it flow.
+    void skipReleasesTheRowsWaitingBehindADeadRow()
+    {
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', '9', 'order.updated', jsonb_build_object('n', g)) "
+                                 "FROM generate_series(1, 3) AS g"));
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
+                        QStringLiteral("--max-attempts=1") }),
+            0);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
+            QStringLiteral("dead,waiting,waiting"));
+        const QString signature
+            = db().scalar(QStringLiteral("SELECT error_signature FROM outbox WHERE status = 'dead'")).toString();
+        const QStringList skip { QStringLiteral("skip"), QStringLiteral("--signature"), signature,
+            QStringLiteral("--reason=order 9 was cancelled upstream") };
+
+        const CliRun dryRun = ctl(skip + QStringList { QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QCOMPARE(dryRun.out, QByteArray("dry run: would skip 1 rows\nids: 1\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+
+        const CliRun run = ctl(skip);
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("skipped 1, left alone 0 (not failed or dead when applied)\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
+            QStringLiteral("skipped,pending,pending"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'skip' "
+                                            "AND reason = 'order 9 was cancelled upstream' AND entity_ids = '{1}'"))
+                     .toLongLong(),
+            1);
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") }), 0);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
+            QStringLiteral("skipped,published,published"));
+        // Skipping it again changes nothing and says so.
+        const CliRun again = ctl({ QStringLiteral("skip"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") });
+        EXPECT_EXIT(again, 0);
+        QCOMPARE(again.out, QByteArray("skipped 0, left alone 1 (not failed or dead when applied)\nleft alone: 1\n"));
     }
 
     void requeueFiltersByErrorAndAge()
@@ -1194,7 +1232,7 @@ private slots:
         const CliRun nobody = ctl({ QStringLiteral("audit"), QStringLiteral("--actor=nobody") });
         EXPECT_EXIT(nobody, 0);
         QCOMPARE(nobody.outLines().size(), 1); // the header only
-        QCOMPARE(requeued.outLines().at(0), QByteArray("requeued 30, skipped 0 (not failed or dead when applied)"));
+        QCOMPARE(requeued.outLines().at(0), QByteArray("requeued 30, left alone 0 (not failed or dead when applied)"));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', 'dead')")).toInt(), 4);
 

@@ -4,6 +4,12 @@
 #include "common/sinkspec.h"
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
+#include "operations/auditrepository.h"
+#include "operations/outboxdossier.h"
+#include "operations/outboxoperator.h"
+#include "operations/outboxoverview.h"
+#include "outbox/failuregrouprepository.h"
+#include "outbox/outboxreadrepository.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 
@@ -191,13 +197,94 @@ private slots:
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(DISTINCT outbox_id) FROM outbox_attempts")).toLongLong(), 1LL);
 
-        db().exec(QStringLiteral("UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = now() "
-                                 "WHERE id = ?::bigint"),
-            { head });
+        // Retry, as the console and outboxctl do it.
+        QCOMPARE(OutboxOperator(session()).requeue({ head }, QStringLiteral("consumer fixed")).changed,
+            QList<qint64> { head });
         const RelayTotals released = drain(deliveries, onceOptions(2, 20, 3), 0.0);
         QCOMPARE(released.published, 20LL);
         QCOMPARE(count(QStringLiteral("status <> 'published'")), 0LL);
         QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
+    }
+
+    // Skip gives up on a dead head: it is never published, its audit row says who and why, and the rows waiting
+    // behind it are due at once (released in the skip's transaction), then published in order.
+    void skipReleasesABlockedKey()
+    {
+        enqueue(60, 3);
+        auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+        drain(deliveries, onceOptions(2, 20, 2), 0.0, QStringLiteral("order:1"));
+        const qint64 head
+            = db().scalar(QStringLiteral("SELECT min(id) FROM outbox WHERE ordering_key = 'order:1'")).toLongLong();
+        QCOMPARE(count(QStringLiteral("status = 'dead'")), 1LL);
+        QCOMPARE(count(QStringLiteral("status = 'waiting'")), 19LL);
+
+        const OperatorActionReport report
+            = OutboxOperator(session()).skip({ head }, QStringLiteral("order 1 was deleted upstream"));
+        QCOMPARE(report.changed, QList<qint64> { head });
+        QCOMPARE(count(QStringLiteral("status = 'waiting'")), 0LL);
+        QCOMPARE(count(QStringLiteral("ordering_key = 'order:1' AND status = 'pending'")), 19LL);
+        const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), head, 10);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().action, QStringLiteral("skip"));
+        QCOMPARE(audit.first().reason, QStringLiteral("order 1 was deleted upstream"));
+
+        const RelayTotals released = drain(deliveries, onceOptions(2, 20, 2), 0.0);
+        QCOMPARE(released.published, 19LL);
+        QCOMPARE(count(QStringLiteral("status NOT IN ('published', 'skipped')")), 0LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { head }).toString(),
+            QStringLiteral("skipped"));
+        for (const auto& delivery : std::as_const(deliveries->inOrder))
+            QVERIFY2(delivery.second != head, "the skipped row was published");
+        QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
+    }
+
+    // What the console reads about a key blocked by a dead row: the Overview's counts and the cause of its oldest
+    // rows (naming the dead row), both dossiers, the failure group, and the "blocking keys only" filter.
+    void theConsoleExplainsABlockedKey()
+    {
+        enqueue(60, 3);
+        auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+        drain(deliveries, onceOptions(2, 20, 2), 0.0, QStringLiteral("order:1"));
+        const qint64 head = db().scalar(QStringLiteral("SELECT id FROM outbox WHERE status = 'dead'")).toLongLong();
+        const qint64 behind
+            = db().scalar(QStringLiteral("SELECT max(id) FROM outbox WHERE status = 'waiting'")).toLongLong();
+
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QCOMPARE(overview.waiting.value, 19LL);
+        QCOMPARE(overview.blockedKeys.value, 1LL);
+        QCOMPARE(overview.oldestUnpublished.size(), OutboxOverview::ExplainedRows);
+        for (const WaitingRow& waiting : overview.oldestUnpublished) {
+            QCOMPARE(waiting.cause, WaitCause::BehindOlderRow);
+            QVERIFY(waiting.blocker);
+            QCOMPARE(waiting.blocker->id, head);
+            QCOMPARE(waiting.blocker->status, OutboxStatus::Dead);
+            QCOMPARE(waiting.blocker->lastErrorLine, QStringLiteral("injected failure"));
+        }
+
+        QCOMPARE(OutboxDossier::load(session(), head).heldBack, 19LL);
+        QVERIFY(!OutboxDossier::load(session(), head).waitsBehind);
+        const OutboxDossier waitingRow = OutboxDossier::load(session(), behind);
+        QVERIFY(waitingRow.waitsBehind);
+        QCOMPARE(waitingRow.waitsBehind->id, head);
+        QCOMPARE(waitingRow.detail->summary.orderingKey, QStringLiteral("order:1"));
+
+        const QList<FailureGroup> groups = FailureGroupRepository(session()).groups(FailureGroupFilter {});
+        QCOMPARE(groups.size(), 1);
+        QCOMPARE(groups.first().blockedKeys, 1LL);
+        QCOMPARE(groups.first().heldBack, 19LL);
+
+        OutboxFilter blocking;
+        blocking.blockingOnly = true;
+        OutboxReadRepository outbox(session());
+        QCOMPARE(outbox.page(blocking, 50, 0).rows.size(), 1);
+        QCOMPARE(outbox.page(blocking, 50, 0).rows.first().id, head);
+        blocking.eventType = QStringLiteral("order.nothing");
+        QVERIFY(outbox.page(blocking, 50, 0).rows.isEmpty());
+        // A failed row does not block for good: it is not among them, nor is an unkeyed dead row.
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed' WHERE id = ?::bigint"), { head });
+        blocking.eventType.clear();
+        QVERIFY(outbox.page(blocking, 50, 0).rows.isEmpty());
+        QCOMPARE(OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs).blockedKeys.value, 0LL);
     }
 
     // Migration 0013 on a database that has rows in every state: they keep no key (nobody chose an order for

@@ -24,9 +24,9 @@ private:
     void seedOnePerStatus()
     {
         db().exec(QStringLiteral(
-            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
-            "  last_error, lease_owner, lease_expires_at) "
-            "SELECT 'order', s.n::text, 'order.created', '{}', 'k' || s.n, s.status, 3, s.error, "
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key, status, "
+            "  attempts, last_error, lease_owner, lease_expires_at) "
+            "SELECT 'order', s.n::text, 'order.created', '{}', 'k' || s.n, 'order:' || s.n, s.status, 3, s.error, "
             "  CASE WHEN s.status = 'in_flight' THEN 'w' END, CASE WHEN s.status = 'in_flight' THEN now() END "
             "FROM (VALUES (1, 'pending', NULL), (2, 'in_flight', NULL), (3, 'published', NULL), "
             "  (4, 'failed', 'broker unavailable'), (5, 'dead', 'rate 100% exceeded')) AS s(n, status, error)"));
@@ -54,24 +54,45 @@ private:
         return db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
     }
 
+    // The two actions on failed and dead rows, as the data of a test: requeue and skip share their rules.
+    static void addActions()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("after");
+        QTest::newRow("requeue") << QStringLiteral("requeue") << QStringLiteral("pending");
+        QTest::newRow("skip") << QStringLiteral("skip") << QStringLiteral("skipped");
+    }
+
+    static OperatorActionReport act(
+        OutboxOperator& op, const QString& action, const QList<qint64>& ids, const QString& reason)
+    {
+        return action == QLatin1String("skip") ? op.skip(ids, reason) : op.requeue(ids, reason);
+    }
+
 private slots:
+    void onlyFailedAndDeadRowsMove_data() { addActions(); }
+
     void onlyFailedAndDeadRowsMove()
     {
+        QFETCH(QString, action);
+        QFETCH(QString, after);
         seedOnePerStatus();
-        const OperatorActionReport report
-            = OutboxOperator(session()).requeue({ 1, 2, 3, 4, 5 }, QStringLiteral("broker is back"));
+        OutboxOperator op(session());
+        const OperatorActionReport report = act(op, action, { 1, 2, 3, 4, 5 }, QStringLiteral("broker is back"));
         QCOMPARE(report.changed, (QList<qint64> { 4, 5 }));
-        QCOMPARE(report.skipped, (QList<qint64> { 1, 2, 3 }));
+        QCOMPARE(report.leftAlone, (QList<qint64> { 1, 2, 3 }));
         QCOMPARE(statusOf(1), QStringLiteral("pending"));
         QCOMPARE(statusOf(2), QStringLiteral("in_flight"));
         QCOMPARE(statusOf(3), QStringLiteral("published"));
-        QCOMPARE(statusOf(4), QStringLiteral("pending"));
-        QCOMPARE(statusOf(5), QStringLiteral("pending"));
-        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(), 0);
+        QCOMPARE(statusOf(4), after);
+        QCOMPARE(statusOf(5), after);
+        // A requeue starts a fresh attempt budget; a skip keeps the count of attempts the row failed.
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(),
+            action == QLatin1String("skip") ? 3 : 0);
 
         const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 5, 10);
         QCOMPARE(audit.size(), 1);
-        QCOMPARE(audit.first().action, QStringLiteral("requeue"));
+        QCOMPARE(audit.first().action, action);
         QCOMPARE(audit.first().reason, QStringLiteral("broker is back"));
         QCOMPARE(audit.first().actor, session().currentUser());
         QCOMPARE(audit.first().entityIds, (QList<qint64> { 4, 5 }));
@@ -79,8 +100,7 @@ private slots:
             (QJsonObject {
                 { QStringLiteral("4"), QStringLiteral("failed") }, { QStringLiteral("5"), QStringLiteral("dead") } }));
         QCOMPARE(QJsonDocument::fromJson(audit.first().stateAfter).object(),
-            (QJsonObject { { QStringLiteral("4"), QStringLiteral("pending") },
-                { QStringLiteral("5"), QStringLiteral("pending") } }));
+            (QJsonObject { { QStringLiteral("4"), after }, { QStringLiteral("5"), after } }));
         QVERIFY(AuditRepository(session()).forEntity(QStringLiteral("outbox"), 1, 10).isEmpty());
     }
 
@@ -96,7 +116,7 @@ private slots:
         seedDead(1);
         const OperatorActionReport report = op.requeue(frozen, QStringLiteral("retry after fix"));
         QCOMPARE(report.changed, (QList<qint64> { 1, 3, 4 }));
-        QCOMPARE(report.skipped, (QList<qint64> { 2 }));
+        QCOMPARE(report.leftAlone, (QList<qint64> { 2 }));
         QCOMPARE(statusOf(2), QStringLiteral("published"));
         QCOMPARE(statusOf(5), QStringLiteral("dead"));
     }
@@ -161,7 +181,7 @@ private slots:
               });
         QVERIFY(!rest.cancelled);
         QCOMPARE(rest.changed.size(), 1500);
-        QCOMPARE(rest.skipped.size(), 1000);
+        QCOMPARE(rest.leftAlone.size(), 1000);
         QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
         // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 3LL);
@@ -169,12 +189,16 @@ private slots:
             db().scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
     }
 
+    void reasonIsRequired_data() { addActions(); }
+
     void reasonIsRequired()
     {
+        QFETCH(QString, action);
         seedOnePerStatus();
+        OutboxOperator op(session());
         try {
-            OutboxOperator(session()).requeue({ 4 }, QStringLiteral("   "));
-            QFAIL("requeued without a reason");
+            act(op, action, { 4 }, QStringLiteral("   "));
+            QFAIL("acted without a reason");
         } catch (const OutboxError& error) {
             QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
         }
@@ -183,33 +207,45 @@ private slots:
 
     void roles_data()
     {
+        QTest::addColumn<QString>("action");
         QTest::addColumn<QString>("groupRole");
         QTest::addColumn<bool>("allowed");
-        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
-        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+        for (const QString action : { QStringLiteral("requeue"), QStringLiteral("skip") }) {
+            QTest::addRow("%s as viewer", qPrintable(action)) << action << QStringLiteral("outbox_viewer") << false;
+            QTest::addRow("%s as operator", qPrintable(action)) << action << QStringLiteral("outbox_operator") << true;
+        }
     }
 
     void roles()
     {
+        QFETCH(QString, action);
         QFETCH(QString, groupRole);
         QFETCH(bool, allowed);
         seedOnePerStatus();
-        const QString login = QStringLiteral("tst_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
+        // A row waiting behind the failed one: a skip releases it, which the role must be allowed to do as well.
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key, status) "
+            "VALUES ('order', '4', 'order.updated', '{}', 'k6', 'order:4', 'waiting')"));
+        const QString login
+            = QStringLiteral("tst_%1_%2_%3").arg(action, groupRole).arg(QCoreApplication::applicationPid());
         DbSession session(db().createLoginRole(login, groupRole), QStringLiteral("role"));
         // Both roles may read.
-        QCOMPARE(OutboxReadRepository(session).page(OutboxFilter(), 10, 0).rows.size(), 5);
+        QCOMPARE(OutboxReadRepository(session).page(OutboxFilter(), 10, 0).rows.size(), 6);
+        OutboxOperator op(session);
         try {
-            const OperatorActionReport report
-                = OutboxOperator(session).requeue({ 4, 5 }, QStringLiteral("as ") + groupRole);
-            QVERIFY2(allowed, "the viewer role could requeue");
+            const OperatorActionReport report = act(op, action, { 4, 5 }, QStringLiteral("as ") + groupRole);
+            QVERIFY2(allowed, qPrintable(QStringLiteral("the viewer role could %1").arg(action)));
             QCOMPARE(report.changed.size(), 2);
             QCOMPARE(db().scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
+            QCOMPARE(
+                statusOf(6), action == QLatin1String("skip") ? QStringLiteral("pending") : QStringLiteral("waiting"));
         } catch (const OutboxError& error) {
             QVERIFY2(!allowed, qPrintable(error.message()));
             QCOMPARE(error.kind(), OutboxError::Kind::Permission);
             QVERIFY2(error.message().contains(login) && error.message().contains(QStringLiteral("outbox_operator")),
                 qPrintable(error.message()));
             QCOMPARE(statusOf(4), QStringLiteral("failed"));
+            QCOMPARE(statusOf(6), QStringLiteral("waiting"));
             QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0LL);
         }
     }

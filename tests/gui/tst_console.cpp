@@ -146,7 +146,7 @@ private slots:
     }
 
     // Select failed rows, press Retry, confirm: they are pending and audited. A row that another operator
-    // requeued and the relay published while the dialog was open is skipped and reported.
+    // requeued and the relay published while the dialog was open is left alone and reported.
     void retrySelectedRowsFromTheUi()
     {
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
@@ -166,7 +166,7 @@ private slots:
         view.requeueSelectedAction()->trigger();
         QVERIFY(finished.wait(10'000));
         QVERIFY2(finished.first().first().toString().contains(QStringLiteral("2 row(s) changed"))
-                && finished.first().first().toString().contains(QStringLiteral("1 skipped")),
+                && finished.first().first().toString().contains(QStringLiteral("1 left alone")),
             qPrintable(finished.first().first().toString()));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM outbox "
                                             "WHERE id IN (6, 7, 8)"))
@@ -594,6 +594,73 @@ private slots:
         window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
         window->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(overview->failureGroups()->rowCount(), 1, 10'000);
+    }
+
+    // A dead row that heads an ordering key: the Overview counts the blocked key and the rows waiting behind it,
+    // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
+    // to it, and Skip, from the "blocking keys only" list, releases the key; the audit log says who and why.
+    void aBlockedKeyIsExplainedAndSkippedFromTheUi()
+    {
+        db().exec(QStringLiteral("UPDATE outbox SET ordering_key = 'order:3' WHERE id = 3"));
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key, status, "
+            "  created_at) "
+            "SELECT 'order', '3', 'order.updated', '{}', 'w' || g, 'order:3', 'waiting', now() - interval '1 hour' "
+            "FROM generate_series(1, 4) g"));
+        const qint64 firstWaiting
+            = db().scalar(QStringLiteral("SELECT min(id) FROM outbox WHERE status = 'waiting'")).toLongLong();
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        OverviewPage* overview = window->overview();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("blockedKeys")), QStringLiteral("1"), 10'000);
+        QCOMPARE(overview->figure(QStringLiteral("waiting")), QStringLiteral("4"));
+        const WaitingRowsModel* waiting = overview->waitingRows();
+        QTRY_COMPARE_WITH_TIMEOUT(waiting->rowCount(), 5, 10'000);
+        QCOMPARE(int(waiting->rows().at(0).cause), int(WaitCause::BehindOlderRow));
+        const QString cause = waiting->index(0, WaitingRowsModel::Cause).data().toString();
+        QVERIFY2(cause.contains(QStringLiteral("#3")) && cause.contains(QStringLiteral("broker unavailable")),
+            qPrintable(cause));
+        QCOMPARE(waiting->index(0, WaitingRowsModel::Cause).data(WaitingRowsModel::OpensRole).toLongLong(), 3LL);
+        QCOMPARE(waiting->index(0, WaitingRowsModel::Id).data(WaitingRowsModel::OpensRole).toLongLong(), firstWaiting);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-overview-blocked-key.png"));
+
+        OutboxView& view = *window->outboxView();
+        window->findChild<QTabWidget*>()->setCurrentWidget(&view);
+        OutboxFilter one;
+        one.ids = { firstWaiting };
+        view.showFilter(one);
+        QVERIFY(ConsoleTesting::waitForRows(view, 1));
+        ConsoleTesting::selectIds(view, { firstWaiting });
+        auto* summary = view.findChild<OutboxDetailPane*>()->findChild<QLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("<a href=\"row:3\">#3</a>")), 10'000);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-waiting-row.png"));
+        emit summary->linkActivated(QStringLiteral("row:3"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->selectionModel()->selectedRows().size(), 1, 10'000);
+        QCOMPARE(view.model()->rowAt(view.table()->selectionModel()->selectedRows().first().row()).id, 3LL);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("Holds back 4 later row")), 10'000);
+
+        OutboxFilter blocking;
+        blocking.blockingOnly = true;
+        view.showFilter(blocking);
+        QVERIFY(ConsoleTesting::waitForRows(view, 1));
+        ConsoleTesting::selectIds(view, { 3 });
+        QVERIFY(view.skipSelectedAction()->isEnabled());
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("order 3 was deleted upstream"));
+        view.skipSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(DISTINCT status, ',' ORDER BY status) FROM outbox "
+                                            "WHERE ordering_key = 'order:3'"))
+                     .toString(),
+            QStringLiteral("pending,skipped"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT action || ' ' || reason || ' ' || entity_ids::text FROM audit_log"))
+                     .toString(),
+            QStringLiteral("skip order 3 was deleted upstream {3}"));
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        window->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("blockedKeys")), QStringLiteral("0"), 10'000);
+        QCOMPARE(overview->figure(QStringLiteral("waiting")), QStringLiteral("0"));
     }
 
     // A search that takes longer than 300 ms says "Searching…" and can be cancelled: the statement stops on the

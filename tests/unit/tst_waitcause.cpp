@@ -54,6 +54,14 @@ private slots:
             << OutboxStatus::Failed << 60'000LL << 0LL << FleetCondition::AllFailing << WaitCause::RelaysFailing;
         QTest::newRow("in flight, lease valid, every relay failing: still being published")
             << OutboxStatus::InFlight << 0LL << 30'000LL << FleetCondition::AllFailing << WaitCause::Publishing;
+        // Behind an older row of its key, the older row is the cause, whatever the fleet does and however long ago
+        // the row was due.
+        QTest::newRow("waiting, relays alive") << OutboxStatus::Waiting << -2 * FiveMinutes << 0LL
+                                               << FleetCondition::Publishing << WaitCause::BehindOlderRow;
+        QTest::newRow("waiting, no relay alive")
+            << OutboxStatus::Waiting << 0LL << 0LL << FleetCondition::NoneRunning << WaitCause::BehindOlderRow;
+        QTest::newRow("waiting, every relay failing")
+            << OutboxStatus::Waiting << 0LL << 0LL << FleetCondition::AllFailing << WaitCause::BehindOlderRow;
     }
 
     void cause()

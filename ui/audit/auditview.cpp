@@ -6,6 +6,7 @@
 #include "common/listviewsetup.h"
 #include "common/timerangefilter.h"
 #include "core/timeformatter.h"
+#include "operations/outboxoperator.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -31,8 +32,9 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
 {
     // The actions OutboxOperator records; the names are the audit log's own.
     m_action->addItem(tr("Every action"), QString());
-    m_action->addItem(tr("Requeue"), QStringLiteral("requeue"));
-    m_action->addItem(tr("Release lease"), QStringLiteral("release_lease"));
+    m_action->addItem(tr("Requeue"), AuditAction::Requeue);
+    m_action->addItem(tr("Skip"), AuditAction::Skip);
+    m_action->addItem(tr("Release lease"), AuditAction::ReleaseLease);
 
     auto* filterBar = new QWidget(this);
     auto* bar = new QHBoxLayout(filterBar);

@@ -9,6 +9,20 @@ FailureGroupsModel::FailureGroupsModel(QObject* parent)
     : SnapshotTableModel(ColumnCount, parent)
 { }
 
+QString FailureGroupsModel::heldBackText(const FailureGroup& group)
+{
+    if (group.blockedKeys == 0)
+        return {};
+    // At the cap the count is a lower bound, said as such.
+    const QString rows = group.heldBack >= FailureGroup::HoldCap
+        ? tr("%1+ rows").arg(QLocale().toString(group.heldBack))
+        : tr("%n row(s)", nullptr, int(group.heldBack));
+    const QString keys = group.blockedKeys >= FailureGroup::HoldCap
+        ? tr("%1+ keys").arg(QLocale().toString(group.blockedKeys))
+        : tr("%n key(s)", nullptr, int(group.blockedKeys));
+    return tr("%1 of %2").arg(rows, keys);
+}
+
 QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -16,12 +30,16 @@ QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
     const FailureGroup& group = rows().at(index.row());
     if (role == SignatureRole)
         return group.signature;
-    if (role == Qt::TextAlignmentRole && index.column() <= Dead)
+    if (role == Qt::TextAlignmentRole && index.column() <= HeldBack)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         if (index.column() == LastSeen)
             return tr("First seen %1\nLast seen %2")
                 .arg(TimeFormatter::exact(group.firstSeen), TimeFormatter::exact(group.lastSeen));
+        if (index.column() == HeldBack)
+            return tr("The group's dead rows with an ordering key each block their key: the key's later rows wait "
+                      "until the dead row is retried or skipped. Counted up to %1.")
+                .arg(QLocale().toString(FailureGroup::HoldCap));
         if (index.column() == Signature)
             return tr("%1\n\nFor example (row %2):\n%3")
                 .arg(group.signature)
@@ -38,6 +56,8 @@ QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
         return QLocale().toString(group.failed);
     case Dead:
         return QLocale().toString(group.dead);
+    case HeldBack:
+        return heldBackText(group);
     case LastSeen:
         return TimeFormatter::display(group.lastSeen);
     case EventTypes:
@@ -60,6 +80,8 @@ QVariant FailureGroupsModel::headerData(int section, Qt::Orientation orientation
         return tr("Failed");
     case Dead:
         return tr("Dead");
+    case HeldBack:
+        return tr("Holds back");
     case LastSeen:
         return tr("Last seen");
     case EventTypes:

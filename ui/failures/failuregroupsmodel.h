@@ -8,11 +8,14 @@
 class FailureGroupsModel final : public SnapshotTableModel<FailureGroup> {
     Q_OBJECT
 public:
-    enum Column { Rows, Failed, Dead, LastSeen, EventTypes, Signature, ColumnCount };
+    enum Column { Rows, Failed, Dead, HeldBack, LastSeen, EventTypes, Signature, ColumnCount };
     enum Role { SignatureRole = Qt::UserRole + 1 };
 
     explicit FailureGroupsModel(QObject* parent = nullptr);
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
+
+    // "19 row(s) of 1 key(s)": what the group's dead rows hold back; empty when they block no key.
+    static QString heldBackText(const FailureGroup& group);
 };

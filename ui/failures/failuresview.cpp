@@ -28,6 +28,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     , m_detail(new QPlainTextEdit(this))
     , m_showRows(new QPushButton(tr("&Show rows"), this))
     , m_retry(new QPushButton(tr("&Retry group…"), this))
+    , m_skip(new QPushButton(tr("S&kip group…"), this))
 {
     m_statuses->addItem(
         tr("Failed and dead"), QVariant::fromValue(QList<int> { int(OutboxStatus::Failed), int(OutboxStatus::Dead) }));
@@ -54,6 +55,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     bar->addWidget(m_summary, 1);
     bar->addWidget(m_showRows);
     bar->addWidget(m_retry);
+    bar->addWidget(m_skip);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_detail);
@@ -71,6 +73,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     connect(m_table, &QTableView::doubleClicked, this, [this] { emit showOutbox(selectedGroupFilter()); });
     connect(m_showRows, &QPushButton::clicked, this, [this] { emit showOutbox(selectedGroupFilter()); });
     connect(m_retry, &QPushButton::clicked, this, [this] { emit retryGroup(selectedGroupFilter()); });
+    connect(m_skip, &QPushButton::clicked, this, [this] { emit skipGroup(selectedGroupFilter()); });
     showSelected();
 }
 
@@ -141,15 +144,24 @@ void FailuresView::showSelected()
     m_retry->setToolTip(m_mayChange ? tr("Requeue every row of the group, as it is when you confirm, with a reason "
                                          "for the audit log")
                                     : m_whyNot);
+    m_skip->setEnabled(!rows.isEmpty() && m_mayChange);
+    m_skip->setToolTip(m_mayChange ? tr("Give up on every row of the group, as it is when you confirm: never "
+                                        "published; the later rows of their ordering keys flow again")
+                                   : m_whyNot);
     if (rows.isEmpty()) {
         m_detail->clear();
         return;
     }
     const FailureGroup& group = m_model->rows().at(rows.first().row());
+    const QString heldBack = FailureGroupsModel::heldBackText(group);
     m_detail->setPlainText(tr("Cause: %1\nGroup id: %2 (outboxctl requeue --signature %2)\nEvent types: %3\n"
                               "First seen %4, last seen %5\n\nExample, row %6:\n%7")
                                .arg(group.signature, group.id, group.eventTypes.join(QStringLiteral(", ")),
                                    TimeFormatter::display(group.firstSeen), TimeFormatter::display(group.lastSeen))
                                .arg(group.sampleId)
-                               .arg(group.sampleError));
+                               .arg(group.sampleError)
+        + (heldBack.isEmpty() ? QString()
+                              : tr("\n\nIts dead rows block their ordering keys: %1 wait behind them until they "
+                                   "are retried or skipped (outboxctl skip --signature %2).")
+                                    .arg(heldBack, group.id)));
 }

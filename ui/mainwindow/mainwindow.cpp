@@ -165,6 +165,11 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->requeueMatching();
     };
     connect(m_failures, &FailuresView::retryGroup, this, retryGroup);
+    connect(m_failures, &FailuresView::skipGroup, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+        m_outbox->skipMatching();
+    });
     connect(m_overview, &OverviewPage::retryGroup, this, retryGroup);
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
     // An action and, once its rows settled, its outcome: both change what the overview and the groups count.

@@ -6,6 +6,7 @@
 #include "core/jsonformat.h"
 #include "core/timeformatter.h"
 #include "operations/outboxdossier.h"
+#include "operations/outboxoperator.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -40,6 +41,37 @@ QString OutboxDetailPane::attemptsText(const OutboxDossier& dossier)
     return tr("%n attempt(s) counted", nullptr, counted) + QStringLiteral(", ") + inTotal;
 }
 
+QString OutboxDetailPane::orderingText(const OutboxDossier& dossier)
+{
+    const OutboxRowSummary& row = dossier.detail->summary;
+    if (row.orderingKey.isEmpty())
+        return {};
+    const QString key = tr("ordering key <code>%1</code>").arg(row.orderingKey.toHtmlEscaped());
+    if (row.status == OutboxStatus::Waiting) {
+        const std::optional<OutboxRowSummary>& blocker = dossier.waitsBehind;
+        if (!blocker)
+            return tr("Waiting behind an older row of its %1, published meanwhile: due again at the next claim")
+                .arg(key);
+        QString text = tr("Waiting behind <a href=\"row:%1\">#%1</a> of its %2, %3")
+                           .arg(QString::number(blocker->id), key, OutboxStatusNames.name(blocker->status));
+        if (!blocker->lastErrorLine.isEmpty())
+            text += QStringLiteral(": ") + blocker->lastErrorLine.toHtmlEscaped();
+        return text;
+    }
+    if (dossier.heldBack == 0)
+        return tr("Published in order with the other rows of its %1").arg(key);
+    const QString count = dossier.heldBack >= OutboxDossier::HeldBackCap
+        ? tr("at least %1").arg(QLocale().toString(dossier.heldBack))
+        : QLocale().toString(dossier.heldBack);
+    const QString holds
+        = tr("Holds back %1 later row(s) of its %2", nullptr, int(qMin<qint64>(dossier.heldBack, 1 << 30)))
+              .arg(count, key);
+    if (row.status == OutboxStatus::Dead)
+        return QStringLiteral("<span style=\"color:#dc322f\">%1</span>")
+            .arg(holds + tr(" until it is retried or skipped"));
+    return holds;
+}
+
 OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
     : DossierPane(worker, parent)
     , m_payload(DetailViews::codeView(this))
@@ -59,6 +91,11 @@ OutboxDetailPane::OutboxDetailPane(DatabaseClient& worker, QWidget* parent)
     tabs()->addTab(m_attempts, tr("Attempts"));
     tabs()->addTab(m_audit, tr("Audit"));
     tabs()->addTab(m_links, tr("Origin"));
+    summary()->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    connect(summary(), &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("row:")))
+            emit rowLinkActivated(link.mid(4).toLongLong());
+    });
     showRow(0);
 }
 
@@ -109,7 +146,8 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
               .arg(row.aggregateType.toHtmlEscaped(), row.aggregateId.toHtmlEscaped(), detail.dedupeKey.toHtmlEscaped(),
                   TimeFormatter::display(row.createdAt),
                   row.publishedAt.isValid() ? tr(" · published %1").arg(TimeFormatter::display(row.publishedAt))
-                                            : QString()));
+                                            : QString())
+        + (row.orderingKey.isEmpty() ? QString() : QStringLiteral("<br>") + orderingText(dossier)));
     m_payload->setPlainText(JsonFormat::pretty(detail.payload));
     // What the broker receives, in the locale's way of writing sizes.
     tabs()->setTabText(
@@ -121,7 +159,7 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     const auto addRequeuesAfter = [&](const QDateTime& instant) {
         for (; audit < dossier.audit.size() && (!instant.isValid() || dossier.audit.at(audit).at > instant); ++audit) {
             const AuditEntry& entry = dossier.audit.at(audit);
-            if (entry.action != QLatin1String("requeue"))
+            if (entry.action != AuditAction::Requeue)
                 continue;
             auto* item = new QTreeWidgetItem(m_attempts,
                 { TimeFormatter::display(entry.at), tr("requeued"), entry.actor,

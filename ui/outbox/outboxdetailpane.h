@@ -21,6 +21,13 @@ public:
 
     // "1 attempt since the requeue at …, 5 in total" (or just "5 attempts" when nothing was reset).
     static QString attemptsText(const OutboxDossier& dossier);
+    // The row's ordering key and what it means now: the row it waits behind (a link), or how many rows of the key
+    // it holds back. Empty for an unordered row.
+    static QString orderingText(const OutboxDossier& dossier);
+
+signals:
+    // The operator followed the link to another row (the one this row waits behind).
+    void rowLinkActivated(qint64 id);
 
 private:
     void present(const OutboxDossier& dossier);

@@ -47,6 +47,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_errorContains(ListViewSetup::filterEdit(tr("Error contains"), this))
     , m_created(new TimeRangeFilter(tr("Created from"), this))
     , m_stuckOnly(new QCheckBox(tr("Stuck only"), this))
+    , m_blockingOnly(new QCheckBox(tr("Blocking keys only"), this))
     , m_group(new QToolButton(this))
     , m_empty(new QLabel(m_table->viewport()))
     , m_followUpLimitMs(RequeueFollowUp::DefaultLimitMs)
@@ -54,6 +55,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_requeueSelected(new QAction(tr("&Retry selected"), this))
     , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
     , m_releaseSelected(new QAction(tr("Re&lease lease"), this))
+    , m_skipSelected(new QAction(tr("S&kip selected"), this))
 {
     auto* filterBar = new QWidget(this);
     buildFilterBar(filterBar);
@@ -76,7 +78,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     });
 
     auto* actionBar = new QHBoxLayout;
-    for (QAction* action : { m_requeueSelected, m_releaseSelected, m_requeueMatching }) {
+    for (QAction* action : { m_requeueSelected, m_skipSelected, m_releaseSelected, m_requeueMatching }) {
         auto* button = new QToolButton(this);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -87,11 +89,24 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     m_requeueSelected->setToolTip(tr("Move the selected failed or dead rows back to pending (Ctrl+R)"));
     m_requeueSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_releaseSelected->setToolTip(tr("Put selected in-flight rows whose lease expired back to pending"));
+    m_skipSelected->setToolTip(tr("Give up on the selected failed or dead rows: they are never published, and the "
+                                  "later rows of their ordering keys flow again"));
     m_requeueMatching->setToolTip(tr("Requeue every failed or dead row matching the filter, not just the loaded ones"));
     connect(m_requeueSelected, &QAction::triggered, this, &OutboxView::requeueSelected);
     connect(m_requeueMatching, &QAction::triggered, this, &OutboxView::requeueMatching);
     connect(m_releaseSelected, &QAction::triggered, this, &OutboxView::releaseSelected);
+    connect(m_skipSelected, &QAction::triggered, this, &OutboxView::skipSelected);
     connect(m_table, &QWidget::customContextMenuRequested, this, &OutboxView::showContextMenu);
+    // The row another waits behind: the list narrows to it, selected, so Retry and Skip act on it at once.
+    connect(m_detail, &OutboxDetailPane::rowLinkActivated, this, [this](qint64 id) {
+        OutboxFilter row;
+        row.ids = { id };
+        showFilter(row);
+        m_selectWhenLoaded = id;
+        m_detail->showRow(id);
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &OutboxView::selectWhenLoaded);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OutboxView::selectWhenLoaded);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OutboxView::updateActions);
     ListViewSetup::followSelection(
@@ -161,6 +176,9 @@ void OutboxView::buildFilterBar(QWidget* bar)
     layout->addWidget(m_errorContains, 2);
     layout->addWidget(m_created);
     layout->addWidget(m_stuckOnly);
+    m_blockingOnly->setToolTip(tr("Only dead rows with an ordering key: each holds back every later row of its key "
+                                  "until it is retried or skipped"));
+    layout->addWidget(m_blockingOnly);
     // A failure group (from the Failures tab) narrows the list until the operator drops it.
     m_group->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_group->hide();
@@ -177,6 +195,7 @@ void OutboxView::buildFilterBar(QWidget* bar)
         connect(edit, &QLineEdit::textChanged, this, later);
     connect(m_created, &TimeRangeFilter::rangeChanged, this, later);
     connect(m_stuckOnly, &QCheckBox::toggled, this, later);
+    connect(m_blockingOnly, &QCheckBox::toggled, this, later);
 }
 
 OutboxFilter OutboxView::filterFromControls() const
@@ -190,6 +209,7 @@ OutboxFilter OutboxView::filterFromControls() const
     filter.createdTo = m_created->to();
     filter.stuckOnly = m_stuckOnly->isChecked();
     filter.stuckThresholdMs = m_stuckThresholdMs;
+    filter.blockingOnly = m_blockingOnly->isChecked();
     filter.errorSignature = m_errorSignature;
     filter.ids = m_ids;
     return filter;
@@ -222,14 +242,16 @@ void OutboxView::applyFilterControls()
 
 void OutboxView::showFilter(const OutboxFilter& filter)
 {
-    const QSignalBlocker blockers[] = { QSignalBlocker(m_statuses), QSignalBlocker(m_eventType),
-        QSignalBlocker(m_aggregateId), QSignalBlocker(m_errorContains), QSignalBlocker(m_stuckOnly) };
+    const QSignalBlocker blockers[]
+        = { QSignalBlocker(m_statuses), QSignalBlocker(m_eventType), QSignalBlocker(m_aggregateId),
+              QSignalBlocker(m_errorContains), QSignalBlocker(m_stuckOnly), QSignalBlocker(m_blockingOnly) };
     m_statuses->setCheckedStatuses(OutboxStatusNames.names(filter.statuses));
     m_eventType->setText(filter.eventType);
     m_aggregateId->setText(filter.aggregateId);
     m_errorContains->setText(filter.errorContains);
     m_created->setRange(filter.createdFrom, filter.createdTo);
     m_stuckOnly->setChecked(filter.stuckOnly);
+    m_blockingOnly->setChecked(filter.blockingOnly);
     setNarrowing(filter.errorSignature, filter.ids);
     m_lastActed.clear();
     m_filterDelay->stop();
@@ -277,9 +299,10 @@ void OutboxView::updateActions()
     }
     const QString readOnly = m_session.readOnlyReason();
     m_requeueSelected->setEnabled(readOnly.isEmpty() && requeueable > 0);
+    m_skipSelected->setEnabled(readOnly.isEmpty() && requeueable > 0);
     m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);
     m_requeueMatching->setEnabled(readOnly.isEmpty() && m_model->rowCount() > 0);
-    for (QAction* action : { m_requeueSelected, m_releaseSelected, m_requeueMatching }) {
+    for (QAction* action : { m_requeueSelected, m_skipSelected, m_releaseSelected, m_requeueMatching }) {
         // The action's own tooltip comes back when a later connection may act again.
         if (!action->property("ownToolTip").isValid())
             action->setProperty("ownToolTip", action->toolTip());
@@ -287,7 +310,20 @@ void OutboxView::updateActions()
     }
 }
 
-void OutboxView::requeueSelected()
+void OutboxView::selectWhenLoaded()
+{
+    if (!m_selectWhenLoaded)
+        return;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        if (m_model->rowAt(row).id == m_selectWhenLoaded) {
+            m_selectWhenLoaded = 0;
+            m_table->selectRow(row);
+            return;
+        }
+    }
+}
+
+QList<qint64> OutboxView::selectedRequeueable() const
 {
     QList<qint64> ids;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
@@ -295,6 +331,12 @@ void OutboxView::requeueSelected()
             ids.append(m_model->rowAt(index.row()).id);
     }
     std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void OutboxView::requeueSelected()
+{
+    const QList<qint64> ids = selectedRequeueable();
     if (ids.isEmpty())
         return;
     // When they last failed is read first, on the action worker, for the confirmation.
@@ -303,15 +345,24 @@ void OutboxView::requeueSelected()
         this, [ids](DbSession& session) { return RequeueCandidates::of(session, ids); },
         [this](const RequeueCandidates& candidates) {
             updateActions();
-            confirmAndRun(tr("Requeue"), candidates.ids,
+            confirmAndRun(RowAction::Requeue, candidates.ids,
                 tr("Each row goes back to pending only if it is still failed or dead when the action runs; any "
-                   "other row is skipped and reported."),
-                false, lastFailureNotice(candidates, false), candidates.failedWithin(RecentFailureMs));
+                   "other row is left alone and reported."),
+                lastFailureNotice(candidates, false), candidates.failedWithin(RecentFailureMs));
         },
         [this](const OutboxError& error) {
             updateActions();
             QMessageBox::warning(this, tr("Cannot requeue"), error.message());
         });
+}
+
+void OutboxView::skipSelected()
+{
+    confirmAndRun(RowAction::Skip, selectedRequeueable(),
+        tr("Each row becomes skipped only if it is still failed or dead when the action runs; any other row is "
+           "left alone and reported. A skipped row is never published: its consumers never see this event. The "
+           "later rows of its ordering key are published next, in order."),
+        tr("Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it."), true);
 }
 
 void OutboxView::releaseSelected()
@@ -322,13 +373,22 @@ void OutboxView::releaseSelected()
             ids.append(m_model->rowAt(index.row()).id);
     }
     std::sort(ids.begin(), ids.end());
-    confirmAndRun(tr("Release the lease of"), ids,
+    confirmAndRun(RowAction::ReleaseLease, ids,
         tr("Each row goes back to pending only if it is still in flight with an expired lease when the action "
-           "runs."),
-        true);
+           "runs."));
 }
 
 void OutboxView::requeueMatching()
+{
+    actOnMatching(RowAction::Requeue);
+}
+
+void OutboxView::skipMatching()
+{
+    actOnMatching(RowAction::Skip);
+}
+
+void OutboxView::actOnMatching(RowAction action)
 {
     // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
     const OutboxFilter shown = m_model->filter();
@@ -339,19 +399,19 @@ void OutboxView::requeueMatching()
             statuses.append(status);
     }
     if (statuses.isEmpty()) {
-        QMessageBox::information(this, tr("Nothing to requeue"), tr("The filter shows no failed or dead rows."));
+        QMessageBox::information(this, tr("Nothing to act on"), tr("The filter shows no failed or dead rows."));
         return;
     }
     filter.statuses = statuses;
     m_requeueMatching->setEnabled(false);
     m_actions.run<RequeueCandidates>(
         this, [filter](DbSession& session) { return RequeueCandidates::freeze(session, filter, FrozenSetCap); },
-        [this, shown](const RequeueCandidates& candidates) {
+        [this, shown, action](const RequeueCandidates& candidates) {
             updateActions();
             const QList<qint64>& ids = candidates.ids;
             if (ids.isEmpty()) {
                 QMessageBox::information(
-                    this, tr("Nothing to requeue"), tr("No failed or dead row matches the filter."));
+                    this, tr("Nothing to act on"), tr("No failed or dead row matches the filter."));
                 return;
             }
             // The list behind the dialog shows exactly the frozen rows, whatever state they reach meanwhile, so
@@ -360,13 +420,18 @@ void OutboxView::requeueMatching()
             frozen.ids = ids;
             showFilter(frozen);
             QString guard = tr("These are all failed or dead rows matching the filter right now; the list shows "
-                               "exactly them. Rows that change state before the action runs are skipped and "
+                               "exactly them. Rows that change state before the action runs are left alone and "
                                "reported; rows that fail later are not touched.");
             if (ids.size() == FrozenSetCap)
                 guard += tr(" The set is capped at %1 rows; run the action again for the rest.").arg(FrozenSetCap);
-            if (!confirmAndRun(tr("Requeue"), ids, guard, false,
-                    lastFailureNotice(candidates, !shown.errorSignature.isEmpty()),
-                    candidates.failedWithin(RecentFailureMs)))
+            const bool skip = action == RowAction::Skip;
+            if (skip)
+                guard += tr(" A skipped row is never published: its consumers never see this event; the later rows "
+                            "of its ordering key are published next, in order.");
+            const QString notice = skip ? tr("Skip only events the consumers can do without; to have them "
+                                             "delivered, fix their cause and retry them.")
+                                        : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
+            if (!confirmAndRun(action, ids, guard, notice, skip || candidates.failedWithin(RecentFailureMs)))
                 showFilter(shown);
         },
         [this](const OutboxError& error) {
@@ -392,27 +457,44 @@ QString OutboxView::lastFailureNotice(const RequeueCandidates& candidates, bool 
              "Fix it first, or retry a few rows to see.");
 }
 
-bool OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release,
-    const QString& notice, bool noticeIsWarning)
+QString OutboxView::verbOf(RowAction action) const
+{
+    switch (action) {
+    case RowAction::Requeue:
+        return tr("Requeue");
+    case RowAction::Skip:
+        return tr("Skip");
+    case RowAction::ReleaseLease:
+        return tr("Release the lease of");
+    }
+    return {};
+}
+
+bool OutboxView::confirmAndRun(
+    RowAction action, const QList<qint64>& ids, const QString& guard, const QString& notice, bool noticeIsWarning)
 {
     if (ids.isEmpty())
         return false;
+    const QString verb = verbOf(action);
     OperatorActionDialog dialog(verb, ids, guard, this);
     dialog.setNotice(notice, noticeIsWarning);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    const BulkActionRunner::Action action = release
-        ? BulkActionRunner::Action([](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
-                                       const OutboxOperator::Progress& progress) {
-              return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
-          })
-        : BulkActionRunner::Action([](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
-                                       const OutboxOperator::Progress& progress) {
-              return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
-          });
-    BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), action);
+    const BulkActionRunner::Action run = [action](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
+                                             const OutboxOperator::Progress& progress) {
+        switch (action) {
+        case RowAction::Skip:
+            return op.skip(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+        case RowAction::ReleaseLease:
+            return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+        case RowAction::Requeue:
+            break;
+        }
+        return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+    };
+    BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), run);
     connect(runner, &BulkActionRunner::finished, this,
-        [this, verb, release](const OperatorActionReport& report) { reportResult(verb, release, report); });
+        [this, action](const OperatorActionReport& report) { reportResult(action, report); });
     connect(runner, &BulkActionRunner::failed, this, [this, verb](const QString& message) {
         QMessageBox::warning(this, tr("%1 failed").arg(verb), message);
         refresh();
@@ -420,32 +502,35 @@ bool OutboxView::confirmAndRun(const QString& verb, const QList<qint64>& ids, co
     return true;
 }
 
-void OutboxView::reportResult(const QString& verb, bool release, const OperatorActionReport& report)
+void OutboxView::reportResult(RowAction action, const OperatorActionReport& report)
 {
+    const QString verb = verbOf(action);
     QString summary = tr("%1: %n row(s) changed", nullptr, int(report.changed.size())).arg(verb);
-    if (!report.skipped.isEmpty())
-        summary += tr(", %n skipped because their state had changed", nullptr, int(report.skipped.size()));
+    if (!report.leftAlone.isEmpty())
+        summary += tr(", %n left alone because their state had changed", nullptr, int(report.leftAlone.size()));
     if (report.cancelled)
         summary += tr(", cancelled before the remaining batches");
-    QList<qint64> acted = report.changed + report.skipped;
+    QList<qint64> acted = report.changed + report.leftAlone;
     std::sort(acted.begin(), acted.end());
     m_lastActed = report.changed;
     emit actionFinished(summary, acted);
-    if (!report.changed.isEmpty()) {
-        // The rows are pending now; what the relay makes of them is the real outcome.
-        const QString what = release ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
-                                     : tr("Requeued %n row(s)", nullptr, int(report.changed.size()));
+    if (!report.changed.isEmpty() && action != RowAction::Skip) {
+        // The rows are pending now; what the relay makes of them is the real outcome. (Skipped rows stay as
+        // they are: there is nothing to follow.)
+        const QString what = action == RowAction::ReleaseLease
+            ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
+            : tr("Requeued %n row(s)", nullptr, int(report.changed.size()));
         RequeueFollowUp* followUp = RequeueFollowUp::start(m_actions, this, what, report.changed, m_followUpLimitMs);
         connect(followUp, &RequeueFollowUp::finished, this,
             [this](const QString& message, const QList<qint64>& rows) { emit outcomeReported(message, rows); });
     }
-    if (!report.skipped.isEmpty()) {
+    if (!report.leftAlone.isEmpty()) {
         // Not modal: the operator may keep working while reading which rows were left alone.
         QStringList ids;
-        for (qint64 id : report.skipped)
+        for (qint64 id : report.leftAlone)
             ids.append(QString::number(id));
         auto* box = new QMessageBox(QMessageBox::Information, verb, summary + QLatin1Char('.'), QMessageBox::Ok, this);
-        box->setDetailedText(tr("Skipped ids: %1").arg(ids.join(QStringLiteral(", "))));
+        box->setDetailedText(tr("Ids left alone: %1").arg(ids.join(QStringLiteral(", "))));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
@@ -458,6 +543,7 @@ void OutboxView::showContextMenu(const QPoint& position)
     const QModelIndex index = m_table->indexAt(position);
     QMenu menu(this);
     menu.addAction(m_requeueSelected);
+    menu.addAction(m_skipSelected);
     menu.addAction(m_releaseSelected);
     menu.addAction(m_copy);
     if (index.isValid()) {

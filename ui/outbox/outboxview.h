@@ -24,7 +24,8 @@ struct OperatorActionReport;
 struct RequeueCandidates;
 
 // The outbox list with its filters, the detail pane of the selected row, and the operator actions:
-// requeue (the retry button) and release lease, for the selected rows or every row matching the filter.
+// requeue (the retry button), skip and release lease, for the selected rows, and requeue for every row matching
+// the filter.
 class OutboxView final : public QWidget {
     Q_OBJECT
 public:
@@ -48,6 +49,7 @@ public:
     QTableView* table() const { return m_table; }
     QAction* requeueSelectedAction() const { return m_requeueSelected; }
     QAction* requeueMatchingAction() const { return m_requeueMatching; }
+    QAction* skipSelectedAction() const { return m_skipSelected; }
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
 
@@ -55,6 +57,8 @@ public:
     // list, confirms with a reason (and when they last failed) and requeues them (Retry all matching, and the
     // Failures tab's and the Overview's Retry group). Cancelled, the list goes back to the filter before.
     void requeueMatching();
+    // The same for Skip (the Failures tab's Skip group).
+    void skipMatching();
 
     // How long the follow-up of an action's rows goes on (RequeueFollowUp::DefaultLimitMs).
     void setFollowUpLimitMs(int ms) { m_followUpLimitMs = ms; }
@@ -76,20 +80,29 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) final override;
 
 private:
+    // The audited actions on rows (OutboxOperator's), each with its verb and its report.
+    enum class RowAction { Requeue, Skip, ReleaseLease };
+    QString verbOf(RowAction action) const;
+    void actOnMatching(RowAction action);
+
     void buildFilterBar(QWidget* bar);
     OutboxFilter filterFromControls() const;
     void applyFilterControls();
     void updateActions();
     void requeueSelected();
+    void skipSelected();
     void releaseSelected();
+    QList<qint64> selectedRequeueable() const;
+    // Selects the row a link asked for once the list has loaded it.
+    void selectWhenLoaded();
     // A failure group or the rows of an audited action: narrows the list beyond the filter bar's controls.
     void setNarrowing(const QString& errorSignature, const QList<qint64>& ids);
     // Asks for the reason (with `notice`, e.g. when the rows last failed) and runs the action; false if cancelled.
-    bool confirmAndRun(const QString& verb, const QList<qint64>& ids, const QString& guard, bool release,
-        const QString& notice = {}, bool noticeIsWarning = false);
+    bool confirmAndRun(RowAction action, const QList<qint64>& ids, const QString& guard, const QString& notice = {},
+        bool noticeIsWarning = false);
     // When the candidates last failed, for the confirmation.
     static QString lastFailureNotice(const RequeueCandidates& candidates, bool ofGroup);
-    void reportResult(const QString& verb, bool release, const OperatorActionReport& report);
+    void reportResult(RowAction action, const OperatorActionReport& report);
     void updateEmptyState();
     void showContextMenu(const QPoint& position);
 
@@ -105,10 +118,12 @@ private:
     QLineEdit* m_errorContains;
     TimeRangeFilter* m_created;
     QCheckBox* m_stuckOnly;
+    QCheckBox* m_blockingOnly;
     QToolButton* m_group;
     QString m_errorSignature;
     QList<qint64> m_ids;
     QList<qint64> m_lastActed; // the rows the last action moved, for the empty list's text
+    qint64 m_selectWhenLoaded = 0;
     QLabel* m_empty;
     int m_followUpLimitMs;
     QTimer* m_filterDelay;
@@ -116,5 +131,6 @@ private:
     QAction* m_requeueSelected;
     QAction* m_requeueMatching;
     QAction* m_releaseSelected;
+    QAction* m_skipSelected;
     QAction* m_copy;
 };

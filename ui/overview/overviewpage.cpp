@@ -26,6 +26,7 @@ namespace {
 
 // The tiles are named like the statuses they count, plus "stuck" (for tests and screen readers).
 const QString StuckTile = QStringLiteral("stuck");
+const QString BlockedKeysTile = QStringLiteral("blockedKeys");
 
 OutboxFilter statusFilter(OutboxStatus status)
 {
@@ -113,6 +114,10 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     addStatusTile(OutboxStatus::Failed, tr("failed, retry scheduled"));
     addStatusTile(OutboxStatus::Dead, tr("dead, need an operator"));
     addTile(grid, StuckTile, tr("stuck, lease expired or overdue"), stuck);
+    addStatusTile(OutboxStatus::Waiting, tr("waiting behind an older row of their key"));
+    OutboxFilter blocking;
+    blocking.blockingOnly = true;
+    addTile(grid, BlockedKeysTile, tr("keys blocked by a dead row"), blocking);
     QFont large = m_oldest->font();
     large.setPointSizeF(large.pointSizeF() * 1.3);
     for (QLabel* label : { m_oldest, m_rates }) {
@@ -173,11 +178,12 @@ QLayout* OverviewPage::failureGroupsPane()
 QLayout* OverviewPage::waitingRowsPane()
 {
     setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
-    m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list"));
+    m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list; double-click the cause of a "
+                                  "row waiting behind another to open that one"));
     fitRows(m_waitingTable, OutboxOverview::ExplainedRows);
     connect(m_waitingTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         OutboxFilter row;
-        row.ids = { index.data(WaitingRowsModel::IdRole).toLongLong() };
+        row.ids = { index.data(WaitingRowsModel::OpensRole).toLongLong() };
         emit showOutbox(row);
     });
     auto* pane = new QVBoxLayout;
@@ -318,12 +324,14 @@ void OverviewPage::present(const OutboxOverview& overview)
     const auto name = [](OutboxStatus status) { return OutboxStatusNames.name(status); };
     const std::pair<QString, CappedCount> counts[] = { { name(OutboxStatus::Pending), overview.pending },
         { name(OutboxStatus::InFlight), overview.inFlight }, { name(OutboxStatus::Failed), overview.failed },
-        { name(OutboxStatus::Dead), overview.dead }, { StuckTile, overview.stuck } };
+        { name(OutboxStatus::Dead), overview.dead }, { StuckTile, overview.stuck },
+        { name(OutboxStatus::Waiting), overview.waiting }, { BlockedKeysTile, overview.blockedKeys } };
     for (const auto& [tileName, count] : counts) {
         QToolButton* tile = m_tiles.value(tileName);
         tile->setText(countText(count) + QLatin1Char('\n') + tile->property("caption").toString());
         // Rows that need an operator stand out; the colour reads on light and dark palettes.
-        const bool alarming = count.value > 0 && (tileName == name(OutboxStatus::Dead) || tileName == StuckTile);
+        const bool alarming = count.value > 0
+            && (tileName == name(OutboxStatus::Dead) || tileName == StuckTile || tileName == BlockedKeysTile);
         tile->setStyleSheet(alarming ? QStringLiteral("color: #dc322f; font-weight: bold;") : QString());
         if (count.estimate) {
             tile->setToolTip(tr("An estimate from the planner's statistics (as of the last ANALYZE): about %1. "

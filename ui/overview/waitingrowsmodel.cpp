@@ -21,6 +21,21 @@ QString WaitingRowsModel::causeText(const WaitingRow& waiting) const
 {
     const OutboxRowSummary& row = waiting.row;
     switch (waiting.cause) {
+    case WaitCause::BehindOlderRow: {
+        if (!waiting.blocker)
+            return tr("Waiting behind an older row of its key, published meanwhile: due again at the next claim");
+        const OutboxRowSummary& blocker = *waiting.blocker;
+        if (blocker.status == OutboxStatus::Dead)
+            return tr("Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)")
+                .arg(blocker.id)
+                .arg(blocker.lastErrorLine);
+        if (blocker.status == OutboxStatus::Failed)
+            return tr("Waiting behind #%1 of its key, failing (attempt %2): %3")
+                .arg(blocker.id)
+                .arg(blocker.attempts)
+                .arg(blocker.lastErrorLine);
+        return tr("Waiting behind #%1 of its key, %2").arg(blocker.id).arg(OutboxStatusNames.name(blocker.status));
+    }
     case WaitCause::NoRelayAlive:
         return tr("No relay is alive to publish it: start one (outboxctl relay)");
     case WaitCause::RelaysFailing:
@@ -50,10 +65,12 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
     const WaitingRow& waiting = rows().at(index.row());
     if (role == IdRole)
         return waiting.row.id;
+    if (role == OpensRole)
+        return index.column() == Cause && waiting.blocker ? waiting.blocker->id : waiting.row.id;
     if (role == Qt::ForegroundRole && index.column() == Cause) {
         const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::RelaysFailing
             || waiting.cause == WaitCause::LeaseExpired || waiting.cause == WaitCause::Overdue
-            || waiting.cause == WaitCause::Failing;
+            || waiting.cause == WaitCause::Failing || (waiting.blocker && isRequeueable(waiting.blocker->status));
         return alarming ? QVariant(QColor(0xdc, 0x32, 0x2f)) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == Cause)

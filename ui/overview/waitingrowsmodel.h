@@ -10,7 +10,9 @@ class WaitingRowsModel final : public SnapshotTableModel<WaitingRow> {
     Q_OBJECT
 public:
     enum Column { Waiting, Status, EventType, Id, Cause, ColumnCount };
-    enum Role { IdRole = Qt::UserRole + 1 };
+    // IdRole: the row's id. OpensRole: the row a double-click opens: for a row waiting behind an older row of its
+    // key, that row (the one to act on) when the cause is clicked; otherwise the row itself.
+    enum Role { IdRole = Qt::UserRole + 1, OpensRole };
 
     explicit WaitingRowsModel(QObject* parent = nullptr);
 
