@@ -28,6 +28,10 @@ OutboxError badSpec(const QString& spec, const QString& why)
 
 QString SinkSpec::describe(const QString& spec)
 {
+    // A fault in front of another sink: that one's spec as it may be shown.
+    const qsizetype next = spec.indexOf(QLatin1Char('>'));
+    if (spec.startsWith(QLatin1String("fault:")) && next > 0)
+        return spec.left(next + 1) + describe(spec.mid(next + 1));
     return spec.startsWith(QLatin1String("amqp://")) ? AmqpEndpoint::redacted(spec) : spec;
 }
 
@@ -42,26 +46,36 @@ MessageSinkFactory SinkSpec::parse(const QString& spec)
         return [path] { return std::make_unique<JsonLinesFileSink>(path); };
     }
     if (spec.startsWith(QLatin1String("fault:"))) {
-        const QStringList parts = spec.mid(6).split(QLatin1Char(','));
+        const qsizetype arrow = spec.indexOf(QLatin1Char('>'));
+        MessageSinkFactory next;
+        if (arrow > 0) {
+            const QString nextSpec = spec.mid(arrow + 1);
+            if (nextSpec.isEmpty() || nextSpec.startsWith(QLatin1String("fault:")))
+                throw badSpec(describe(spec), QStringLiteral("after '>' name the sink the faults are in front of"));
+            next = parse(nextSpec);
+        }
+        const QStringList parts = spec.mid(6, arrow > 0 ? arrow - 6 : -1).split(QLatin1Char(','));
         if (parts.size() > 3)
-            throw badSpec(spec, QStringLiteral("expected fault:RATE[,LATENCY_MS[,CRASH_AFTER]]"));
+            throw badSpec(describe(spec), QStringLiteral("expected fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK]"));
         FaultInjectingSink::Options options;
         bool ok = false;
         options.failureRate = parts.at(0).toDouble(&ok);
         if (!ok || options.failureRate < 0.0 || options.failureRate > 1.0)
-            throw badSpec(spec, QStringLiteral("the failure rate must be a number from 0 to 1"));
+            throw badSpec(describe(spec), QStringLiteral("the failure rate must be a number from 0 to 1"));
         if (parts.size() > 1) {
             options.latencyMs = parts.at(1).toInt(&ok);
             if (!ok || options.latencyMs < 0 || options.latencyMs > 60'000)
-                throw badSpec(spec, QStringLiteral("the latency must be 0 to 60000 milliseconds"));
+                throw badSpec(describe(spec), QStringLiteral("the latency must be 0 to 60000 milliseconds"));
         }
         if (parts.size() > 2) {
             options.crashAfter = parts.at(2).toLongLong(&ok);
             if (!ok || options.crashAfter < 1)
-                throw badSpec(spec, QStringLiteral("crash-after must be a positive number of messages"));
+                throw badSpec(describe(spec), QStringLiteral("crash-after must be a positive number of messages"));
         }
         auto published = std::make_shared<std::atomic<qint64>>(0);
-        return [options, published] { return std::make_unique<FaultInjectingSink>(options, published); };
+        return [options, published, next] {
+            return std::make_unique<FaultInjectingSink>(options, published, next ? next() : nullptr);
+        };
     }
     if (spec.startsWith(QLatin1String("amqp://"))) {
         AmqpEndpoint endpoint;
@@ -74,6 +88,6 @@ MessageSinkFactory SinkSpec::parse(const QString& spec)
             throw badSpec(endpoint.display(), QStringLiteral("name the exchange to publish to: ?exchange=NAME"));
         return [endpoint] { return std::make_unique<RabbitMqSink>(endpoint); };
     }
-    throw badSpec(
-        spec, QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] or null"));
+    throw badSpec(describe(spec),
+        QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK] or null"));
 }

@@ -8,7 +8,8 @@
 // Parses the relay's --sink argument:
 //   amqp://USER:PASS@HOST:PORT/VHOST?exchange=NAME  RabbitMqSink (see AmqpEndpoint for every parameter)
 //   file:PATH                               JsonLinesFileSink appending to PATH
-//   fault:RATE[,LATENCY_MS[,CRASH_AFTER]]   FaultInjectingSink (RATE between 0 and 1)
+//   fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK]
+//                                           FaultInjectingSink (RATE between 0 and 1), in front of SINK if given
 //   null                                    accepts everything, writes nothing
 // Throws OutboxError(InvalidInput) naming what is wrong with the spec.
 class SinkSpec final {

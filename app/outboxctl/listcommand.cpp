@@ -23,7 +23,7 @@ QString ListCommand::synopsis() const
 {
     return QStringLiteral("outbox|keys [--status S] [--limit N] [--after CURSOR] [--format table|json|csv] "
                           "[outbox: --event-type T] [--aggregate ID] [--error-contains TEXT] [--signature SIG] "
-                          "[--created-from TIME] [--created-to TIME] [--stuck]]");
+                          "[--created-from TIME] [--created-to TIME] [--stuck] [--blocking]]");
 }
 
 void ListCommand::addOptions(ArgumentParser& parser) const
@@ -47,11 +47,13 @@ void ListCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(
         QStringLiteral("created-to"), QStringLiteral("TIME"), QStringLiteral("outbox: created before TIME."));
     parser.addFlag(QStringLiteral("stuck"), QStringLiteral("outbox: only rows that look stuck (see the README)."));
+    parser.addFlag(QStringLiteral("blocking"),
+        QStringLiteral("outbox: only dead rows with an ordering key, each holding back the later rows of its key."));
 }
 
 static const QStringList OutboxOnlyOptions { QStringLiteral("event-type"), QStringLiteral("aggregate"),
     QStringLiteral("error-contains"), QStringLiteral("signature"), QStringLiteral("created-from"),
-    QStringLiteral("created-to"), QStringLiteral("stuck") };
+    QStringLiteral("created-to"), QStringLiteral("stuck"), QStringLiteral("blocking") };
 
 namespace {
 
@@ -90,6 +92,7 @@ OutboxFilter outboxFilter(const ArgumentParser& parser, DbSession& session, cons
     if (parser.isSet(QStringLiteral("created-to")))
         filter.createdTo = parser.instant(QStringLiteral("created-to"), now, utc);
     filter.stuckOnly = parser.isSet(QStringLiteral("stuck"));
+    filter.blockingOnly = parser.isSet(QStringLiteral("blocking"));
     return filter;
 }
 

@@ -51,8 +51,9 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
     }
     if (!filter.errorSignature.isEmpty())
         query.require(QStringLiteral("error_signature = ?::text"), { filter.errorSignature });
+    // In literals, not binds: a generic plan proves outbox_blocking_idx's predicate only from them.
     if (filter.blockingOnly)
-        query.require(QStringLiteral("ordering_key IS NOT NULL"));
+        query.require(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL"));
     if (!filter.ids.isEmpty())
         query.require(QStringLiteral("id = ANY(?::bigint[])"), { SqlValues::bigintArray(filter.ids) });
     if (filter.createdFrom.isValid())

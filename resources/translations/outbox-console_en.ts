@@ -2042,16 +2042,16 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         </translation>
     </message>
     <message>
-        <source>waiting behind an older row of their key</source>
-        <translation>waiting behind an older row of their key</translation>
-    </message>
-    <message>
         <source>keys blocked by a dead row</source>
         <translation>keys blocked by a dead row</translation>
     </message>
     <message>
         <source>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</source>
         <translation>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</translation>
+    </message>
+    <message>
+        <source>waiting behind their key</source>
+        <translation>waiting behind their key</translation>
     </message>
 </context>
 <context>

@@ -2000,16 +2000,16 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         </translation>
     </message>
     <message>
-        <source>waiting behind an older row of their key</source>
-        <translation>키의 이전 행 뒤에서 대기 중</translation>
-    </message>
-    <message>
         <source>keys blocked by a dead row</source>
         <translation>배달 못한 메시지 행에 막힌 키</translation>
     </message>
     <message>
         <source>Double-click a row to open it in the outbox list; double-click the cause of a row waiting behind another to open that one</source>
         <translation>행을 더블클릭하면 아웃박스 목록에서 엽니다. 다른 행 뒤에서 기다리는 행의 원인을 더블클릭하면 그 행을 엽니다</translation>
+    </message>
+    <message>
+        <source>waiting behind their key</source>
+        <translation>키의 이전 행을 기다리는 중</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,9 @@
 
 #include "outboxbench.h"
 
+#include "common/sinkspec.h"
 #include "db/dbsession.h"
+#include "relay/outboxrelay.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -143,12 +145,14 @@ void resetAll(DbSession& admin)
         QStringLiteral("reset"));
 }
 
-void seedOutbox(DbSession& session, int rows)
+void seedOutbox(DbSession& session, int rows, int keys)
 {
-    session.exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
-                                "SELECT 'order', g::text, 'order.created', jsonb_build_object('n', g), "
-                                "gen_random_uuid()::text FROM generate_series(1, ?::int) g"),
-        { rows }, QStringLiteral("seeding"));
+    session.exec(QStringLiteral(
+                     "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key) "
+                     "SELECT 'order', g::text, 'order.created', jsonb_build_object('n', g), "
+                     "gen_random_uuid()::text, CASE WHEN ?::int > 0 THEN 'k' || (g % ?::int) END "
+                     "FROM generate_series(1, ?::int) g"),
+        { keys, std::max(keys, 1), rows }, QStringLiteral("seeding"));
 }
 
 qint64 unpublishedRows(DbSession& session)
@@ -158,6 +162,21 @@ qint64 unpublishedRows(DbSession& session)
             {}, QStringLiteral("counting unpublished rows"));
     q.next();
     return q.value(0).toLongLong();
+}
+
+double relayDrain(const ConnectionSettings& settings, int workers, int batch, int rows)
+{
+    RelayOptions options = quietRelayOptions();
+    options.workers = workers;
+    options.batchSize = batch;
+    options.once = true;
+    QElapsedTimer timer;
+    timer.start();
+    const RelayTotals totals = OutboxRelay(settings, SinkSpec::parse(QStringLiteral("null")), options).run();
+    const double elapsedMs = double(timer.nsecsElapsed()) / 1e6;
+    if (totals.published != rows)
+        std::fprintf(stderr, "relay: %lld of %d rows published\n", totals.published, rows);
+    return double(totals.published) * 1000.0 / elapsedMs;
 }
 
 RelayOptions quietRelayOptions()

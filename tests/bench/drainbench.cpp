@@ -124,21 +124,6 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
     return double(total) * 1000.0 / elapsedMs;
 }
 
-double relayDrain(const ConnectionSettings& settings, int workers, int batch, int rows)
-{
-    RelayOptions options = quietRelayOptions();
-    options.workers = workers;
-    options.batchSize = batch;
-    options.once = true;
-    QElapsedTimer timer;
-    timer.start();
-    const RelayTotals totals = OutboxRelay(settings, SinkSpec::parse(QStringLiteral("null")), options).run();
-    const double elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-    if (totals.published != rows)
-        std::fprintf(stderr, "relay: %lld of %d rows published\n", totals.published, rows);
-    return double(totals.published) * 1000.0 / elapsedMs;
-}
-
 // perf record -D -1 --control fifo:CTL,ACK: OUTBOX_BENCH_PERF_CONTROL=CTL,ACK lets the benchmark switch the
 // profile on and off around one phase.
 class PerfControl final {

@@ -27,6 +27,15 @@
 //     OUTBOX_BENCH_PERF_CONTROL=CTL_FIFO,ACK_FIFO (perf record -D -1 --control fifo:CTL_FIFO,ACK_FIFO) only the
 //     relay's drain at the first worker count on the full schema in the first round is profiled.
 //
+//   ordered [rows=100000] [batch=1000] [rounds=3] [workers=4] [keys,...=0,10000,100,1]     (orderedbench.cpp)
+//     `rows` seeded rows spread over each number of ordering keys (0: unordered) drained by the relay (once, null
+//     sink); medians of `rounds` rounds, the order rotating every round, and the median of each round's ratio to
+//     the unordered drain of that round.
+//
+//   claimplan [rows=10000000] [keys=1000] [due=100000]                                (orderedbench.cpp)
+//     The claim's plan (EXPLAIN (ANALYZE, BUFFERS), rolled back; cold, then warm) over `rows` rows, all but `due`
+//     of them published history, the due ones over `keys` ordering keys with each key's oldest row failing.
+//
 //   wakeup [seconds=15] [clients,...=1,4,16] [rounds=3]                               (wakeupbench.cpp)
 //     The create statement under pgbench while a relay (1 worker, null sink) drains: with the wake-up triggers
 //     of migration 0012 and wakeOnCommit, without them (disabled, polling relay), with a plain NOTIFY on every
@@ -49,6 +58,7 @@ int main(int argc, char** argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is measured, also into a file
     const std::map<QString, BenchMode> modes { { QStringLiteral("throughput"), &runThroughput },
         { QStringLiteral("latency"), &runLatency }, { QStringLiteral("drain"), &runDrain },
+        { QStringLiteral("ordered"), &runOrdered }, { QStringLiteral("claimplan"), &runClaimPlan },
         { QStringLiteral("wakeup"), &runWakeup } };
     QStringList args = app.arguments().mid(1);
     QString mode = QStringLiteral("throughput");
@@ -57,7 +67,7 @@ int main(int argc, char** argv)
     const auto found = modes.find(mode);
     if (found == modes.end()) {
         std::fprintf(stderr,
-            "usage: outbox-bench [throughput|latency|drain|wakeup] [arguments...]\n"
+            "usage: outbox-bench [throughput|latency|drain|ordered|claimplan|wakeup] [arguments...]\n"
             "unknown mode '%s'; the modes are described at the top of tests/bench/outboxbench.cpp\n",
             qPrintable(mode));
         return 2;

@@ -24,6 +24,8 @@ int runThroughput(const ConnectionSettings& settings, DbSession& admin, const QS
 int runLatency(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runDrain(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runWakeup(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
+int runOrdered(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
+int runClaimPlan(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 
 // Positional arguments: args[index] as a number, a comma-separated list of numbers or a string, else `fallback`.
 int intArgument(const QStringList& args, int index, int fallback);
@@ -51,13 +53,17 @@ QString insertKeyOrderAndMessage();
 // Emptying the tables (identities restarted) and filling the outbox with `rows` due rows.
 void resetOutbox(DbSession& admin);
 void resetAll(DbSession& admin); // orders, keys, replays, outbox, attempts and metric rollups
-void seedOutbox(DbSession& session, int rows);
+// With `keys` > 0 the rows are spread round-robin over that many ordering keys; with 0 they are unordered.
+void seedOutbox(DbSession& session, int rows, int keys = 0);
 // Rows pending, in flight or failed: what the relays have yet to publish.
 qint64 unpublishedRows(DbSession& session);
 
 // `options` logging the relay's warnings to stderr and nothing else (everything with OUTBOX_BENCH_VERBOSE set): the
 // benchmark's output stays a table.
 RelayOptions quietRelayOptions();
+
+// The relay (once, null sink, `workers` × `batch`) draining the `rows` due rows: rows per second, the start included.
+double relayDrain(const ConnectionSettings& settings, int workers, int batch, int rows);
 
 // Calls `done` every `pollMs` until it returns true (true) or `timeoutMs` passed (false).
 bool waitUntil(const std::function<bool()>& done, int timeoutMs, int pollMs = 100);

@@ -10,6 +10,7 @@
 #include "outbox/outboxfilter.h"
 #include "outbox/outboxrepository.h"
 #include "relay/outboxrelay.h"
+#include "relay/sinks/faultinjectingsink.h"
 #include "support/databasetestcase.h"
 #include "support/processtesting.h"
 #include "support/runningrelay.h"
@@ -502,6 +503,75 @@ private slots:
         QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
         QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());
         QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
+    }
+
+    // Issue 23 through the real broker: 3,000 events of 10 keys (one customer each), 4 workers of batch 10, 5 % of
+    // publishes failing before they reach RabbitMQ. A queue's consumer sees each key's events in id order (the
+    // first delivery of each; the inbox drops repeats), and the reference consumer's counts are the published ones.
+    void aKeysEventsReachTheConsumerInOrder()
+    {
+        constexpr int Rows = 3'000;
+        constexpr int Keys = 10;
+        const QString exchange = name("events");
+        const QString ordered = name("ordered");
+        const QString counted = name("counted");
+        bindQueue(exchange, ordered);
+        bindQueue(exchange, counted);
+        db().exec(
+            QStringLiteral("SELECT outbox_enqueue('customer', 'c-' || (g % ?::int), 'order.created', "
+                           "  jsonb_build_object('customer', 'c-' || (g % ?::int)), jsonb_build_object('seq', g), "
+                           "  'ev-' || g) "
+                           "FROM generate_series(1, ?::int) AS g"),
+            { Keys, Keys, Rows });
+        RelayOptions options = relayOptions();
+        options.workers = 4;
+        options.batchSize = 10;
+        options.maxAttempts = 1'000;
+        auto published = std::make_shared<std::atomic<qint64>>(0);
+        OutboxRelay relay(
+            db().settings(),
+            [endpoint = endpoint(exchange), published] {
+                FaultInjectingSink::Options faults;
+                faults.failureRate = 0.05;
+                return std::make_unique<FaultInjectingSink>(
+                    faults, published, std::make_unique<RabbitMqSink>(endpoint));
+            },
+            options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(totals.published, qint64(Rows));
+        QVERIFY2(totals.failed > 50, qPrintable(QString::number(totals.failed))); // the faults did happen
+
+        QTRY_COMPARE_WITH_TIMEOUT(messagesIn(ordered), qint64(Rows), 30'000);
+        QHash<QString, qint64> lastSeq;
+        QSet<QString> seen;
+        qint64 inversions = 0;
+        for (const AmqpDelivery& delivery : take(ordered, Rows)) {
+            if (seen.contains(delivery.messageId))
+                continue;
+            seen.insert(delivery.messageId);
+            const QString customer
+                = QJsonDocument::fromJson(delivery.body).object().value(QStringLiteral("customer")).toString();
+            const qint64 seq = delivery.headers.value(QStringLiteral("seq")).toInteger();
+            inversions += seq < lastSeq.value(customer) ? 1 : 0;
+            lastSeq[customer] = std::max(lastSeq.value(customer), seq);
+        }
+        QCOMPARE(seen.size(), Rows);
+        QCOMPARE(lastSeq.size(), Keys);
+        QCOMPARE(inversions, 0LL);
+
+        const QJsonObject summary = consume(exchange, counted, Rows);
+        QCOMPARE(summary.value(QStringLiteral("applied")).toInt(), Rows);
+        for (int key = 0; key < Keys; ++key) {
+            const QString customer = QStringLiteral("c-%1").arg(key);
+            QCOMPARE(db().scalar(QStringLiteral("SELECT orders FROM customer_order_counts "
+                                                "WHERE consumer = 'order-counts' AND customer = ?::text"),
+                             { customer })
+                         .toLongLong(),
+                db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' "
+                                           "AND ordering_key = ?::text"),
+                        { QStringLiteral("customer:") + customer })
+                    .toLongLong());
+        }
     }
 
     // Every message delivered twice: the reference consumer applies each once and counts the rest as duplicates.

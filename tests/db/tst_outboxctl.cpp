@@ -796,6 +796,13 @@ private slots:
             0);
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
             QStringLiteral("dead,waiting,waiting"));
+        // outboxctl list --blocking: the dead row that holds its key back, and no other.
+        const CliRun blocking = ctl({ QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--blocking"),
+            QStringLiteral("--format=json") });
+        EXPECT_EXIT(blocking, 0);
+        const QJsonArray blockingRows = blocking.json().value(QStringLiteral("items")).toArray();
+        QCOMPARE(blockingRows.size(), 1);
+        QCOMPARE(blockingRows.first().toObject().value(QStringLiteral("id")).toInteger(), 1);
         const QString signature
             = db().scalar(QStringLiteral("SELECT error_signature FROM outbox WHERE status = 'dead'")).toString();
         const QStringList skip { QStringLiteral("skip"), QStringLiteral("--signature"), signature,

@@ -122,8 +122,9 @@ private slots:
         }
     }
 
-    // A dead row requeued by an operator is published within 50 ms of the requeue's commit.
-    void aRequeuedRowIsPublishedWithin50Ms()
+    // A dead row requeued by an operator is published at once after the requeue's commit: well before the fallback
+    // poll (a tenth of it; typically a few milliseconds, but a loaded CI machine takes tens).
+    void aRequeuedRowIsPublishedBeforeTheFallbackPoll()
     {
         const qint64 id = insertRow(QStringLiteral("INSERT"));
         db().exec(QStringLiteral("UPDATE outbox SET status = 'dead', attempts = 10, last_error = 'refused' "
@@ -138,11 +139,12 @@ private slots:
         // From the requeue transaction's start (its audit row's time): before its commit.
         const qint64 latencyMs
             = waitForPublished(id, QStringLiteral("(SELECT max(at) FROM audit_log WHERE action = 'requeue')"), 10'000);
-        QVERIFY2(latencyMs >= 0 && latencyMs <= 50, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
+        QVERIFY2(latencyMs >= 0 && latencyMs < FallbackPollMs / 10, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
     }
 
-    // A failed row is retried at its next_attempt_at (the due watch's timer), not at the next fallback poll.
-    void aFailedRowIsRetriedWithin50MsOfItsNextAttempt()
+    // A failed row is retried at its next_attempt_at (the due watch's timer), not at the next fallback poll: within
+    // a tenth of the poll (3-7 ms on a quiet machine, 56 ms seen under a loaded CI run).
+    void aFailedRowIsRetriedAtItsNextAttempt()
     {
         RelayOptions options = idleRelayOptions(QStringLiteral("retry"));
         options.backoffBaseMs = 400;
@@ -154,7 +156,8 @@ private slots:
         const qint64 id = insertRow(QStringLiteral("INSERT"));
         const qint64 lateMs = waitForPublished(id, QStringLiteral("next_attempt_at"), 10'000);
         QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = ?"), { id }).toInt(), 2);
-        QVERIFY2(lateMs >= 0 && lateMs <= 50, qPrintable(QStringLiteral("%1 ms after next_attempt_at").arg(lateMs)));
+        QVERIFY2(lateMs >= 0 && lateMs < FallbackPollMs / 10,
+            qPrintable(QStringLiteral("%1 ms after next_attempt_at").arg(lateMs)));
     }
 
     // Two relays asleep: one holds the lock, the other backs off and listens; a new row is published at once,

@@ -3,9 +3,15 @@
 #include "common/sinkspec.h"
 #include "db/outboxerror.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
-// How an AMQP URI (the relay's --sink, the consumer's --from) is read, and how bad ones are refused.
+// How an AMQP URI (the relay's --sink, the consumer's --from) and the relay's other sink specs are read, and how
+// bad ones are refused.
 class TestAmqpEndpoint final : public QObject {
     Q_OBJECT
 
@@ -107,6 +113,48 @@ private slots:
         QVERIFY(SinkSpec::parse(QStringLiteral("amqp://u:hunter2@h/?exchange=e")) != nullptr);
         QCOMPARE(SinkSpec::describe(QStringLiteral("amqp://u:hunter2@h/?exchange=e")),
             QStringLiteral("amqp://u:***@h/?exchange=e"));
+    }
+
+    // fault:RATE>SINK: the messages the fault does not fail reach the sink behind it, and only those; the spec
+    // behind it is described (its password masked) and checked like any other.
+    void aFaultCanStandInFrontOfAnotherSink()
+    {
+        QTemporaryDir directory;
+        const QString path = directory.filePath(QStringLiteral("events.jsonl"));
+        const std::unique_ptr<MessageSink> sink = SinkSpec::parse(QStringLiteral("fault:0.5>file:") + path)();
+        QList<OutboxMessage> batch;
+        for (qint64 id = 1; id <= 200; ++id) {
+            OutboxMessage message;
+            message.id = id;
+            message.payload = QByteArrayLiteral("{}");
+            message.headers = QByteArrayLiteral("{}");
+            batch.append(message);
+        }
+        QSet<qint64> succeeded;
+        for (const PublishResult& result : sink->publish(batch)) {
+            if (result.ok)
+                succeeded.insert(result.id);
+        }
+        QVERIFY2(succeeded.size() > 50 && succeeded.size() < 150, qPrintable(QString::number(succeeded.size())));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QSet<qint64> written;
+        while (!file.atEnd())
+            written.insert(QJsonDocument::fromJson(file.readLine()).object().value(QStringLiteral("id")).toInteger());
+        QCOMPARE(written, succeeded);
+
+        QCOMPARE(SinkSpec::describe(QStringLiteral("fault:0.1>amqp://u:hunter2@h/?exchange=e")),
+            QStringLiteral("fault:0.1>amqp://u:***@h/?exchange=e"));
+        for (const QString& bad : { QStringLiteral("fault:0.1>"), QStringLiteral("fault:0.1>fault:0.2"),
+                 QStringLiteral("fault:0.1>amqp://u:hunter2@h/") }) {
+            try {
+                SinkSpec::parse(bad);
+                QFAIL(qPrintable(bad + QStringLiteral(" accepted")));
+            } catch (const OutboxError& error) {
+                QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+                QVERIFY2(!error.message().contains(QLatin1String("hunter2")), qPrintable(error.message()));
+            }
+        }
     }
 };
 

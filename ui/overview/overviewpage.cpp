@@ -109,12 +109,13 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     const auto addStatusTile = [&](OutboxStatus status, const QString& caption) {
         addTile(grid, OutboxStatusNames.name(status), caption, statusFilter(status));
     };
+    // In two rows whose columns pair short captions with long ones, so the page stays as narrow as one row was.
     addStatusTile(OutboxStatus::Pending, tr("pending"));
-    addStatusTile(OutboxStatus::InFlight, tr("in flight"));
     addStatusTile(OutboxStatus::Failed, tr("failed, retry scheduled"));
     addStatusTile(OutboxStatus::Dead, tr("dead, need an operator"));
     addTile(grid, StuckTile, tr("stuck, lease expired or overdue"), stuck);
-    addStatusTile(OutboxStatus::Waiting, tr("waiting behind an older row of their key"));
+    addStatusTile(OutboxStatus::InFlight, tr("in flight"));
+    addStatusTile(OutboxStatus::Waiting, tr("waiting behind their key"));
     OutboxFilter blocking;
     blocking.blockingOnly = true;
     addTile(grid, BlockedKeysTile, tr("keys blocked by a dead row"), blocking);
@@ -278,7 +279,7 @@ void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString
     auto* tile = new QToolButton(this);
     tile->setToolButtonStyle(Qt::ToolButtonTextOnly);
     tile->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    tile->setMinimumHeight(96);
+    tile->setMinimumHeight(72);
     tile->setAutoRaise(false);
     tile->setProperty("caption", caption);
     tile->setToolTip(tr("Show the %1 rows").arg(caption));
@@ -292,9 +293,11 @@ void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString
         emit showOutbox(withThreshold);
     });
     m_tiles.insert(name, tile);
-    const int column = int(m_tiles.size()) - 1;
-    grid->addWidget(tile, 0, column);
-    grid->setColumnStretch(column, 1);
+    // Four to a row: seven in one would make the window wider than a small screen.
+    constexpr int TilesPerRow = 4;
+    const int index = int(m_tiles.size()) - 1;
+    grid->addWidget(tile, index / TilesPerRow, index % TilesPerRow);
+    grid->setColumnStretch(index % TilesPerRow, 1);
 }
 
 void OverviewPage::setStuckThresholdMs(qint64 ms)

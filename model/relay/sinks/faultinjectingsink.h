@@ -9,7 +9,8 @@
 
 // A sink for tests and demos that fails a configurable share of messages with realistic broker errors,
 // waits a configurable latency per batch, and can kill the whole process after N messages to simulate a
-// relay crash between claim and completion.
+// relay crash between claim and completion. The messages it does not fail go on to `next` if there is one (a
+// flaky link in front of a real sink), and are accepted otherwise.
 class FaultInjectingSink final : public MessageSink {
     Q_DISABLE_COPY_MOVE(FaultInjectingSink)
 public:
@@ -23,12 +24,14 @@ public:
     };
 
     // `published` is shared by all sinks of one relay so crashAfter counts the whole process.
-    FaultInjectingSink(Options options, std::shared_ptr<std::atomic<qint64>> published);
+    FaultInjectingSink(
+        Options options, std::shared_ptr<std::atomic<qint64>> published, std::unique_ptr<MessageSink> next = {});
 
     QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override;
 
 private:
     Options m_options;
     std::shared_ptr<std::atomic<qint64>> m_published;
+    std::unique_ptr<MessageSink> m_next;
     QRandomGenerator m_random;
 };
