@@ -1807,24 +1807,12 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
     </message>
     <message>
-        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</source>
-        <translation>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</translation>
-    </message>
-    <message>
-        <source>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</source>
-        <translation>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</translation>
-    </message>
-    <message>
         <source>Nothing to act on</source>
         <translation>Nothing to act on</translation>
     </message>
     <message>
         <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
         <translation>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</translation>
-    </message>
-    <message>
-        <source> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</source>
-        <translation> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</translation>
     </message>
     <message>
         <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
@@ -1844,6 +1832,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Ids left alone: %1</source>
         <translation>Ids left alone: %1</translation>
+    </message>
+    <message>
+        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
+    </message>
+    <message>
+        <source> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</source>
+        <translation> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</translation>
     </message>
 </context>
 <context>

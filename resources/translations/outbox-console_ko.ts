@@ -1773,24 +1773,12 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 대기(pending)로 돌아갑니다. 다른 행은 그대로 두고 보고합니다.</translation>
     </message>
     <message>
-        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported. A skipped row is never published: its consumers never see this event. The later rows of its ordering key are published next, in order.</source>
-        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 건너뜀(skipped)이 됩니다. 다른 행은 그대로 두고 보고합니다. 건너뛴 행은 발행되지 않으므로 소비자는 이 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
-    </message>
-    <message>
-        <source>Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it.</source>
-        <translation>소비자에게 없어도 되는 이벤트만 건너뛰세요. 전달되어야 한다면 원인을 고치고 재시도하세요.</translation>
-    </message>
-    <message>
         <source>Nothing to act on</source>
         <translation>작업할 행이 없습니다</translation>
     </message>
     <message>
         <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
         <translation>지금 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행이며, 목록에 정확히 이 행들이 표시됩니다. 작업 실행 전에 상태가 바뀐 행은 그대로 두고 보고하며, 이후에 실패한 행은 건드리지 않습니다.</translation>
-    </message>
-    <message>
-        <source> A skipped row is never published: its consumers never see this event; the later rows of its ordering key are published next, in order.</source>
-        <translation> 건너뛴 행은 발행되지 않으므로 소비자는 이 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
     </message>
     <message>
         <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
@@ -1809,6 +1797,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Ids left alone: %1</source>
         <translation>그대로 둔 ID: %1</translation>
+    </message>
+    <message>
+        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 건너뜀(skipped)이 됩니다. 다른 행은 그대로 두고 보고합니다.</translation>
+    </message>
+    <message>
+        <source> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</source>
+        <translation> 건너뛴 행은 발행되지 않으므로 소비자는 그 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
     </message>
 </context>
 <context>

@@ -158,19 +158,18 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
     });
-    // Retry group is Retry all matching on the group's rows: the same frozen set, dialog, reason and audit.
-    const auto retryGroup = [this](const OutboxFilter& filter) {
-        m_outbox->showFilter(filter);
-        m_tabs->setCurrentIndex(OutboxTab);
-        m_outbox->requeueMatching();
+    // Retry group and Skip group are Retry all matching and its Skip twin on the group's rows: the same frozen set,
+    // dialog, reason and audit.
+    const auto actOnGroup = [this](void (OutboxView::*act)()) {
+        return [this, act](const OutboxFilter& filter) {
+            m_outbox->showFilter(filter);
+            m_tabs->setCurrentIndex(OutboxTab);
+            (m_outbox->*act)();
+        };
     };
-    connect(m_failures, &FailuresView::retryGroup, this, retryGroup);
-    connect(m_failures, &FailuresView::skipGroup, this, [this](const OutboxFilter& filter) {
-        m_outbox->showFilter(filter);
-        m_tabs->setCurrentIndex(OutboxTab);
-        m_outbox->skipMatching();
-    });
-    connect(m_overview, &OverviewPage::retryGroup, this, retryGroup);
+    connect(m_failures, &FailuresView::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
+    connect(m_failures, &FailuresView::skipGroup, this, actOnGroup(&OutboxView::skipMatching));
+    connect(m_overview, &OverviewPage::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
     // An action and, once its rows settled, its outcome: both change what the overview and the groups count.
     const auto logAction = [this](const QString& message, const QList<qint64>& rows) {

@@ -314,13 +314,11 @@ void OutboxView::selectWhenLoaded()
 {
     if (!m_selectWhenLoaded)
         return;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (m_model->rowAt(row).id == m_selectWhenLoaded) {
-            m_selectWhenLoaded = 0;
-            m_table->selectRow(row);
-            return;
-        }
-    }
+    const int row = m_model->rowOfId(m_selectWhenLoaded);
+    if (row < 0)
+        return;
+    m_selectWhenLoaded = 0;
+    m_table->selectRow(row);
 }
 
 QList<qint64> OutboxView::selectedRequeueable() const
@@ -360,9 +358,9 @@ void OutboxView::skipSelected()
 {
     confirmAndRun(RowAction::Skip, selectedRequeueable(),
         tr("Each row becomes skipped only if it is still failed or dead when the action runs; any other row is "
-           "left alone and reported. A skipped row is never published: its consumers never see this event. The "
-           "later rows of its ordering key are published next, in order."),
-        tr("Skip only an event the consumers can do without; to have it delivered, fix its cause and retry it."), true);
+           "left alone and reported.")
+            + skipConsequence(),
+        skipWarning(), true);
 }
 
 void OutboxView::releaseSelected()
@@ -426,11 +424,9 @@ void OutboxView::actOnMatching(RowAction action)
                 guard += tr(" The set is capped at %1 rows; run the action again for the rest.").arg(FrozenSetCap);
             const bool skip = action == RowAction::Skip;
             if (skip)
-                guard += tr(" A skipped row is never published: its consumers never see this event; the later rows "
-                            "of its ordering key are published next, in order.");
-            const QString notice = skip ? tr("Skip only events the consumers can do without; to have them "
-                                             "delivered, fix their cause and retry them.")
-                                        : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
+                guard += skipConsequence();
+            const QString notice
+                = skip ? skipWarning() : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
             if (!confirmAndRun(action, ids, guard, notice, skip || candidates.failedWithin(RecentFailureMs)))
                 showFilter(shown);
         },
@@ -455,6 +451,17 @@ QString OutboxView::lastFailureNotice(const RequeueCandidates& candidates, bool 
     return when
         + tr(" That is within the last minute: the cause may still be present, and the rows may only fail again. "
              "Fix it first, or retry a few rows to see.");
+}
+
+QString OutboxView::skipConsequence()
+{
+    return tr(" A skipped row is never published: its consumers never see that event. The later rows of its "
+              "ordering key are published next, in order.");
+}
+
+QString OutboxView::skipWarning()
+{
+    return tr("Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.");
 }
 
 QString OutboxView::verbOf(RowAction action) const

@@ -83,6 +83,9 @@ private:
     // The audited actions on rows (OutboxOperator's), each with its verb and its report.
     enum class RowAction { Requeue, Skip, ReleaseLease };
     QString verbOf(RowAction action) const;
+    // What every Skip confirmation says: the guard's last sentences, and the warning beside it.
+    static QString skipConsequence();
+    static QString skipWarning();
     void actOnMatching(RowAction action);
 
     void buildFilterBar(QWidget* bar);
