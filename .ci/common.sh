@@ -29,7 +29,7 @@ install_packages() {
 }
 
 # Paths below the source tree count relative to the build directory and the build directory itself does not
-# count, so a second build tree beside the first (the library-only build of .ci/test) reuses its objects.
+# count, so a build in a fresh clone (CI's) reuses the objects of an earlier one.
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=true
 
 # Configures and builds everything into BUILD_DIR, or with arguments, into the directory $1 with the CMake

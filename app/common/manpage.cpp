@@ -17,14 +17,27 @@ ManPage::ManPage(const QString& program, const QString& summary)
     m_text += QStringLiteral("%1 \\- %2\n").arg(escaped(program), escaped(summary));
 }
 
+// What must stay on one line (a request's argument, a .TP tag): a line break there would end it early and start the
+// next line with the rest.
+static QString oneLine(const QString& text)
+{
+    return ManPage::escaped(QString(text).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+}
+
+// A request's argument in double quotes; a quote inside would close it, so it is roff's \(dq instead.
+static QString quotedArgument(const QString& text)
+{
+    return QLatin1Char('"') + oneLine(text).replace(QLatin1Char('"'), QLatin1String("\\(dq")) + QLatin1Char('"');
+}
+
 void ManPage::section(const QString& heading)
 {
-    m_text += QStringLiteral(".SH \"%1\"\n").arg(escaped(heading.toUpper()));
+    m_text += QStringLiteral(".SH %1\n").arg(quotedArgument(heading.toUpper()));
 }
 
 void ManPage::subsection(const QString& heading)
 {
-    m_text += QStringLiteral(".SS \"%1\"\n").arg(escaped(heading));
+    m_text += QStringLiteral(".SS %1\n").arg(quotedArgument(heading));
 }
 
 void ManPage::paragraph(const QString& text)
@@ -42,17 +55,17 @@ void ManPage::options(const QList<QCommandLineOption>& options)
     for (const QCommandLineOption& option : options) {
         QStringList names;
         for (const QString& name : option.names())
-            names.append(QStringLiteral("\\fB%1%2\\fR").arg(name.size() == 1 ? "\\-" : "\\-\\-", escaped(name)));
+            names.append(QStringLiteral("\\fB%1%2\\fR").arg(name.size() == 1 ? "\\-" : "\\-\\-", oneLine(name)));
         QString term = names.join(QStringLiteral(", "));
         if (!option.valueName().isEmpty())
-            term += QStringLiteral(" \\fI%1\\fR").arg(escaped(option.valueName()));
+            term += QStringLiteral(" \\fI%1\\fR").arg(oneLine(option.valueName()));
         m_text += QStringLiteral(".TP\n%1\n%2\n").arg(term, escaped(option.description()));
     }
 }
 
 void ManPage::entry(const QString& term, const QString& text)
 {
-    m_text += QStringLiteral(".TP\n\\fB%1\\fR\n%2\n").arg(escaped(term), escaped(text));
+    m_text += QStringLiteral(".TP\n\\fB%1\\fR\n%2\n").arg(oneLine(term), escaped(text));
 }
 
 void ManPage::exitStatus(const QList<int>& codes)

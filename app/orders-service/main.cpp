@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backgroundrelay.h"
 #include "common/boundedtcpserver.h"
+#include "common/commandlinetext.h"
 #include "common/diagnosticlog.h"
 #include "common/exitcode.h"
 #include "common/listenaddress.h"
@@ -95,7 +96,7 @@ int main(int argc, char* argv[])
             QCoreApplication::instance(), [] { stop(); }, Qt::QueuedConnection);
     });
     try {
-        const ServiceOptions options = ServiceOptions::parse(QCoreApplication::arguments());
+        const ServiceOptions options = ServiceOptions::parse(CommandLineText::arguments(argc, argv));
         if (!options.helpText.isEmpty()) {
             QTextStream(stdout) << options.helpText;
             return ExitCode::Success;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serviceoptions.h"
 
+#include "common/commandlinetext.h"
 #include "common/exitcode.h"
 #include "common/listenaddress.h"
 #include "common/manpage.h"
@@ -95,6 +96,8 @@ ServiceOptions ServiceOptions::parse(const QStringList& arguments)
     parser.addOptions(table());
     if (!parser.parse(arguments))
         throw usageError(parser.errorText());
+    if (const std::optional<QString> notText = CommandLineText::optionNotUtf8(parser, table()))
+        throw usageError(*notText);
     if (!parser.positionalArguments().isEmpty())
         throw usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
 

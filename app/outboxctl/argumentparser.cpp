@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "argumentparser.h"
 
+#include "common/commandlinetext.h"
 #include "common/duration.h"
 #include "console.h"
 
@@ -46,6 +47,14 @@ bool ArgumentParser::parse(const QStringList& arguments)
 {
     if (!m_parser.parse(arguments))
         throw usageError(parseProblem(m_parser));
+    QStringList positionalNames;
+    for (const Positional& positional : std::as_const(m_positionals))
+        positionalNames.append(positional.name);
+    std::optional<QString> notText = CommandLineText::optionNotUtf8(m_parser, m_options);
+    if (!notText)
+        notText = CommandLineText::positionalNotUtf8(m_parser, positionalNames);
+    if (notText)
+        throw usageError(*notText);
     if (!m_parser.isSet(QStringLiteral("help")))
         return true;
     // QCommandLineParser's usage line knows nothing of subcommands; replace it with one that does.

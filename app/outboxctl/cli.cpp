@@ -5,6 +5,7 @@
 
 #include "argumentparser.h"
 #include "auditcommand.h"
+#include "common/commandlinetext.h"
 #include "common/exitcode.h"
 #include "common/manpage.h"
 #include "console.h"
@@ -104,6 +105,9 @@ int Cli::dispatch(const QStringList& arguments)
     parser.addOptions(globalOptions());
     if (!parser.parse(arguments))
         throw ArgumentParser::usageError({}, ArgumentParser::parseProblem(parser));
+    // The command's own arguments are checked by its parser.
+    if (const std::optional<QString> notText = CommandLineText::optionNotUtf8(parser, globalOptions()))
+        throw ArgumentParser::usageError({}, *notText);
     if (parser.isSet(HelpOption)) {
         Console::write(helpText().toUtf8());
         return ExitCode::Success;

@@ -2,9 +2,12 @@
 #include "broker/amqpconnection.h"
 
 #include "db/outboxerror.h"
+#include "db/peerliveness.h"
 
 #include <amqp_framing.h>
 #include <amqp_tcp_socket.h>
+#include <cerrno>
+#include <cstring>
 #include <sys/time.h>
 
 static timeval toTimeval(int ms)
@@ -36,6 +39,11 @@ void AmqpConnection::open(int timeoutMs, int heartbeatSeconds)
         fail(QStringLiteral("creating a socket"), QStringLiteral("out of memory"));
     checkStatus(amqp_socket_open_noblock(socket, m_endpoint.host.toUtf8().constData(), m_endpoint.port, &timeout),
         QStringLiteral("connecting"));
+    // A broker behind a blackholed link must fail the publish waiting for its confirms, or the consumer's wait
+    // for deliveries, within seconds; rabbitmq-c's heartbeats cannot see to it for the sink, since they are only
+    // sent from within its calls, which a relay with nothing to publish does not make.
+    if (!PeerLiveness::applyTo(amqp_socket_get_sockfd(socket)))
+        fail(QStringLiteral("setting up the connection's keepalives"), QString::fromLocal8Bit(strerror(errno)));
     const amqp_rpc_reply_t login
         = amqp_login(m_state, m_endpoint.vhost.toUtf8().constData(), 0, 131072, heartbeatSeconds,
             AMQP_SASL_METHOD_PLAIN, m_endpoint.user.toUtf8().constData(), m_endpoint.password.toUtf8().constData());

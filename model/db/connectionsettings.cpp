@@ -3,9 +3,14 @@
 
 #include "db/conninfo.h"
 #include "db/outboxerror.h"
+#include "db/peerliveness.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
+#include <QSqlQuery>
 #include <QVariant>
 #include <libpq-fe.h>
 
@@ -30,17 +35,36 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
     return settings;
 }
 
+const QList<QPair<QString, QString>> ConnectionSettings::ClientLivenessDefaults {
+    { QStringLiteral("keepalives"), QStringLiteral("1") },
+    { QStringLiteral("keepalives_idle"), QString::number(PeerLiveness::KeepaliveIdleSeconds) },
+    { QStringLiteral("keepalives_interval"), QString::number(PeerLiveness::KeepaliveIntervalSeconds) },
+    { QStringLiteral("keepalives_count"), QString::number(PeerLiveness::KeepaliveCount) },
+    { QStringLiteral("tcp_user_timeout"), QString::number(PeerLiveness::UserTimeoutMs) },
+};
+
+const QList<QPair<QString, QString>> ConnectionSettings::ServerLivenessDefaults {
+    { QStringLiteral("tcp_keepalives_idle"), QString::number(PeerLiveness::KeepaliveIdleSeconds) },
+    { QStringLiteral("tcp_keepalives_interval"), QString::number(PeerLiveness::KeepaliveIntervalSeconds) },
+    { QStringLiteral("tcp_keepalives_count"), QString::number(PeerLiveness::KeepaliveCount) },
+    { QStringLiteral("tcp_user_timeout"), QString::number(PeerLiveness::UserTimeoutMs) },
+};
+
 QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
 {
     QStringList connectOptions;
-    bool hasTimeout = false;
+    QSet<QString> keywords;
     for (const auto& [keyword, value] : m_options) {
+        keywords.insert(keyword);
         connectOptions.append(keyword + QLatin1Char('=') + Conninfo::quoted(value));
-        hasTimeout = hasTimeout || keyword == QLatin1String("connect_timeout");
     }
     // An unreachable server should fail in seconds, not hang on the OS's TCP timeout.
-    if (!hasTimeout && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
+    if (!keywords.contains(QStringLiteral("connect_timeout")) && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
         connectOptions.append(QStringLiteral("connect_timeout=10"));
+    for (const auto& [keyword, value] : ClientLivenessDefaults) {
+        if (!keywords.contains(keyword))
+            connectOptions.append(keyword + QLatin1Char('=') + value);
+    }
     if (!m_applicationName.isEmpty())
         connectOptions.append(QStringLiteral("application_name=") + Conninfo::quoted(m_applicationName));
     else if (qEnvironmentVariableIsEmpty("PGAPPNAME"))
@@ -63,7 +87,32 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
         throw OutboxError(
             OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
     }
+    applyServerDefaults(db);
     return db;
+}
+
+void ConnectionSettings::applyServerDefaults(QSqlDatabase& db) const
+{
+    QJsonObject settings;
+    for (const auto& [name, value] : ServerLivenessDefaults)
+        settings.insert(name, value);
+    if (m_idleInTransactionTimeoutMs > 0)
+        settings.insert(
+            QStringLiteral("idle_in_transaction_session_timeout"), QString::number(m_idleInTransactionTimeoutMs));
+    // Set after connecting rather than through `options`, which would replace the options a pg_service.conf
+    // service gives. Not over a choice made for this connection (the DSN's options, PGOPTIONS) or by ALTER ROLE
+    // or ALTER DATABASE ... SET: only over the server's defaults and postgresql.conf.
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT set_config(d.name, d.value, false) "
+                             "FROM jsonb_each_text(?::jsonb) AS d(name, value) JOIN pg_settings s USING (name) "
+                             "WHERE s.source NOT IN ('client', 'user', 'database', 'database user')"));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact)));
+    if (!q.exec()) {
+        const QString reason = q.lastError().text().simplified();
+        db.close();
+        throw OutboxError(OutboxError::Kind::Connection,
+            QStringLiteral("cannot set up the PostgreSQL session (keepalives, timeouts): %1").arg(reason));
+    }
 }
 
 QString ConnectionSettings::describe(const QSqlDatabase& open) const

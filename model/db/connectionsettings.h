@@ -19,6 +19,18 @@ public:
     // What pg_stat_activity shows, unless the DSN or PGAPPNAME names the application itself.
     void setDefaultApplicationName(const QString& name) { m_defaultApplicationName = name; }
 
+    // A session of these settings that stays idle inside a transaction this long is ended by the server, which
+    // rolls it back and frees its row locks (idle_in_transaction_session_timeout); 0: never (the default). For
+    // programs whose transactions never wait on anything but their own statements, e.g. the relay's.
+    void setIdleInTransactionTimeoutMs(qint64 ms) { m_idleInTransactionTimeoutMs = ms; }
+
+    // What every connection has unless the DSN (or for the server's settings, PGOPTIONS or ALTER ROLE/DATABASE)
+    // says otherwise: PeerLiveness for libpq, and the same for the server process, set when the session starts.
+    // Without the server's, a session idle in a transaction whose client vanished would hold its row locks for the
+    // two hours the server's kernel waits by default.
+    static const QList<QPair<QString, QString>> ClientLivenessDefaults;
+    static const QList<QPair<QString, QString>> ServerLivenessDefaults;
+
     // Opens a new connection named `connectionName` in the calling thread. Throws OutboxError(Connection).
     QSqlDatabase open(const QString& connectionName) const;
 
@@ -26,8 +38,11 @@ public:
     QString describe(const QSqlDatabase& open) const;
 
 private:
+    void applyServerDefaults(QSqlDatabase& db) const;
+
     QString m_password;
     QList<QPair<QString, QString>> m_options; // every other keyword libpq accepted, passed through verbatim
     QString m_applicationName; // from the DSN
     QString m_defaultApplicationName = QStringLiteral("outbox");
+    qint64 m_idleInTransactionTimeoutMs = 0;
 };

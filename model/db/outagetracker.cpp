@@ -15,10 +15,11 @@ void OutageTracker::reportDown(const QString& reason)
         std::lock_guard lock(m_mutex);
         if (m_up) {
             m_since.start();
+            // One arg() for all: a later arg() would replace the lowest %N left in the text, also one inside
+            // `reason` (an AMQP URI's vhost "/" is written "%2F").
             line = QStringLiteral("%1 unavailable: %2; retrying with backoff (%3 s doubling to %4 s, with jitter)")
-                       .arg(m_peer, reason)
-                       .arg(double(RetryDelay::FirstMs) / 1000.0)
-                       .arg(RetryDelay::MaxMs / 1000);
+                       .arg(m_peer, reason, QString::number(double(RetryDelay::FirstMs) / 1000.0),
+                           QString::number(RetryDelay::MaxMs / 1000));
         } else if (reason != m_problem && m_lastLine.elapsed() >= ReminderMs) {
             line = QStringLiteral("%1 still unavailable after %2 s, now: %3")
                        .arg(m_peer, QString::number(double(m_since.elapsed()) / 1000.0, 'f', 1), reason);

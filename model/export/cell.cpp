@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "export/cell.h"
 
-#include <cmath>
-
 Cell::Cell(QJsonValue json, QString text)
     : m_json(std::move(json))
     , m_text(std::move(text))
@@ -33,7 +31,16 @@ Cell Cell::instant(const QDateTime& value)
 {
     if (!value.isValid())
         return Cell(QJsonValue::Null, {});
-    const QString text = value.toUTC().toString(Qt::ISODateWithMs);
+    const QDateTime utc = value.toUTC();
+    QString text = utc.toString(Qt::ISODateWithMs);
+    // Qt writes ISO 8601 for the years 1 to 9999 only, and nothing otherwise; instants come from PostgreSQL, whose
+    // range is 4713 BC to 294276 AD. Outside, ISO 8601's expanded years: a sign and at least four digits, 1 BC being
+    // year 0 (Qt has no year 0).
+    if (text.isEmpty()) {
+        const int year = utc.date().year() < 0 ? utc.date().year() + 1 : utc.date().year();
+        text = QLatin1Char(year < 0 ? '-' : '+') + QString::number(qAbs(year)).rightJustified(4, QLatin1Char('0'))
+            + utc.toString(QStringLiteral("-MM-dd'T'HH:mm:ss.zzz'Z'"));
+    }
     return Cell(text, text);
 }
 
@@ -41,6 +48,8 @@ Cell Cell::rate(std::optional<double> value)
 {
     if (!value)
         return Cell(QJsonValue::Null, {});
-    // The JSON number carries the same four decimals as the text, so both formats agree.
-    return Cell(std::round(*value * 10'000.0) / 10'000.0, QString::number(*value, 'f', 4));
+    // The JSON number is read from the text, so both formats agree: rounding the double separately (x * 10'000,
+    // rounded, / 10'000) went the other way for some ties the text rounds exactly (3/160: 0.0188 against "0.0187").
+    const QString text = QString::number(*value, 'f', 4);
+    return Cell(text.toDouble(), text);
 }

@@ -33,13 +33,6 @@ QString CreateOrderResult::outcomeName(Outcome outcome)
 
 namespace {
 
-struct ValidatedOrder {
-    QString customer;
-    QString amount; // normalised to two fraction digits
-    qint64 cents = 0;
-    QString currency;
-};
-
 CreateOrderResult errorResult(
     CreateOrderResult::Outcome outcome, int status, const QString& code, const QString& message)
 {
@@ -50,12 +43,7 @@ CreateOrderResult errorResult(
     return result;
 }
 
-struct Problem {
-    QString field; // the request field at fault, named in the 400 answer
-    QString message;
-};
-
-CreateOrderResult badRequest(const Problem& problem)
+CreateOrderResult badRequest(const OrderProblem& problem)
 {
     CreateOrderResult result
         = errorResult(CreateOrderResult::Outcome::BadRequest, 400, QStringLiteral("bad_request"), problem.message);
@@ -63,40 +51,12 @@ CreateOrderResult badRequest(const Problem& problem)
     return result;
 }
 
-// Returns the problem with the request, or nullopt with `order` filled in.
-std::optional<Problem> validate(const CreateOrderRequest& request, ValidatedOrder& order)
+// Text that reaches the database as it was validated. JSON's \u escapes can spell U+0000, which PostgreSQL's text
+// cannot hold, and unpaired surrogates, which UTF-8 cannot: either would be refused by the server (a 503 that a
+// retry cannot cure) or stored as something else than the request's fingerprint says.
+bool storable(const QString& text)
 {
-    const QString key = QStringLiteral("idempotency_key");
-    if (request.key.isEmpty())
-        return Problem { key, QStringLiteral("the Idempotency-Key is missing or empty") };
-    if (request.key.size() > CreateOrderHandler::MaxKeyLength) {
-        return Problem { key,
-            QStringLiteral("the Idempotency-Key is longer than %1 characters").arg(CreateOrderHandler::MaxKeyLength) };
-    }
-    if (request.scope.isEmpty() || request.scope.size() > 200)
-        return Problem { QStringLiteral("scope"), QStringLiteral("the scope must be 1 to 200 characters") };
-    order.customer = request.customer.trimmed();
-    if (order.customer.isEmpty() || order.customer.size() > 200)
-        return Problem { QStringLiteral("customer"), QStringLiteral("the customer must be 1 to 200 characters") };
-    static const QRegularExpression amountPattern(QStringLiteral("^(\\d{1,16})(?:\\.(\\d{1,2}))?$"));
-    const auto amount = amountPattern.match(request.amount.trimmed());
-    if (!amount.hasMatch()) {
-        return Problem { QStringLiteral("amount"),
-            QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits")
-                .arg(request.amount) };
-    }
-    const QString fraction = amount.captured(2).leftJustified(2, QLatin1Char('0'));
-    order.cents = amount.captured(1).toLongLong() * 100 + fraction.toLongLong();
-    if (order.cents <= 0)
-        return Problem { QStringLiteral("amount"), QStringLiteral("the amount must be greater than zero") };
-    order.amount = QStringLiteral("%1.%2").arg(order.cents / 100).arg(order.cents % 100, 2, 10, QLatin1Char('0'));
-    static const QRegularExpression currencyPattern(QStringLiteral("^[A-Za-z]{3}$"));
-    if (!currencyPattern.match(request.currency).hasMatch()) {
-        return Problem { QStringLiteral("currency"),
-            QStringLiteral("the currency '%1' is not a three-letter ISO 4217 code").arg(request.currency) };
-    }
-    order.currency = request.currency.toUpper();
-    return std::nullopt;
+    return !text.contains(QChar(u'\0')) && QStringView(text).isValidUtf16();
 }
 
 QByteArray compact(const QJsonObject& object)
@@ -116,11 +76,55 @@ CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metr
     , m_options(options)
 { }
 
-CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
+std::variant<ValidatedOrder, OrderProblem> CreateOrderHandler::validate(const CreateOrderRequest& request)
 {
     ValidatedOrder order;
-    if (const std::optional<Problem> problem = validate(request, order))
+    const QString key = QStringLiteral("idempotency_key");
+    if (request.key.isEmpty())
+        return OrderProblem { key, QStringLiteral("the Idempotency-Key is missing or empty") };
+    if (request.key.size() > MaxKeyLength) {
+        return OrderProblem { key,
+            QStringLiteral("the Idempotency-Key is longer than %1 characters").arg(MaxKeyLength) };
+    }
+    if (!storable(request.key))
+        return OrderProblem { key, QStringLiteral("the Idempotency-Key holds U+0000 or an unpaired surrogate") };
+    if (request.scope.isEmpty() || request.scope.size() > 200)
+        return OrderProblem { QStringLiteral("scope"), QStringLiteral("the scope must be 1 to 200 characters") };
+    order.customer = request.customer.trimmed();
+    if (order.customer.isEmpty() || order.customer.size() > 200)
+        return OrderProblem { QStringLiteral("customer"), QStringLiteral("the customer must be 1 to 200 characters") };
+    if (!storable(order.customer)) {
+        return OrderProblem { QStringLiteral("customer"),
+            QStringLiteral("the customer holds U+0000 or an unpaired surrogate") };
+    }
+    static const QRegularExpression amountPattern(QStringLiteral("^(\\d{1,16})(?:\\.(\\d{1,2}))?$"));
+    const auto amount = amountPattern.match(request.amount.trimmed());
+    if (!amount.hasMatch()) {
+        return OrderProblem { QStringLiteral("amount"),
+            QStringLiteral("the amount '%1' is not a decimal number with at most two fraction digits")
+                .arg(request.amount) };
+    }
+    const QString fraction = amount.captured(2).leftJustified(2, QLatin1Char('0'));
+    order.cents = amount.captured(1).toLongLong() * 100 + fraction.toLongLong();
+    if (order.cents <= 0)
+        return OrderProblem { QStringLiteral("amount"), QStringLiteral("the amount must be greater than zero") };
+    order.amount = QStringLiteral("%1.%2").arg(order.cents / 100).arg(order.cents % 100, 2, 10, QLatin1Char('0'));
+    // Anchored at the very end: "$" would also match before a final line break, and "EUR\n" is no currency.
+    static const QRegularExpression currencyPattern(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z]{3}")));
+    if (!currencyPattern.match(request.currency).hasMatch()) {
+        return OrderProblem { QStringLiteral("currency"),
+            QStringLiteral("the currency '%1' is not a three-letter ISO 4217 code").arg(request.currency) };
+    }
+    order.currency = request.currency.toUpper();
+    return order;
+}
+
+CreateOrderResult CreateOrderHandler::handle(const CreateOrderRequest& request)
+{
+    const std::variant<ValidatedOrder, OrderProblem> validated = validate(request);
+    if (const auto* problem = std::get_if<OrderProblem>(&validated))
         return badRequest(*problem);
+    const ValidatedOrder& order = std::get<ValidatedOrder>(validated);
 
     const QJsonObject canonicalRequest {
         { QStringLiteral("customer"), order.customer },

@@ -7,6 +7,7 @@
 #include <QString>
 #include <functional>
 #include <optional>
+#include <variant>
 
 class DbSession;
 class MetricsRecorder;
@@ -17,6 +18,21 @@ struct CreateOrderRequest {
     QString customer;
     QString amount; // decimal text, at most two fraction digits
     QString currency = QStringLiteral("EUR");
+};
+
+// A request that passed CreateOrderHandler::validate, normalised: what the order, its fingerprint and its event are
+// made of.
+struct ValidatedOrder {
+    QString customer; // trimmed
+    QString amount; // two fraction digits
+    qint64 cents = 0;
+    QString currency; // upper case
+};
+
+// Why a request was refused before anything ran: the request field at fault, named in the 400 answer.
+struct OrderProblem {
+    QString field;
+    QString message;
 };
 
 struct CreateOrderResult {
@@ -57,6 +73,9 @@ public:
     CreateOrderHandler(DbSession& session, MetricsRecorder& metrics, Options options);
 
     CreateOrderResult handle(const CreateOrderRequest& request);
+
+    // The checks `handle` makes before it touches the database (public for the unit test and the fuzz target).
+    static std::variant<ValidatedOrder, OrderProblem> validate(const CreateOrderRequest& request);
 
     // Fault-injection point for tests and demos, in Options::form Transaction: runs inside the transaction after
     // the order, its outbox message and the completed key were written, just before commit. Whatever it throws

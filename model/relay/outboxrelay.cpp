@@ -8,6 +8,7 @@
 #include "metrics/metricsrepository.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "relay/outboxleaserepository.h"
 #include "relay/relayregistry.h"
 #include "relay/relayworker.h"
 
@@ -19,6 +20,8 @@
 #include <vector>
 
 static constexpr int BacklogCountCap = 100'000;
+// --once: how soon a worker looks again for due rows that waited behind rows in flight.
+static constexpr qint64 OnceRecheckMs = 20;
 
 OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, RelayOptions options)
     : m_settings(std::move(settings))
@@ -33,6 +36,10 @@ OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, 
     if (m_options.version.isEmpty())
         m_options.version = QCoreApplication::applicationVersion();
     m_settings.setDefaultApplicationName(QStringLiteral("outbox-relay"));
+    // The relay's transactions wait for nothing but their own statements (none stays open across a publish), so a
+    // session idle in one has a hung or cut-off relay behind it: the server ends it, freeing the rows' locks,
+    // before their lease runs out, so another relay's rescue can take them (it skips locked rows).
+    m_settings.setIdleInTransactionTimeoutMs(std::clamp<qint64>(m_options.leaseMs / 2, 1'000, 30'000));
 }
 
 void OutboxRelay::log(QtMsgType type, const QString& message) const
@@ -127,6 +134,7 @@ void OutboxRelay::workerLoop(int index)
             RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             bool foundWork = false; // since this worker last slept
+            bool waitingForHolders = false; // --once: due rows wait behind rows in flight (said once)
             for (;;) {
                 {
                     std::lock_guard lock(m_mutex);
@@ -146,6 +154,7 @@ void OutboxRelay::workerLoop(int index)
                 }
                 const RelayBatchResult batch = worker.processBatch();
                 foundWork = foundWork || batch.claimed > 0;
+                waitingForHolders = waitingForHolders && batch.claimed == 0;
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
                 m_peers.database().reportUp();
@@ -163,8 +172,22 @@ void OutboxRelay::workerLoop(int index)
                 // A claim that only parked rows moved them out of the way of the rows they waited behind.
                 if (batch.parked > 0)
                     continue;
-                if (m_options.once)
-                    return;
+                if (m_options.once) {
+                    // "Once" stops when no row is due. A claim can take none while some are: they wait behind
+                    // rows of their key that another worker has in flight, or another claim holds them. Both
+                    // end soon (a lost holder's lease is rescued above), so look again rather than stop.
+                    const std::optional<qint64> nextDueMs = OutboxLeaseRepository(session).msUntilNextDue();
+                    if (!nextDueMs || *nextDueMs > 0)
+                        return;
+                    if (!std::exchange(waitingForHolders, true)) {
+                        log(QtInfoMsg,
+                            QStringLiteral("%1: rows are due behind rows of their key in flight; waiting for those")
+                                .arg(name));
+                    }
+                    if (!waitUnlessStopping(OnceRecheckMs))
+                        return;
+                    continue;
+                }
                 // Nothing was due at the claim: the due watch (or the fallback poll) wakes us.
                 if (!m_dueWatch.sleep(std::exchange(foundWork, false)))
                     return;

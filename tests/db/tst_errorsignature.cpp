@@ -164,6 +164,35 @@ private slots:
                     .toHex()
                     .left(12)));
     }
+
+    // The fixed point for texts tests/fuzz/fuzz_errorsignature found, which the rule does not keep yet: a number
+    // before an apostrophe becomes <n>, after which the apostrophe opens a literal; and the cut at 300 characters
+    // can end in a blank (removed by the next signing) or inside a word ("5x" cut to "5", which becomes <n>).
+    // Fixing them changes signatures, so it takes a migration that re-signs the rows; until then they are expected
+    // failures, and the rows signing already keeps are checked alongside.
+    void signatureIsAFixedPoint_data()
+    {
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<bool>("known");
+        QTest::newRow("relay error") << QStringLiteral("publish not confirmed within 5000 ms (injected fault)")
+                                     << false;
+        QTest::newRow("literals") << QStringLiteral("no exchange 'events' in vhost '/' at 10.0.0.7:5672") << false;
+        QTest::newRow("number before an apostrophe")
+            << QStringLiteral("returned by broker: 8'> NO_ROUTE (exchange')") << true;
+        QTest::newRow("cut before a blank") << QString(299, QLatin1Char('a')) + QStringLiteral(" b") << true;
+        QTest::newRow("cut inside a word") << QString(298, QLatin1Char('a')) + QStringLiteral(" 5x") << true;
+    }
+
+    void signatureIsAFixedPoint()
+    {
+        QFETCH(QString, error);
+        QFETCH(bool, known);
+        const QString once = signatureOf(error);
+        if (known)
+            QEXPECT_FAIL(
+                "", "the signature rule is not idempotent for this text yet (see the comment above)", Continue);
+        QCOMPARE(signatureOf(once), once);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestErrorSignature)

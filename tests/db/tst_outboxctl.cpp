@@ -472,6 +472,30 @@ private slots:
         QVERIFY2(run.err.contains("statement timeout"), qPrintable(describe(run)));
     }
 
+    // Qt would decode "order-\xfe" and "order-\xff" both as "order-\ufffd": one key for two requests.
+    void aKeyWhoseBytesAreNotUtf8IsRefusedAndNothingIsWritten_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::newRow("separate value") << QStringLiteral("--key \"$(printf 'order-\\376')\"");
+        QTest::newRow("attached value") << QStringLiteral("\"--key=$(printf 'order-\\377')\"");
+    }
+
+    void aKeyWhoseBytesAreNotUtf8IsRefusedAndNothingIsWritten()
+    {
+        QFETCH(QString, option);
+        // QProcess can only pass text, so a shell writes the raw byte.
+        const CliRun run = ProcessTesting::run(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"),
+                QStringLiteral("exec \"$0\" --dsn \"$1\" create-order %1 --customer alice --amount 1").arg(option),
+                QStringLiteral(OUTBOXCTL_PATH), db().dsn() },
+            QProcessEnvironment::systemEnvironment());
+        EXPECT_EXIT(run, 2);
+        QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("--key: the value is not valid UTF-8 (byte 0xf"), qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys")).toLongLong(), 0);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 0);
+    }
+
     void createOrderCreatesAndReplays()
     {
         const CliRun created = createOrder(QStringLiteral("order-1"), QStringLiteral("alice"), QStringLiteral("12.5"));

@@ -42,6 +42,20 @@ public:
     }
 };
 
+// A broker behind a cut link: every check of it fails.
+class UnreachableSink final : public MessageSink {
+public:
+    QList<PublishResult> publish(const QList<OutboxMessage>&) final override
+    {
+        ensureReachable();
+        return {};
+    }
+    void ensureReachable() final override
+    {
+        throw OutboxError(OutboxError::Kind::Broker, QStringLiteral("connecting: a socket error occurred"));
+    }
+};
+
 // A broker that takes `latencyMs` to confirm each batch and counts every message it was given, across the
 // sinks of one relay.
 class SlowCountingSink final : public MessageSink {
@@ -111,6 +125,17 @@ private:
     }
 
 private slots:
+    // Faults in front of a real sink do not hide that sink's outage: the relay takes a sink that answers
+    // ensureReachable() for back (and says "available again" while the broker's link is still cut).
+    void injectedFaultsAskTheSinkBehindThemWhetherItIsReachable()
+    {
+        FaultInjectingSink faults(FaultInjectingSink::Options {}, std::make_shared<std::atomic<qint64>>(0),
+            std::make_unique<UnreachableSink>());
+        QVERIFY_THROWS_EXCEPTION(OutboxError, faults.ensureReachable());
+        FaultInjectingSink alone(FaultInjectingSink::Options {}, std::make_shared<std::atomic<qint64>>(0));
+        alone.ensureReachable();
+    }
+
     // A batch whose publish takes longer than the lease keeps its lease (the heartbeat extends it), so no other
     // worker rescues and republishes it. Without the heartbeat the second worker's rescue, every 100 ms, would
     // take over each batch a second after its claim and publish it again.

@@ -10,11 +10,13 @@
 #include "operations/outboxoverview.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "relay/outboxleaserepository.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 
 #include <QHash>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTest>
 #include <mutex>
@@ -175,6 +177,42 @@ private slots:
             if (delivery.first.isEmpty())
                 unkeyed.append({ QStringLiteral("all"), delivery.second });
         QVERIFY(inversionsIn(unkeyed).pairs > 0);
+    }
+
+    // --once stops when no row is due, not when a claim took none: rows due behind a row of their key that another
+    // relay has in flight are waited for (and said so), then published, before run() returns.
+    void aOnceRelayWaitsForRowsDueBehindARowInFlight()
+    {
+        enqueue(5, 1);
+        const OutboxLeaseRepository::Claim elsewhere
+            = OutboxLeaseRepository(session()).claimDue(QStringLiteral("another-relay"), 1, 60'000);
+        QCOMPARE(elsewhere.messages.size(), 1);
+        std::mutex linesMutex;
+        QStringList lines;
+        RelayOptions options = onceOptions(1, 10, 3);
+        options.log = [&](QtMsgType, const QString& line) {
+            std::lock_guard lock(linesMutex);
+            lines.append(line);
+        };
+        auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+        RelayTotals totals;
+        std::thread relay([&] { totals = drain(deliveries, options, 0.0); });
+        auto join = qScopeGuard([&] { relay.join(); });
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                std::lock_guard lock(linesMutex);
+                return lines.join(QLatin1Char('\n')).contains(QStringLiteral("waiting for those"));
+            }(),
+            10'000);
+        QCOMPARE(count(QStringLiteral("status = 'published'")), 0LL); // nothing overtook the row in flight
+
+        const LeaseFence head { elsewhere.messages.first().id, elsewhere.messages.first().leaseToken };
+        QCOMPARE(OutboxLeaseRepository(session()).markPublished({ head }).size(), 1);
+        join.dismiss();
+        relay.join();
+        QCOMPARE(totals.published, 4LL);
+        QCOMPARE(count(QStringLiteral("status <> 'published'")), 0LL);
+        QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
     }
 
     // A key whose head always fails holds back only itself: its later rows wait (parked, out of the claim's

@@ -43,6 +43,15 @@ inline HttpReply get(QNetworkAccessManager& network, const QUrl& url)
     return collect(network.get(QNetworkRequest(url)));
 }
 
+// POST /orders as a client of orders-service: an order of 5 for customer c-1 under the idempotency key `key`.
+inline HttpReply postOrder(QNetworkAccessManager& network, const QUrl& base, const QByteArray& key)
+{
+    QNetworkRequest request(base.resolved(QUrl(QStringLiteral("/orders"))));
+    request.setRawHeader("Content-Type", "application/json");
+    request.setRawHeader("Idempotency-Key", key);
+    return collect(network.post(request, R"({"customer":"c-1","amount":"5"})"));
+}
+
 // The value of an unlabelled sample in a Prometheus scrape; -1 when the family has no such sample.
 inline double sample(const QByteArray& scrape, const QByteArray& name)
 {

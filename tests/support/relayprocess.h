@@ -59,15 +59,18 @@ public:
         return QTest::qWaitFor([&] { return log().contains(text) || !isRunning(); }, timeoutMs) && log().contains(text);
     }
 
-    // The endpoint it announced with --metrics-listen ("serving /metrics and /healthz on URL").
-    QUrl metricsUrl()
+    // The URL it announced in a line "`announcement` http://..."; empty if it ends or says nothing of the kind.
+    QUrl announcedUrl(const QByteArray& announcement)
     {
-        if (!waitForLog("serving /metrics and /healthz on http://"))
+        if (!waitForLog(announcement + " http://"))
             return {};
-        const qsizetype start = log().indexOf("http://", log().indexOf("serving /metrics"));
+        const qsizetype start = log().indexOf("http://", log().indexOf(announcement));
         const qsizetype end = log().indexOf('\n', start);
         return QUrl(QString::fromUtf8(log().mid(start, end - start).trimmed()));
     }
+
+    // The endpoint it announced with --metrics-listen.
+    QUrl metricsUrl() { return announcedUrl("serving /metrics and /healthz on"); }
 
     // SIGKILL: no chance to sign off or hand anything back.
     void kill()

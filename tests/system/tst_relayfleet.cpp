@@ -2,10 +2,10 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 #include "demo/privatecluster.h"
+#include "support/namespacenetwork.h"
 #include "support/processtesting.h"
 #include "support/relayprocess.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
@@ -16,7 +16,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
-#include <unistd.h>
 
 // Several relays on separate hosts: each relay process runs in a network namespace of its own and reaches
 // PostgreSQL over a veth pair and a bridge, as relays on three machines would over a network. They drain 100,000
@@ -27,70 +26,6 @@ class TestRelayFleet final : public QObject {
 
     static constexpr int Rows = 100'000;
     static constexpr int Relays = 3;
-
-    static ProcessTesting::Run ip(const QStringList& arguments)
-    {
-        return ProcessTesting::run(QStringLiteral("ip"), arguments, QProcessEnvironment::systemEnvironment(), 30'000);
-    }
-    // Runs `ip ARGUMENTS`; on failure records the problem in m_setupProblem.
-    bool ipOk(const QStringList& arguments)
-    {
-        const ProcessTesting::Run run = ip(arguments);
-        if (run.exitCode == 0)
-            return true;
-        m_setupProblem
-            = QStringLiteral("ip %1: %2").arg(arguments.join(QLatin1Char(' ')), QString::fromLocal8Bit(run.err));
-        return false;
-    }
-
-    QString namespaceName(int relay) const { return QStringLiteral("outbox-%1-r%2").arg(m_suffix).arg(relay); }
-    QString hostAddress() const { return QStringLiteral("10.231.%1.1").arg(m_subnet); }
-
-    bool buildNetwork()
-    {
-        if (geteuid() != 0) {
-            m_setupProblem = QStringLiteral("the test needs root to create network namespaces");
-            return false;
-        }
-        const QString bridge = QStringLiteral("obr%1").arg(m_suffix);
-        if (!ipOk({ QStringLiteral("link"), QStringLiteral("add"), bridge, QStringLiteral("type"),
-                QStringLiteral("bridge") })
-            || !ipOk({ QStringLiteral("addr"), QStringLiteral("add"), hostAddress() + QStringLiteral("/24"),
-                QStringLiteral("dev"), bridge })
-            || !ipOk({ QStringLiteral("link"), QStringLiteral("set"), bridge, QStringLiteral("up") }))
-            return false;
-        for (int relay = 1; relay <= Relays; ++relay) {
-            const QString ns = namespaceName(relay);
-            const QString outside = QStringLiteral("ov%1h%2").arg(m_suffix).arg(relay);
-            const QString inside = QStringLiteral("ov%1n%2").arg(m_suffix).arg(relay);
-            const QStringList inNs { QStringLiteral("netns"), QStringLiteral("exec"), ns, QStringLiteral("ip") };
-            if (!ipOk({ QStringLiteral("netns"), QStringLiteral("add"), ns })
-                || !ipOk({ QStringLiteral("link"), QStringLiteral("add"), outside, QStringLiteral("type"),
-                    QStringLiteral("veth"), QStringLiteral("peer"), QStringLiteral("name"), inside })
-                || !ipOk({ QStringLiteral("link"), QStringLiteral("set"), inside, QStringLiteral("netns"), ns })
-                || !ipOk({ QStringLiteral("link"), QStringLiteral("set"), outside, QStringLiteral("master"), bridge })
-                || !ipOk({ QStringLiteral("link"), QStringLiteral("set"), outside, QStringLiteral("up") })
-                || !ipOk(inNs
-                    + QStringList { QStringLiteral("addr"), QStringLiteral("add"),
-                        QStringLiteral("10.231.%1.%2/24").arg(m_subnet).arg(10 + relay), QStringLiteral("dev"),
-                        inside })
-                || !ipOk(
-                    inNs + QStringList { QStringLiteral("link"), QStringLiteral("set"), inside, QStringLiteral("up") })
-                || !ipOk(inNs
-                    + QStringList {
-                        QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up") }))
-                return false;
-        }
-        return true;
-    }
-
-    void tearDownNetwork()
-    {
-        for (int relay = 1; relay <= Relays; ++relay)
-            ip({ QStringLiteral("netns"), QStringLiteral("delete"),
-                namespaceName(relay) }); // takes its veth pair along
-        ip({ QStringLiteral("link"), QStringLiteral("delete"), QStringLiteral("obr%1").arg(m_suffix) });
-    }
 
     qint64 scalar(const QString& sql)
     {
@@ -130,8 +65,7 @@ class TestRelayFleet final : public QObject {
                     QStringLiteral("--name"), QStringLiteral("fleet-%1").arg(relay), QStringLiteral("--workers"),
                     QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("200"), QStringLiteral("--sink"),
                     QStringLiteral("file:") + sinks.filePath(QStringLiteral("relay-%1.jsonl").arg(relay)) },
-                QStringList {
-                    QStringLiteral("ip"), QStringLiteral("netns"), QStringLiteral("exec"), namespaceName(relay) }));
+                m_network->launcher(relay)));
         }
         int addresses = 0;
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -178,20 +112,18 @@ class TestRelayFleet final : public QObject {
             qint64(relays));
     }
 
-    int m_suffix = int(QCoreApplication::applicationPid() % 10'000);
-    int m_subnet = 1 + int(QCoreApplication::applicationPid() % 250);
-    QString m_setupProblem;
+    std::unique_ptr<NamespaceNetwork> m_network;
     std::unique_ptr<PrivateCluster> m_cluster;
     std::unique_ptr<DbSession> m_session;
 
 private slots:
     void initTestCase()
     {
-        const bool built = buildNetwork();
-        QVERIFY2(
-            built, qPrintable(QStringLiteral("network namespaces are not available here: %1").arg(m_setupProblem)));
+        m_network = std::make_unique<NamespaceNetwork>(Relays);
+        QVERIFY2(m_network->problem().isEmpty(),
+            qPrintable(QStringLiteral("network namespaces are not available here: %1").arg(m_network->problem())));
         m_cluster = std::make_unique<PrivateCluster>();
-        m_cluster->listenOnTcp(hostAddress(), 5432, QStringLiteral("10.231.%1.0/24").arg(m_subnet));
+        m_cluster->listenOnTcp(m_network->serverAddress(), 5432, m_network->clients());
         m_cluster->start();
         m_session = std::make_unique<DbSession>(m_cluster->settings(), QStringLiteral("fleet"));
         SchemaMigrator(*m_session).migrate();
@@ -201,7 +133,7 @@ private slots:
     {
         m_session.reset();
         m_cluster.reset();
-        tearDownNetwork();
+        m_network.reset();
     }
 
     void threeRelaysOnThreeHostsShareTheDrain()

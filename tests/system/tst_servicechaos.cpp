@@ -127,18 +127,12 @@ private slots:
         }
         RelayProcess service(QStringLiteral(ORDERS_SERVICE_PATH),
             { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
-        QVERIFY2(service.waitForLog("listening on http://"), service.story().constData());
-        const qsizetype start = service.log().indexOf("http://");
-        const QUrl base(
-            QString::fromUtf8(service.log().mid(start, service.log().indexOf('\n', start) - start).trimmed()));
+        const QUrl base = service.announcedUrl("listening on");
+        QVERIFY2(base.isValid(), service.story().constData());
         int key = 0;
         qint64 created = 0;
         const auto post = [&] {
-            QNetworkRequest request(base.resolved(QUrl(QStringLiteral("/orders"))));
-            request.setRawHeader("Content-Type", "application/json");
-            request.setRawHeader("Idempotency-Key", QByteArray::number(++key));
-            const int status
-                = HttpTesting::collect(m_network.post(request, R"({"customer":"c-1","amount":"5"})")).status;
+            const int status = HttpTesting::postOrder(m_network, base, QByteArray::number(++key)).status;
             created += status == 201 ? 1 : 0;
             return status;
         };

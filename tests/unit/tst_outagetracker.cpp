@@ -66,6 +66,20 @@ private slots:
         QVERIFY(m_lines.at(2).text.startsWith(QStringLiteral("database unavailable: connecting: the database")));
     }
 
+    // A reason is text, never a format: the vhost "/" of an AMQP URI is written "%2F".
+    void aPercentSignInTheReasonStaysAsItIs()
+    {
+        OutageTracker sink(QStringLiteral("sink"), collect());
+        const QString reason = QStringLiteral("connecting (amqp://guest@10.0.0.1:5672/%2F?exchange=events): a socket "
+                                              "error occurred %1 %3");
+        sink.reportDown(reason);
+        QCOMPARE(m_lines.size(), 1);
+        QCOMPARE(m_lines.at(0).text,
+            QStringLiteral("sink unavailable: %1; retrying with backoff (0.5 s doubling to 30 s, with jitter)")
+                .arg(reason));
+        QCOMPARE(sink.problem(), reason);
+    }
+
     void reconnectDelaysDoubleWithJitterUpToThirtySeconds()
     {
         RetryDelay delay;

@@ -82,7 +82,12 @@ PrivateBroker::~PrivateBroker()
 
 QString PrivateBroker::uri() const
 {
-    return QStringLiteral("amqp://guest:guest@127.0.0.1:%1/").arg(m_port);
+    return uri(QStringLiteral("127.0.0.1"));
+}
+
+QString PrivateBroker::uri(const QString& address) const
+{
+    return QStringLiteral("amqp://guest:guest@%1:%2/").arg(address).arg(m_port);
 }
 
 QString PrivateBroker::controlCommand() const
@@ -154,8 +159,11 @@ void PrivateBroker::launch()
     // configuration (the AMQP listener on the loopback only, no plugins) and its data and logs.
     writeFile(m_directory + QStringLiteral("/.erlang.cookie"),
         QByteArray::number(QRandomGenerator::global()->generate64(), 36).toUpper(), QFile::ReadOwner);
-    writeFile(m_directory + QStringLiteral("/rabbitmq.conf"),
-        QStringLiteral("listeners.tcp.1 = 127.0.0.1:%1\n").arg(m_port).toUtf8(),
+    QString configuration = QStringLiteral("listeners.tcp.1 = 127.0.0.1:%1\n").arg(m_port);
+    if (!m_extraAddress.isEmpty()) // guest may log in from the loopback only, unless told otherwise
+        configuration
+            += QStringLiteral("listeners.tcp.2 = %1:%2\nloopback_users = none\n").arg(m_extraAddress).arg(m_port);
+    writeFile(m_directory + QStringLiteral("/rabbitmq.conf"), configuration.toUtf8(),
         QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     writeFile(m_directory + QStringLiteral("/enabled_plugins"), QByteArrayLiteral("[]."),
         QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);

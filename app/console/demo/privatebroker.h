@@ -21,6 +21,10 @@ public:
     PrivateBroker();
     ~PrivateBroker();
 
+    // Also listens at the IPv4 `address` (on the port of uri()) and lets guest log in from there: for tests whose
+    // clients sit in other network namespaces. Takes effect at the next start().
+    void listenOnTcp(const QString& address) { m_extraAddress = address; }
+
     // Starts the node and waits until it accepts connections.
     void start();
     void stop();
@@ -39,6 +43,8 @@ public:
     quint16 portMapperPort() const { return m_mapperPort; } // the node's own epmd
     // amqp://guest:guest@127.0.0.1:PORT/ (the guest user may log in from the loopback only).
     QString uri() const;
+    // The same for a client that reaches the node at `address` (see listenOnTcp()).
+    QString uri(const QString& address) const;
     // A rabbitmqctl command line that reaches this node, for the user to copy.
     QString controlCommand() const;
 
@@ -53,6 +59,7 @@ private:
     QString m_directory;
     QString m_user; // the operating-system user the node runs as; empty: the caller
     QString m_nodeName;
+    QString m_extraAddress;
     quint16 m_port = 0;
     quint16 m_distributionPort = 0;
     quint16 m_mapperPort = 0;

@@ -39,3 +39,9 @@ QList<PublishResult> FaultInjectingSink::publish(const QList<OutboxMessage>& bat
         results.append(m_next->publish(passed)); // the relay matches results to messages by id
     return results;
 }
+
+void FaultInjectingSink::ensureReachable()
+{
+    if (m_next)
+        m_next->ensureReachable();
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/peerliveness.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+bool PeerLiveness::applyTo(int fd)
+{
+    const int on = 1;
+    const int idle = KeepaliveIdleSeconds;
+    const int interval = KeepaliveIntervalSeconds;
+    const int count = KeepaliveCount;
+    const unsigned userTimeout = UserTimeoutMs;
+    return setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) == 0
+        && setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) == 0
+        && setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval) == 0
+        && setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count) == 0
+        && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &userTimeout, sizeof userTimeout) == 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RequestFingerprint: its canonical JSON is a fixed point that keeps the request's value, and every spelling of the
+// same JSON value (key order, whitespace, number and string spellings) has the same fingerprint. A repeated
+// Idempotency-Key is a replay only if the fingerprints match, so a spelling that changed it would answer a client's
+// honest retry with 422.
+#include "fuzzcheck.h"
+#include "idempotency/requestfingerprint.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QVariant>
+#include <algorithm>
+#include <random>
+
+namespace {
+
+// Another writer of the same JSON value, its choices drawn from a generator seeded by the input.
+class Respeller {
+public:
+    explicit Respeller(size_t seed)
+        : m_random(seed)
+    { }
+
+    QByteArray write(const QJsonValue& value)
+    {
+        switch (value.type()) {
+        case QJsonValue::Object: {
+            const QJsonObject object = value.toObject();
+            QStringList keys = object.keys();
+            std::shuffle(keys.begin(), keys.end(), m_random);
+            QByteArray out = "{" + blank();
+            for (qsizetype i = 0; i < keys.size(); ++i) {
+                if (i)
+                    out += "," + blank();
+                out += string(keys.at(i)) + blank() + ":" + blank() + write(object.value(keys.at(i))) + blank();
+            }
+            return out + "}";
+        }
+        case QJsonValue::Array: {
+            const QJsonArray array = value.toArray();
+            QByteArray out = "[" + blank();
+            for (qsizetype i = 0; i < array.size(); ++i)
+                out += (i ? "," + blank() : QByteArray()) + write(array.at(i)) + blank();
+            return out + "]";
+        }
+        case QJsonValue::String:
+            return string(value.toString());
+        case QJsonValue::Double:
+            return number(value);
+        case QJsonValue::Bool:
+            return value.toBool() ? "true" : "false";
+        case QJsonValue::Null:
+        case QJsonValue::Undefined:
+            break;
+        }
+        return "null";
+    }
+
+private:
+    bool coin() { return m_random() % 2; }
+
+    QByteArray blank()
+    {
+        static const char* const blanks[] = { "", "", " ", "\n", "\t", "\r\n  " };
+        return blanks[m_random() % std::size(blanks)];
+    }
+
+    // A 64-bit integer stays an integer; a double is written with 17 significant digits, which reads back as the
+    // same double but is not its shortest form.
+    QByteArray number(const QJsonValue& value)
+    {
+        if (value.toVariant().typeId() == QMetaType::LongLong) {
+            const qint64 integer = value.toInteger();
+            constexpr qint64 exactInDouble = 1LL << 53;
+            if (integer >= -exactInDouble && integer <= exactInDouble && coin())
+                return QByteArray::number(integer) + (coin() ? ".0" : "e0");
+            return QByteArray::number(integer);
+        }
+        return coin() ? QByteArray::number(value.toDouble(), 'g', 17) : QByteArray::number(value.toDouble(), 'e', 16);
+    }
+
+    // Any character may be written as a \u escape; quotes, backslashes and control characters must be escaped.
+    QByteArray string(const QString& text)
+    {
+        QByteArray out = "\"";
+        for (const QChar c : text) {
+            const char16_t unit = c.unicode();
+            if (unit == u'"' || unit == u'\\')
+                out += coin() ? QByteArray("\\") + char(unit) : unicodeEscape(unit);
+            else if (unit < 0x20 || c.isSurrogate() || coin())
+                out += unicodeEscape(unit);
+            else
+                out += QString(c).toUtf8();
+        }
+        return out + "\"";
+    }
+
+    QByteArray unicodeEscape(char16_t unit)
+    {
+        QByteArray hex = QByteArray::number(unit, 16).rightJustified(4, '0');
+        return "\\u" + (coin() ? hex.toUpper() : hex);
+    }
+
+    std::minstd_rand m_random;
+};
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size)
+{
+    const QByteArray input = QByteArray::fromRawData(reinterpret_cast<const char*>(bytes), qsizetype(size));
+    const QJsonDocument document = QJsonDocument::fromJson(input);
+    if (!document.isObject())
+        return 0;
+    const QJsonObject request = document.object();
+    const QString operation = QStringLiteral("orders.create");
+    const QByteArray canonical = RequestFingerprint::canonicalJson(request);
+
+    const QJsonDocument reread = QJsonDocument::fromJson(canonical);
+    FUZZ_REQUIRE(reread.isObject(), "canonical form does not parse: " + canonical);
+    FUZZ_REQUIRE(reread.object() == request, "canonical form changes the request: " + canonical);
+    const QByteArray again = RequestFingerprint::canonicalJson(reread.object());
+    FUZZ_REQUIRE(again == canonical, "canonicalising twice differs:\n" + canonical + "\n" + again);
+
+    const QByteArray respelled = Respeller(qHash(input, 0)).write(request);
+    const QJsonDocument other = QJsonDocument::fromJson(respelled);
+    FUZZ_REQUIRE(other.isObject(), "respelled request does not parse: " + respelled);
+    FUZZ_REQUIRE(
+        RequestFingerprint::compute(operation, other.object()) == RequestFingerprint::compute(operation, request),
+        "another spelling of the request has another fingerprint:\n" + canonical + "\n"
+            + RequestFingerprint::canonicalJson(other.object()) + "\nrespelled: " + respelled);
+    return 0;
+}
