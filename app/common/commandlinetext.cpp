@@ -58,15 +58,21 @@ QString decode(const char* argument)
     return text + QString::fromUtf8(argument + runStart, size - runStart);
 }
 
-// What is wrong with `text`, if it holds an escaped byte: the byte and where it is, so the user can find it.
+// What is wrong with `text`, if it holds an escaped byte: the byte and where it is (counted in characters, as the
+// user typed them), so the user can find it.
 std::optional<QString> escapedByte(const QString& text)
 {
+    qsizetype character = 0;
     for (qsizetype i = 0; i < text.size(); ++i) {
         const char16_t unit = text.at(i).unicode();
-        if (unit >= EscapeBase + 0x80 && unit <= EscapeBase + 0xFF && !(i > 0 && text.at(i - 1).isHighSurrogate())) {
+        const bool secondHalf = i > 0 && text.at(i - 1).isHighSurrogate() && text.at(i).isLowSurrogate();
+        if (secondHalf)
+            continue; // of a character outside the BMP, counted with its first half
+        ++character;
+        if (unit >= EscapeBase + 0x80 && unit <= EscapeBase + 0xFF) {
             return QStringLiteral("is not valid UTF-8 (byte 0x%1 at character %2); only UTF-8 text is accepted")
                 .arg(unit - EscapeBase, 2, 16, QLatin1Char('0'))
-                .arg(i + 1);
+                .arg(character);
         }
     }
     return std::nullopt;

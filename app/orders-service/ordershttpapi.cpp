@@ -14,11 +14,8 @@
 #include <QHttpServer>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QJsonParseError>
-#include <QLocale>
 #include <QPointer>
 #include <QStringDecoder>
-#include <cmath>
 #include <optional>
 
 namespace {
@@ -38,43 +35,6 @@ QHttpServerResponse errorResponse(int status, const QString& code, const QString
     if (!field.isEmpty())
         body.insert(QStringLiteral("field"), field);
     return jsonResponse(status, body);
-}
-
-// A field of the request body that is present but of the wrong type, or required and missing.
-struct FieldProblem {
-    QString field;
-    QString message;
-};
-
-// JSON numbers are doubles; the shortest text that reads back as the same double is what the client wrote
-// (12.5 -> "12.5", 0.1 -> "0.1"), never a binary artefact like 12.4999... More than two fraction digits, a
-// sign or an exponent-sized value are left for the handler's decimal validation to refuse.
-QString amountText(double amount)
-{
-    return QString::number(amount, 'f', QLocale::FloatingPointShortest);
-}
-
-std::optional<FieldProblem> readBody(const QJsonObject& body, CreateOrderRequest& request)
-{
-    const QJsonValue customer = body.value(QStringLiteral("customer"));
-    if (!customer.isString())
-        return FieldProblem { QStringLiteral("customer"), QStringLiteral("customer must be a string") };
-    request.customer = customer.toString();
-
-    const QJsonValue amount = body.value(QStringLiteral("amount"));
-    if (amount.isString())
-        request.amount = amount.toString();
-    else if (amount.isDouble() && std::isfinite(amount.toDouble()))
-        request.amount = amountText(amount.toDouble());
-    else
-        return FieldProblem { QStringLiteral("amount"), QStringLiteral("amount must be a number or a decimal string") };
-
-    const QJsonValue currency = body.value(QStringLiteral("currency"));
-    if (currency.isString())
-        request.currency = currency.toString();
-    else if (!currency.isUndefined())
-        return FieldProblem { QStringLiteral("currency"), QStringLiteral("currency must be a string") };
-    return std::nullopt;
 }
 
 QHttpServerResponse methodNotAllowed(const QByteArray& allowed)
@@ -242,22 +202,14 @@ void OrdersHttpApi::createOrder(const QHttpServerRequest& request, QHttpServerRe
         return refuse(errorResponse(415, QStringLiteral("unsupported_media_type"),
             QStringLiteral("the body must be sent as application/json")));
 
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(request.body(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject())
-        return refuse(errorResponse(400, QStringLiteral("bad_request"),
-            parseError.error != QJsonParseError::NoError
-                ? QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString())
-                : QStringLiteral("the body must be a JSON object")));
-
     CreateOrderRequest order;
+    if (const std::optional<OrderProblem> problem = order.readJsonBody(request.body()))
+        return refuse(errorResponse(400, QStringLiteral("bad_request"), problem->message, problem->field));
     const std::optional<QString> key = idempotencyKey(request);
     if (!key)
         return refuse(errorResponse(400, QStringLiteral("bad_request"),
             QStringLiteral("the Idempotency-Key header is not valid UTF-8"), QStringLiteral("idempotency_key")));
     order.key = *key;
-    if (const auto problem = readBody(document.object(), order))
-        return refuse(errorResponse(400, QStringLiteral("bad_request"), problem->message, problem->field));
     answerLater(std::move(responder), [this, order](SessionPool::Connection& connection) {
         try {
             return createOrderWith(connection.session(), order);

@@ -15,7 +15,7 @@ public:
     Cli();
     ~Cli();
 
-    // `arguments` as from QCoreApplication::arguments(). Never throws.
+    // `arguments` as CommandLineText::arguments() decodes them. Never throws.
     int run(const QStringList& arguments);
 
 private:

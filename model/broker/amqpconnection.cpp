@@ -7,8 +7,8 @@
 #include <amqp_framing.h>
 #include <amqp_tcp_socket.h>
 #include <cerrno>
-#include <cstring>
 #include <sys/time.h>
+#include <system_error>
 
 static timeval toTimeval(int ms)
 {
@@ -43,7 +43,8 @@ void AmqpConnection::open(int timeoutMs, int heartbeatSeconds)
     // for deliveries, within seconds; rabbitmq-c's heartbeats cannot see to it for the sink, since they are only
     // sent from within its calls, which a relay with nothing to publish does not make.
     if (!PeerLiveness::applyTo(amqp_socket_get_sockfd(socket)))
-        fail(QStringLiteral("setting up the connection's keepalives"), QString::fromLocal8Bit(strerror(errno)));
+        fail(QStringLiteral("setting up the connection's keepalives"),
+            QString::fromStdString(std::generic_category().message(errno)));
     const amqp_rpc_reply_t login
         = amqp_login(m_state, m_endpoint.vhost.toUtf8().constData(), 0, 131072, heartbeatSeconds,
             AMQP_SASL_METHOD_PLAIN, m_endpoint.user.toUtf8().constData(), m_endpoint.password.toUtf8().constData());

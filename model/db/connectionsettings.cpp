@@ -10,9 +10,10 @@
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
-#include <QSqlQuery>
 #include <QVariant>
+#include <cerrno>
 #include <libpq-fe.h>
+#include <system_error>
 
 ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
 {
@@ -35,36 +36,82 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
     return settings;
 }
 
-const QList<QPair<QString, QString>> ConnectionSettings::ClientLivenessDefaults {
-    { QStringLiteral("keepalives"), QStringLiteral("1") },
-    { QStringLiteral("keepalives_idle"), QString::number(PeerLiveness::KeepaliveIdleSeconds) },
-    { QStringLiteral("keepalives_interval"), QString::number(PeerLiveness::KeepaliveIntervalSeconds) },
-    { QStringLiteral("keepalives_count"), QString::number(PeerLiveness::KeepaliveCount) },
-    { QStringLiteral("tcp_user_timeout"), QString::number(PeerLiveness::UserTimeoutMs) },
-};
+namespace {
 
-const QList<QPair<QString, QString>> ConnectionSettings::ServerLivenessDefaults {
-    { QStringLiteral("tcp_keepalives_idle"), QString::number(PeerLiveness::KeepaliveIdleSeconds) },
-    { QStringLiteral("tcp_keepalives_interval"), QString::number(PeerLiveness::KeepaliveIntervalSeconds) },
-    { QStringLiteral("tcp_keepalives_count"), QString::number(PeerLiveness::KeepaliveCount) },
-    { QStringLiteral("tcp_user_timeout"), QString::number(PeerLiveness::UserTimeoutMs) },
-};
+PGconn* connectionOf(const QSqlDatabase& db)
+{
+    const QVariant handle = db.driver()->handle();
+    return *static_cast<PGconn* const*>(handle.data());
+}
+
+// The client's part of PeerLiveness, on the socket libpq connected, where the DSN (or a pg_service.conf service)
+// did not choose: a DSN that sets one keepalive knob (or keepalives=0) keeps libpq's handling of all of them.
+void applyClientLiveness(PGconn* conn)
+{
+    QSet<QByteArray> chosen;
+    PQconninfoOption* options = PQconninfo(conn);
+    for (const PQconninfoOption* option = options; option && option->keyword; ++option) {
+        if (option->val && *option->val)
+            chosen.insert(QByteArray(option->keyword));
+    }
+    PQconninfoFree(options);
+    const bool keepalives = !(chosen.contains("keepalives") || chosen.contains("keepalives_idle")
+        || chosen.contains("keepalives_interval") || chosen.contains("keepalives_count"));
+    if (!PeerLiveness::applyTo(PQsocket(conn), keepalives, !chosen.contains("tcp_user_timeout"))) {
+        throw OutboxError(OutboxError::Kind::Connection,
+            QStringLiteral("cannot set the connection's keepalives: %1")
+                .arg(QString::fromStdString(std::generic_category().message(errno))));
+    }
+}
+
+// The server's part, for the session: its keepalives and user timeout, and `idleInTransactionMs` if not 0. Set
+// after connecting rather than through `options`, which would replace the options a pg_service.conf service
+// gives; and not over a choice made for this connection (the DSN's options, PGOPTIONS) or by ALTER ROLE or ALTER
+// DATABASE ... SET, only over the server's defaults and postgresql.conf. Through libpq, since a QSqlQuery would
+// outlive a connection that failed here.
+void applyServerLiveness(PGconn* conn, qint64 idleInTransactionMs)
+{
+    QJsonObject settings {
+        { QStringLiteral("tcp_keepalives_idle"), QString::number(PeerLiveness::KeepaliveIdleSeconds) },
+        { QStringLiteral("tcp_keepalives_interval"), QString::number(PeerLiveness::KeepaliveIntervalSeconds) },
+        { QStringLiteral("tcp_keepalives_count"), QString::number(PeerLiveness::KeepaliveCount) },
+        { QStringLiteral("tcp_user_timeout"), QString::number(PeerLiveness::UserTimeoutMs) },
+    };
+    if (idleInTransactionMs > 0)
+        settings.insert(QStringLiteral("idle_in_transaction_session_timeout"), QString::number(idleInTransactionMs));
+    const QByteArray json = QJsonDocument(settings).toJson(QJsonDocument::Compact);
+    const char* values[] = { json.constData() };
+    PGresult* result = PQexecParams(conn,
+        "SELECT pg_catalog.set_config(d.name, d.value, false) "
+        "FROM pg_catalog.jsonb_each_text($1::pg_catalog.jsonb) AS d(name, value) "
+        "JOIN pg_catalog.pg_settings s USING (name) "
+        "WHERE s.source NOT IN ('client', 'user', 'database', 'database user', 'global')",
+        1, nullptr, values, nullptr, nullptr, 0);
+    const bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+    const QString state = QString::fromUtf8(PQresultErrorField(result, PG_DIAG_SQLSTATE));
+    const QString reason = QString::fromUtf8(PQresultErrorMessage(result)).simplified();
+    PQclear(result);
+    if (!ok) {
+        const QSqlError error(QString(), reason,
+            PQstatus(conn) == CONNECTION_BAD ? QSqlError::ConnectionError : QSqlError::StatementError, state);
+        throw OutboxError::fromSqlError(
+            error, QStringLiteral("setting up the PostgreSQL session (keepalives, timeouts)"));
+    }
+}
+
+} // namespace
 
 QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
 {
     QStringList connectOptions;
-    QSet<QString> keywords;
+    bool hasTimeout = false;
     for (const auto& [keyword, value] : m_options) {
-        keywords.insert(keyword);
         connectOptions.append(keyword + QLatin1Char('=') + Conninfo::quoted(value));
+        hasTimeout = hasTimeout || keyword == QLatin1String("connect_timeout");
     }
     // An unreachable server should fail in seconds, not hang on the OS's TCP timeout.
-    if (!keywords.contains(QStringLiteral("connect_timeout")) && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
+    if (!hasTimeout && qEnvironmentVariableIsEmpty("PGCONNECT_TIMEOUT"))
         connectOptions.append(QStringLiteral("connect_timeout=10"));
-    for (const auto& [keyword, value] : ClientLivenessDefaults) {
-        if (!keywords.contains(keyword))
-            connectOptions.append(keyword + QLatin1Char('=') + value);
-    }
     if (!m_applicationName.isEmpty())
         connectOptions.append(QStringLiteral("application_name=") + Conninfo::quoted(m_applicationName));
     else if (qEnvironmentVariableIsEmpty("PGAPPNAME"))
@@ -87,38 +134,21 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
         throw OutboxError(
             OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
     }
-    applyServerDefaults(db);
-    return db;
-}
-
-void ConnectionSettings::applyServerDefaults(QSqlDatabase& db) const
-{
-    QJsonObject settings;
-    for (const auto& [name, value] : ServerLivenessDefaults)
-        settings.insert(name, value);
-    if (m_idleInTransactionTimeoutMs > 0)
-        settings.insert(
-            QStringLiteral("idle_in_transaction_session_timeout"), QString::number(m_idleInTransactionTimeoutMs));
-    // Set after connecting rather than through `options`, which would replace the options a pg_service.conf
-    // service gives. Not over a choice made for this connection (the DSN's options, PGOPTIONS) or by ALTER ROLE
-    // or ALTER DATABASE ... SET: only over the server's defaults and postgresql.conf.
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT set_config(d.name, d.value, false) "
-                             "FROM jsonb_each_text(?::jsonb) AS d(name, value) JOIN pg_settings s USING (name) "
-                             "WHERE s.source NOT IN ('client', 'user', 'database', 'database user')"));
-    q.addBindValue(QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact)));
-    if (!q.exec()) {
-        const QString reason = q.lastError().text().simplified();
+    try {
+        applyClientLiveness(connectionOf(db));
+        applyServerLiveness(connectionOf(db), m_idleInTransactionTimeoutMs);
+    } catch (...) {
         db.close();
-        throw OutboxError(OutboxError::Kind::Connection,
-            QStringLiteral("cannot set up the PostgreSQL session (keepalives, timeouts): %1").arg(reason));
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(connectionName);
+        throw;
     }
+    return db;
 }
 
 QString ConnectionSettings::describe(const QSqlDatabase& open) const
 {
-    const QVariant handle = open.driver()->handle();
-    auto* conn = *static_cast<PGconn* const*>(handle.data());
+    PGconn* conn = connectionOf(open);
     if (!conn)
         return QStringLiteral("(not connected)");
     return QStringLiteral("%1@%2:%3/%4")

@@ -24,13 +24,10 @@ public:
     // programs whose transactions never wait on anything but their own statements, e.g. the relay's.
     void setIdleInTransactionTimeoutMs(qint64 ms) { m_idleInTransactionTimeoutMs = ms; }
 
-    // What every connection has unless the DSN (or for the server's settings, PGOPTIONS or ALTER ROLE/DATABASE)
-    // says otherwise: PeerLiveness for libpq, and the same for the server process, set when the session starts.
-    // Without the server's, a session idle in a transaction whose client vanished would hold its row locks for the
-    // two hours the server's kernel waits by default.
-    static const QList<QPair<QString, QString>> ClientLivenessDefaults;
-    static const QList<QPair<QString, QString>> ServerLivenessDefaults;
-
+    // Every connection gets PeerLiveness on both ends unless the DSN (or a service file) chose for the client, or
+    // the connection's options, PGOPTIONS or ALTER ROLE/DATABASE ... SET chose for the server. Without the server's
+    // part, a session idle in a transaction whose client vanished would hold its row locks for the two hours the
+    // server's kernel waits by default.
     // Opens a new connection named `connectionName` in the calling thread. Throws OutboxError(Connection).
     QSqlDatabase open(const QString& connectionName) const;
 
@@ -38,8 +35,6 @@ public:
     QString describe(const QSqlDatabase& open) const;
 
 private:
-    void applyServerDefaults(QSqlDatabase& db) const;
-
     QString m_password;
     QList<QPair<QString, QString>> m_options; // every other keyword libpq accepted, passed through verbatim
     QString m_applicationName; // from the DSN

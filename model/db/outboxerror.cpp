@@ -13,10 +13,11 @@ OutboxError::OutboxError(Kind kind, QString message, QString sqlState)
 static OutboxError::Kind kindForSqlState(const QString& state)
 {
     // 25006 (read-only transaction): the server was demoted to a standby under us. A new connection may reach the
-    // new primary (target_session_attrs=read-write), so it is an outage rather than a bad statement.
+    // new primary (target_session_attrs=read-write), so it is an outage rather than a bad statement. 25P03 and
+    // 57P05: the server ended a session idle (in a transaction) too long, e.g. a relay that stalled; a new one works.
     if (state.startsWith(QLatin1String("08")) || state == QLatin1String("28P01") || state == QLatin1String("28000")
         || state == QLatin1String("57P01") || state == QLatin1String("57P02") || state == QLatin1String("57P03")
-        || state == QLatin1String("25006"))
+        || state == QLatin1String("25006") || state == QLatin1String("25P03") || state == QLatin1String("57P05"))
         return OutboxError::Kind::Connection;
     if (state == QLatin1String("42501"))
         return OutboxError::Kind::Permission;

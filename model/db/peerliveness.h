@@ -13,7 +13,10 @@ constexpr int KeepaliveIntervalSeconds = 2;
 constexpr int KeepaliveCount = 3;
 constexpr unsigned UserTimeoutMs = 10'000;
 
-// Applies all of the above to the connected TCP socket `fd`; false if the kernel refused one.
-bool applyTo(int fd);
+// Applies the keepalives (if `keepalives`) and the user timeout (if `userTimeout`) to the connected socket `fd`.
+// Nothing for a Unix-domain socket; false if the kernel refused a TCP socket one (errno says why). While the user
+// timeout is set, Linux ends a connection whose probes go unanswered for that long rather than after
+// KeepaliveCount of them.
+bool applyTo(int fd, bool keepalives = true, bool userTimeout = true);
 
 } // namespace PeerLiveness

@@ -6,7 +6,10 @@
 #include "orders/ordersrepository.h"
 
 #include <QJsonDocument>
+#include <QJsonParseError>
+#include <QLocale>
 #include <QRegularExpression>
+#include <cmath>
 
 const QString CreateOrderHandler::Operation = QStringLiteral("orders.create");
 
@@ -66,6 +69,47 @@ QByteArray compact(const QJsonObject& object)
 
 } // namespace
 
+// JSON numbers are doubles; the shortest text that reads back as the same double is what the client wrote
+// (12.5 -> "12.5", 0.1 -> "0.1"), never a binary artefact like 12.4999... More than two fraction digits, a
+// sign or an exponent-sized value are left for the decimal validation to refuse.
+static QString amountText(double amount)
+{
+    return QString::number(amount, 'f', QLocale::FloatingPointShortest);
+}
+
+std::optional<OrderProblem> CreateOrderRequest::readJsonBody(const QByteArray& body)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        return OrderProblem { {},
+            QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()) };
+    }
+    if (!document.isObject())
+        return OrderProblem { {}, QStringLiteral("the body must be a JSON object") };
+    const QJsonObject object = document.object();
+    const QJsonValue customerValue = object.value(QStringLiteral("customer"));
+    if (!customerValue.isString())
+        return OrderProblem { QStringLiteral("customer"), QStringLiteral("customer must be a string") };
+    const QJsonValue amountValue = object.value(QStringLiteral("amount"));
+    QString amountTextValue;
+    if (amountValue.isString())
+        amountTextValue = amountValue.toString();
+    else if (amountValue.isDouble() && std::isfinite(amountValue.toDouble()))
+        amountTextValue = amountText(amountValue.toDouble());
+    else
+        return OrderProblem { QStringLiteral("amount"), QStringLiteral("amount must be a number or a decimal string") };
+    const QJsonValue currencyValue = object.value(QStringLiteral("currency"));
+    if (!currencyValue.isString() && !currencyValue.isUndefined())
+        return OrderProblem { QStringLiteral("currency"), QStringLiteral("currency must be a string") };
+    // Nothing is taken from a body with a problem.
+    customer = customerValue.toString();
+    amount = amountTextValue;
+    if (currencyValue.isString())
+        currency = currencyValue.toString();
+    return std::nullopt;
+}
+
 CreateOrderHandler::CreateOrderHandler(DbSession& session, MetricsRecorder& metrics)
     : CreateOrderHandler(session, metrics, Options {})
 { }
@@ -90,6 +134,9 @@ std::variant<ValidatedOrder, OrderProblem> CreateOrderHandler::validate(const Cr
         return OrderProblem { key, QStringLiteral("the Idempotency-Key holds U+0000 or an unpaired surrogate") };
     if (request.scope.isEmpty() || request.scope.size() > 200)
         return OrderProblem { QStringLiteral("scope"), QStringLiteral("the scope must be 1 to 200 characters") };
+    if (!storable(request.scope))
+        return OrderProblem { QStringLiteral("scope"),
+            QStringLiteral("the scope holds U+0000 or an unpaired surrogate") };
     order.customer = request.customer.trimmed();
     if (order.customer.isEmpty() || order.customer.size() > 200)
         return OrderProblem { QStringLiteral("customer"), QStringLiteral("the customer must be 1 to 200 characters") };

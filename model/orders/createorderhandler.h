@@ -12,12 +12,24 @@
 class DbSession;
 class MetricsRecorder;
 
+// Why a request was refused before anything ran: the request field at fault, named in the 400 answer.
+struct OrderProblem {
+    QString field;
+    QString message;
+};
+
 struct CreateOrderRequest {
     QString scope = QStringLiteral("orders"); // namespace of keys, e.g. a tenant; (scope, key) is unique
     QString key; // the client's Idempotency-Key
     QString customer;
     QString amount; // decimal text, at most two fraction digits
     QString currency = QStringLiteral("EUR");
+
+    // Takes customer, amount and currency from the body of POST /orders, a JSON object: {"customer": "alice",
+    // "amount": 12.5 or "12.50", "currency": "EUR" (optional)}. The problem if the body is no such object (its
+    // field empty when the body as a whole is at fault); what the values may be is CreateOrderHandler::validate's
+    // to say.
+    std::optional<OrderProblem> readJsonBody(const QByteArray& body);
 };
 
 // A request that passed CreateOrderHandler::validate, normalised: what the order, its fingerprint and its event are
@@ -27,12 +39,6 @@ struct ValidatedOrder {
     QString amount; // two fraction digits
     qint64 cents = 0;
     QString currency; // upper case
-};
-
-// Why a request was refused before anything ran: the request field at fault, named in the 400 answer.
-struct OrderProblem {
-    QString field;
-    QString message;
 };
 
 struct CreateOrderResult {

@@ -14,14 +14,17 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QSysInfo>
 #include <algorithm>
 #include <thread>
 #include <vector>
 
 static constexpr int BacklogCountCap = 100'000;
-// --once: how soon a worker looks again for due rows that waited behind rows in flight.
-static constexpr qint64 OnceRecheckMs = 20;
+// --once: how soon a worker looks again for due rows that others hold. A row in flight is usually published within
+// milliseconds, so soon at first; then less often, for a holder that takes long.
+static constexpr qint64 OnceRecheckFirstMs = 20;
+static constexpr qint64 OnceRecheckMaxMs = 1'000;
 
 OutboxRelay::OutboxRelay(ConnectionSettings settings, MessageSinkFactory sinks, RelayOptions options)
     : m_settings(std::move(settings))
@@ -123,6 +126,7 @@ void OutboxRelay::workerLoop(int index)
 {
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
     RetryDelay retry;
+    bool saidWaiting = false; // --once: that due rows wait for others' rows, said once per run
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
@@ -134,7 +138,9 @@ void OutboxRelay::workerLoop(int index)
             RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             bool foundWork = false; // since this worker last slept
-            bool waitingForHolders = false; // --once: due rows wait behind rows in flight (said once)
+            // --once: since when due rows wait for others' rows (a claim took none), and when to look again.
+            QElapsedTimer waitingForHolders;
+            qint64 recheckMs = OnceRecheckFirstMs;
             for (;;) {
                 {
                     std::lock_guard lock(m_mutex);
@@ -154,7 +160,10 @@ void OutboxRelay::workerLoop(int index)
                 }
                 const RelayBatchResult batch = worker.processBatch();
                 foundWork = foundWork || batch.claimed > 0;
-                waitingForHolders = waitingForHolders && batch.claimed == 0;
+                if (batch.claimed > 0) {
+                    waitingForHolders.invalidate();
+                    recheckMs = OnceRecheckFirstMs;
+                }
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
                 m_peers.database().reportUp();
@@ -174,17 +183,28 @@ void OutboxRelay::workerLoop(int index)
                     continue;
                 if (m_options.once) {
                     // "Once" stops when no row is due. A claim can take none while some are: they wait behind
-                    // rows of their key that another worker has in flight, or another claim holds them. Both
-                    // end soon (a lost holder's lease is rescued above), so look again rather than stop.
+                    // rows of their key that another worker has in flight, or another transaction holds them. A
+                    // holder finishes soon (a lost one's lease is rescued above), so look again, soon and then
+                    // less often, up to twice the time a lost holder's rows take to be rescued.
                     const std::optional<qint64> nextDueMs = OutboxLeaseRepository(session).msUntilNextDue();
                     if (!nextDueMs || *nextDueMs > 0)
                         return;
-                    if (!std::exchange(waitingForHolders, true)) {
-                        log(QtInfoMsg,
-                            QStringLiteral("%1: rows are due behind rows of their key in flight; waiting for those")
-                                .arg(name));
+                    if (!waitingForHolders.isValid()) {
+                        waitingForHolders.start();
+                        if (!std::exchange(saidWaiting, true)) {
+                            log(QtInfoMsg,
+                                QStringLiteral("%1: rows are due but held by others (rows of their key in flight, "
+                                               "or another transaction); waiting for those")
+                                    .arg(name));
+                        }
+                    } else if (waitingForHolders.elapsed() > 2 * (m_options.leaseMs + m_options.rescueIntervalMs)) {
+                        log(QtWarningMsg,
+                            QStringLiteral("%1: rows are still due but held by others after %2 s; stopping")
+                                .arg(name)
+                                .arg(waitingForHolders.elapsed() / 1000));
+                        return;
                     }
-                    if (!waitUnlessStopping(OnceRecheckMs))
+                    if (!waitUnlessStopping(std::exchange(recheckMs, std::min(2 * recheckMs, OnceRecheckMaxMs))))
                         return;
                     continue;
                 }

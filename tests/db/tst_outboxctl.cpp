@@ -496,6 +496,19 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 0);
     }
 
+    // The same for a global option, checked before any command runs.
+    void aGlobalOptionWhoseBytesAreNotUtf8IsRefused()
+    {
+        const CliRun run = ProcessTesting::run(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"), QStringLiteral("exec \"$0\" --dsn \"$(printf 'dbname=\\377')\" list keys"),
+                QStringLiteral(OUTBOXCTL_PATH) },
+            QProcessEnvironment::systemEnvironment());
+        EXPECT_EXIT(run, 2);
+        QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains("--dsn: the value is not valid UTF-8 (byte 0xff at character 8)"),
+            qPrintable(describe(run)));
+    }
+
     void createOrderCreatesAndReplays()
     {
         const CliRun created = createOrder(QStringLiteral("order-1"), QStringLiteral("alice"), QStringLiteral("12.5"));

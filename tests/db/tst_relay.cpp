@@ -125,8 +125,8 @@ private:
     }
 
 private slots:
-    // Faults in front of a real sink do not hide that sink's outage: the relay takes a sink that answers
-    // ensureReachable() for back (and says "available again" while the broker's link is still cut).
+    // Faults in front of a real sink do not hide that sink's outage: were ensureReachable() answered by the faults,
+    // the relay would take the broker to be back (and say "available again" while its link is still cut).
     void injectedFaultsAskTheSinkBehindThemWhetherItIsReachable()
     {
         FaultInjectingSink faults(FaultInjectingSink::Options {}, std::make_shared<std::atomic<qint64>>(0),

@@ -210,7 +210,7 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<QString>("groupRole");
         QTest::addColumn<bool>("allowed");
-        for (const QString action : { QStringLiteral("requeue"), QStringLiteral("skip") }) {
+        for (const QString& action : { QStringLiteral("requeue"), QStringLiteral("skip") }) {
             QTest::addRow("%s as viewer", qPrintable(action)) << action << QStringLiteral("outbox_viewer") << false;
             QTest::addRow("%s as operator", qPrintable(action)) << action << QStringLiteral("outbox_operator") << true;
         }

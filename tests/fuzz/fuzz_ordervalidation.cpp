@@ -4,8 +4,8 @@
 // refuses it, and the client is told 503, to retry a request that can never succeed), and the normalised order is
 // a fixed point: validating it again accepts it unchanged.
 //
-// The body's JSON reading (readBody in app/orders-service/ordershttpapi.cpp) is not reachable from here; texts are
-// made the way it hands them over: any UTF-16, since JSON's \u escapes can spell unpaired surrogates and U+0000.
+// Texts are made the way the body's reading (CreateOrderRequest::readJsonBody, fuzzed from raw bytes by
+// fuzz_orderbody) hands them over: any UTF-16, since JSON's \u escapes can spell unpaired surrogates and U+0000.
 #include "fuzzcheck.h"
 #include "orders/createorderhandler.h"
 

@@ -18,18 +18,15 @@ public:
     explicit NamespaceNetwork(int hosts)
         : m_hosts(hosts)
     {
-        if (geteuid() != 0)
+        if (geteuid() != 0) {
             m_problem = QStringLiteral("the test needs root to create network namespaces");
-        else
-            build();
+            return;
+        }
+        tearDown(); // what an earlier test of the same pid suffix left behind when it was killed
+        build();
     }
 
-    ~NamespaceNetwork()
-    {
-        for (int host = 1; host <= m_hosts; ++host)
-            ip({ QStringLiteral("netns"), QStringLiteral("delete"), namespaceName(host) }); // takes its veth pair along
-        ip({ QStringLiteral("link"), QStringLiteral("delete"), bridgeName() });
-    }
+    ~NamespaceNetwork() { tearDown(); }
 
     // Empty once every host is up.
     const QString& problem() const { return m_problem; }
@@ -111,6 +108,18 @@ private:
     QString namespaceName(int host) const { return QStringLiteral("outbox-%1-h%2").arg(m_suffix).arg(host); }
     QString outsideName(int host) const { return QStringLiteral("ov%1h%2").arg(m_suffix).arg(host); }
     QString accessOutsideName(int host) const { return QStringLiteral("oa%1h%2").arg(m_suffix).arg(host); }
+    QString accessBridgeName(int host) const { return QStringLiteral("oab%1h%2").arg(m_suffix).arg(host); }
+
+    // Everything of this suffix, whether built or not; errors (nothing to delete) do not matter.
+    void tearDown()
+    {
+        for (int host = 1; host <= m_hosts; ++host) {
+            ip({ QStringLiteral("netns"), QStringLiteral("delete"), namespaceName(host) }); // with the veths inside
+            for (const QString& link : { outsideName(host), accessOutsideName(host), accessBridgeName(host) })
+                ip({ QStringLiteral("link"), QStringLiteral("delete"), link });
+        }
+        ip({ QStringLiteral("link"), QStringLiteral("delete"), bridgeName() });
+    }
     QString insideName(int host) const { return QStringLiteral("ov%1n%2").arg(m_suffix).arg(host); }
 
     void build()

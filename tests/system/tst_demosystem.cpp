@@ -17,9 +17,9 @@
 class TestDemoSystem final : public QObject {
     Q_OBJECT
 
-    static qint64 count(DbSession& session, const QString& sql)
+    static qint64 count(DbSession& session, const QString& sql, const QVariantList& binds = {})
     {
-        QSqlQuery& q = session.exec(sql, {}, QStringLiteral("count"));
+        QSqlQuery& q = session.exec(sql, binds, QStringLiteral("count"));
         return q.next() ? q.value(0).toLongLong() : -1;
     }
 
@@ -34,12 +34,34 @@ class TestDemoSystem final : public QObject {
         = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status <> 'published' "
                          "AND created_at < now() - interval '5 seconds'");
 
-    // Drained: nothing older than a few seconds waits (the traffic goes on), and every published order.created was
-    // applied once by the consumer.
+    // Every order.created published by now reaches the consumer, and what it applied is what its inbox holds, once
+    // each. Judged against the rows published by a moment rather than by two counts that the traffic keeps moving:
+    // under load the consumer trails the relay by a message or two at almost any moment.
+    static void verifyAppliedOnce(DbSession& session)
+    {
+        const qint64 publishedBy = count(session,
+            QStringLiteral("SELECT coalesce(max(id), 0) FROM outbox WHERE event_type = 'order.created' "
+                           "AND status = 'published'"));
+        QTRY_COMPARE_WITH_TIMEOUT(count(session,
+                                      QStringLiteral("SELECT count(*) FROM outbox o WHERE o.event_type = "
+                                                     "'order.created' AND o.status = 'published' AND o.id <= ?::bigint "
+                                                     "AND NOT EXISTS (SELECT FROM inbox i WHERE i.consumer = "
+                                                     "'order-counts' AND i.message_id = o.dedupe_key)"),
+                                      { publishedBy }),
+            0LL, 60'000);
+        QCOMPARE(
+            count(session,
+                QStringLiteral("SELECT (%1) - (SELECT count(*) FROM inbox i JOIN outbox o ON o.dedupe_key = "
+                               "i.message_id WHERE i.consumer = 'order-counts' AND o.event_type = 'order.created')")
+                    .arg(Applied)),
+            0LL);
+    }
+
+    // Drained: nothing older than a few seconds waits (the traffic goes on), and applied once.
     static void verifyDrainedAndAppliedOnce(DbSession& session)
     {
         QTRY_COMPARE_WITH_TIMEOUT(count(session, WaitingLong), 0LL, 120'000);
-        QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 60'000);
+        verifyAppliedOnce(session);
     }
 
 private slots:
@@ -99,7 +121,7 @@ private slots:
             DbSession session(demo.settings(), QStringLiteral("observer"));
             QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 10, 60'000);
             // Every published order.created was applied once by the consumer, through the inbox.
-            QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 30'000);
+            verifyAppliedOnce(session);
 
             // A duplicate delivery, as a relay that died between the broker's confirm and marking the row published
             // leaves it: the row is due again, published a second time, and the consumer's inbox drops the copy.
@@ -112,7 +134,7 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(
                 count(session, QStringLiteral("SELECT coalesce(sum(consumer_duplicates), 0) FROM metric_rollups")) >= 1,
                 30'000);
-            QTRY_VERIFY_WITH_TIMEOUT(count(session, Applied) == count(session, Published), 30'000);
+            verifyAppliedOnce(session);
 
             const QString deadByTheBroker
                 = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.cancelled' AND status = 'dead' "

@@ -668,6 +668,21 @@ private slots:
         QVERIFY2(err.contains(message.toUtf8()), err.constData());
     }
 
+    // An option whose bytes are not UTF-8 is refused, not rewritten with U+FFFD (QProcess passes only text, so a
+    // shell writes the raw byte).
+    void anOptionWhoseBytesAreNotUtf8IsRefused()
+    {
+        QProcess process;
+        process.start(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"), QStringLiteral("exec \"$0\" --listen=127.0.0.1:0 --dsn \"$(printf 'host=\\377')\""),
+                QStringLiteral(ORDERS_SERVICE_PATH) });
+        QVERIFY(process.waitForFinished(WaitMs));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY2(err.startsWith("orders-service: ") && err.count('\n') == 1, err.constData());
+        QVERIFY2(err.contains("--dsn: the value is not valid UTF-8 (byte 0xff at character 6)"), err.constData());
+    }
+
     // With --log-format json a start that fails is one JSON object too, for the log collector.
     void badStartInJsonIsOneObject()
     {

@@ -63,7 +63,7 @@ private slots:
         QTest::newRow("0xff") << QByteArray("\xff") << QStringLiteral("byte 0xff at character 1");
         // After a character outside the BMP (two UTF-16 units): the escaped byte is not taken for its second half.
         QTest::newRow("after a four-byte character")
-            << QByteArray("\xf0\x9f\x93\xa6\xff") << QStringLiteral("byte 0xff at character 3");
+            << QByteArray("\xf0\x9f\x93\xa6\xff") << QStringLiteral("byte 0xff at character 2");
     }
 
     void bytesThatAreNotUtf8AreRefusedNamingTheOption()

@@ -28,7 +28,7 @@ public:
         Options options, std::shared_ptr<std::atomic<qint64>> published, std::unique_ptr<MessageSink> next = {});
 
     QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override;
-    // Whether `next` is: without asking it, a relay would take a broker behind a cut link for back.
+    // Asks `next`: answering for it, a relay would take a broker behind a cut link to be back.
     void ensureReachable() final override;
 
 private:
