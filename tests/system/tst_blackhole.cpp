@@ -151,10 +151,11 @@ private slots:
                 ids.append(QString::number(id));
             return QStringLiteral("{%1}").arg(ids.join(QLatin1Char(',')));
         }();
-        // The worker's completion (not the lease keeper's extension, which waits for the same rows) is waiting.
+        // The worker's completion is waiting, not only the lease keeper's extension (which waits for the same rows):
+        // the completion's statement is not the first of its transaction. (The statements show as EXECUTE.)
         QTRY_VERIFY2_WITH_TIMEOUT(scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE client_addr = "
                                                         "?::inet AND wait_event_type = 'Lock' "
-                                                        "AND query LIKE '%status = ''published''%'"),
+                                                        "AND xact_start < query_start"),
                                       { m_network->hostAddress(CutRelayHost) })
                 > 0,
             cut.story().constData(), 20'000);
