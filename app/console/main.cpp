@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/commandlinetext.h"
+#include "common/connectionlossechoes.h"
 #include "common/programversion.h"
 #include "common/signalwatcher.h"
 #include "db/outboxerror.h"
@@ -18,6 +20,7 @@
 #include <QTextStream>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 // The Demo menu: faults to practise on and the repair of the unroutable events; what each did goes to the message
 // log (the status bar and the Messages panel). Help gains "About the demo", which says where every component listens
@@ -78,6 +81,7 @@ int main(int argc, char* argv[])
         QMetaObject::invokeMethod(
             QCoreApplication::instance(), [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
     });
+    ConnectionLossEchoes::dropFromQtMessages();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationName(QStringLiteral("outbox-console"));
@@ -105,7 +109,13 @@ int main(int argc, char* argv[])
         QStringLiteral("Like --demo, but keep the demo database in DIR (and reuse it next time)."),
         QStringLiteral("DIR"));
     parser.addOptions({ dsn, demo, demoKeep });
-    parser.process(app);
+    // From argv's bytes (what QApplication left of them), not app's arguments: those have U+FFFD for every byte
+    // that is not UTF-8, and a DSN or a directory would be another one than asked for.
+    parser.process(CommandLineText::arguments(argc, argv));
+    if (const std::optional<QString> notText = CommandLineText::optionNotUtf8(parser, { dsn, demoKeep })) {
+        QTextStream(stderr) << QStringLiteral("outbox-console: %1").arg(*notText) << Qt::endl;
+        return 2;
+    }
 
     // Declared before the window, so the window (and its database connections) goes first on the way out.
     std::unique_ptr<DemoSystem> system;

@@ -2,6 +2,7 @@
 #include "backgroundrelay.h"
 #include "common/boundedtcpserver.h"
 #include "common/commandlinetext.h"
+#include "common/connectionlossechoes.h"
 #include "common/diagnosticlog.h"
 #include "common/exitcode.h"
 #include "common/listenaddress.h"
@@ -19,14 +20,6 @@
 #include <QTimer>
 #include <functional>
 #include <optional>
-
-static QtMessageHandler qtDefaultHandler = nullptr;
-
-static void dropConnectionLossEchoes(QtMsgType type, const QMessageLogContext& context, const QString& message)
-{
-    if (!DbSession::echoesALostConnection(message))
-        qtDefaultHandler(type, context, message);
-}
 
 // What SIGTERM and SIGINT do, on the main thread: quit at once until serve() knows better.
 static std::function<void()> stop = [] { QCoreApplication::quit(); };
@@ -89,7 +82,7 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("orders-service"));
-    qtDefaultHandler = qInstallMessageHandler(dropConnectionLossEchoes);
+    ConnectionLossEchoes::dropFromQtMessages();
     // Constructed before any other thread exists (see SignalWatcher).
     const SignalWatcher watcher([] {
         QMetaObject::invokeMethod(

@@ -2,15 +2,14 @@
 #include "db/connectionsettings.h"
 
 #include "db/conninfo.h"
+#include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/peerliveness.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-#include <QSqlDriver>
 #include <QSqlError>
-#include <QVariant>
 #include <cerrno>
 #include <libpq-fe.h>
 #include <system_error>
@@ -37,12 +36,6 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
 }
 
 namespace {
-
-PGconn* connectionOf(const QSqlDatabase& db)
-{
-    const QVariant handle = db.driver()->handle();
-    return *static_cast<PGconn* const*>(handle.data());
-}
 
 // The client's part of PeerLiveness, on the socket libpq connected, where the DSN (or a pg_service.conf service)
 // did not choose: a DSN that sets one keepalive knob (or keepalives=0) keeps libpq's handling of all of them.
@@ -135,8 +128,8 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
             OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
     }
     try {
-        applyClientLiveness(connectionOf(db));
-        applyServerLiveness(connectionOf(db), m_idleInTransactionTimeoutMs);
+        applyClientLiveness(DbSession::connectionOf(db));
+        applyServerLiveness(DbSession::connectionOf(db), m_idleInTransactionTimeoutMs);
     } catch (...) {
         db.close();
         db = QSqlDatabase();
@@ -148,7 +141,7 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
 
 QString ConnectionSettings::describe(const QSqlDatabase& open) const
 {
-    PGconn* conn = connectionOf(open);
+    PGconn* conn = DbSession::connectionOf(open);
     if (!conn)
         return QStringLiteral("(not connected)");
     return QStringLiteral("%1@%2:%3/%4")

@@ -243,6 +243,10 @@ After:  %8</numerusform>
         <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Reconnected.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</source>
+        <translation>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</translation>
+    </message>
 </context>
 <context>
     <name>DatabaseClient</name>
@@ -1744,6 +1748,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>The outbox is empty.</source>
         <translation>The outbox is empty.</translation>
+    </message>
+    <message>
+        <source>The outbox could not be read: %1</source>
+        <translation>The outbox could not be read: %1</translation>
     </message>
     <message numerus="yes">
         <source>No rows match this filter. The %n row(s) of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</source>

@@ -235,6 +235,10 @@ After:  %8</source>
         <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
         <translation>&lt;b&gt;다시 연결되었습니다.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</source>
+        <translation>&lt;b&gt;데이터베이스에 연결할 수 없습니다&lt;/b&gt; (%1부터) — %2. %3초 후에 다시 시도합니다. 목록은 %1 시점의 내용을 보여 주며, 연결이 복구되면 갱신이 재개됩니다. 중단된 운영자 작업은 다시 실행하면 마저 처리됩니다.</translation>
+    </message>
 </context>
 <context>
     <name>DatabaseClient</name>
@@ -1713,6 +1717,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>The outbox is empty.</source>
         <translation>아웃박스가 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>The outbox could not be read: %1</source>
+        <translation>아웃박스를 읽을 수 없습니다: %1</translation>
     </message>
     <message numerus="yes">
         <source>No rows match this filter. The %n row(s) of the last action are no longer where the filter looks (requeued rows are pending, then published or failed again): the Messages panel says how they fared and opens them.</source>

@@ -170,9 +170,10 @@ private slots:
                     .left(12)));
     }
 
-    // Signing a signature changes nothing (migration 0015), also for the texts tests/fuzz/fuzz_errorsignature
-    // found that migration 0005's rule changed again: a number before an apostrophe (which, once "<n>'", opened a
-    // literal), and the cut at 300 characters ending in a blank or inside a word ("5x" cut to "5", then "<n>").
+    // Signing a signature changes nothing (migrations 0015 and 0016), also for the texts
+    // tests/fuzz/fuzz_errorsignature found that earlier rules changed again: a number before an apostrophe (which,
+    // once "<n>'", opened a literal), the cut at 300 characters ending in a blank or inside a word ("5x" cut to
+    // "5", then "<n>"), and a text without blanks cut inside a word after a sign ("*3333xp" cut to "*33").
     void signatureIsAFixedPoint_data()
     {
         QTest::addColumn<QString>("error");
@@ -183,6 +184,12 @@ private slots:
         QTest::newRow("cut before a blank") << QString(299, QLatin1Char('a')) + QStringLiteral(" b");
         QTest::newRow("cut inside a word") << QString(298, QLatin1Char('a')) + QStringLiteral(" 5x");
         QTest::newRow("one long word") << QString(400, QLatin1Char('a'));
+        QTest::newRow("no blank, cut inside a word after a sign")
+            << QString(290, QLatin1Char('~')) + QStringLiteral("*3333333333333333xp");
+        QTest::newRow("one run, digits at the cut") << QString(300, QLatin1Char('9')) + QStringLiteral("x");
+        QTest::newRow("one run, a duration at the cut") << QString(299, QLatin1Char('9')) + QStringLiteral("sx");
+        QTest::newRow("one run, hex at the cut")
+            << QString(286, QLatin1Char('y')) + QStringLiteral(".deadbeef12345") + QString(50, QLatin1Char('z'));
     }
 
     void signatureIsAFixedPoint()
@@ -193,15 +200,22 @@ private slots:
         QCOMPARE(signatureOf(once), once);
     }
 
-    // A text longer than 300 characters is cut after its last whole word (at 300 if it is one word).
+    // A text longer than 300 characters is cut after its last whole word; without a blank, where its last run of
+    // letters, digits, '_' and '.' within the 300 ends; a text that is one such run is cut at 300 and signed again.
     void aLongTextIsCutAtAWord()
     {
         QCOMPARE(signatureOf(QStringLiteral("word ").repeated(70)), QStringLiteral("word ").repeated(60).trimmed());
         QCOMPARE(signatureOf(QString(298, QLatin1Char('a')) + QStringLiteral(" 5x")), QString(298, QLatin1Char('a')));
         QCOMPARE(signatureOf(QString(400, QLatin1Char('a'))), QString(300, QLatin1Char('a')));
+        QCOMPARE(signatureOf(QString(290, QLatin1Char('~')) + QStringLiteral("*3333333333333333xp")),
+            QString(290, QLatin1Char('~')) + QStringLiteral("*"));
+        QCOMPARE(signatureOf(QString(299, QLatin1Char('~')) + QStringLiteral("-x")),
+            QString(299, QLatin1Char('~')) + QStringLiteral("-"));
+        QCOMPARE(signatureOf(QString(300, QLatin1Char('9')) + QStringLiteral("x")), QStringLiteral("<n>"));
     }
 
-    // Migration 0015 signs the failed and dead rows again, and their failure group's counts follow.
+    // A migration that changes the signature (the newest, 0016) signs the failed and dead rows again, and their
+    // failure group's counts follow.
     void theMigrationSignsTheFailedRowsAgain()
     {
         const QString error = QStringLiteral("'''a' refused");
@@ -213,9 +227,9 @@ private slots:
         const QString before = QStringLiteral("''<str>'a' refused");
         QVERIFY(signatureOf(error) != before);
         db().exec(QStringLiteral("UPDATE outbox SET error_signature = ?::text"), { before });
-        QFile migration(QStringLiteral(":/sql/migrations/0015_signature_fixed_point.sql"));
+        QFile migration(QStringLiteral(":/sql/migrations/0016_signature_cut_without_blanks.sql"));
         QVERIFY(migration.open(QIODevice::ReadOnly));
-        session().execScript(QString::fromUtf8(migration.readAll()), QStringLiteral("applying migration 0015 again"));
+        session().execScript(QString::fromUtf8(migration.readAll()), QStringLiteral("applying migration 0016 again"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT error_signature FROM outbox")).toString(), signatureOf(error));
         const QString deadOf = QStringLiteral("SELECT coalesce(sum(dead), 0) FROM outbox_failure_group_sizes() "
                                               "WHERE signature = ?::text");

@@ -475,20 +475,17 @@ private slots:
     // Qt would decode "order-\xfe" and "order-\xff" both as "order-\ufffd": one key for two requests.
     void aKeyWhoseBytesAreNotUtf8IsRefusedAndNothingIsWritten_data()
     {
-        QTest::addColumn<QString>("option");
-        QTest::newRow("separate value") << QStringLiteral("--key \"$(printf 'order-\\376')\"");
-        QTest::newRow("attached value") << QStringLiteral("\"--key=$(printf 'order-\\377')\"");
+        QTest::addColumn<QList<QByteArray>>("option");
+        QTest::newRow("separate value") << QList<QByteArray> { "--key", "order-\xfe" };
+        QTest::newRow("attached value") << QList<QByteArray> { "--key=order-\xff" };
     }
 
     void aKeyWhoseBytesAreNotUtf8IsRefusedAndNothingIsWritten()
     {
-        QFETCH(QString, option);
-        // QProcess can only pass text, so a shell writes the raw byte.
-        const CliRun run = ProcessTesting::run(QStringLiteral("/bin/sh"),
-            { QStringLiteral("-c"),
-                QStringLiteral("exec \"$0\" --dsn \"$1\" create-order %1 --customer alice --amount 1").arg(option),
-                QStringLiteral(OUTBOXCTL_PATH), db().dsn() },
-            QProcessEnvironment::systemEnvironment());
+        QFETCH(QList<QByteArray>, option);
+        const CliRun run = ProcessTesting::runWithBytes(QStringLiteral(OUTBOXCTL_PATH),
+            QList<QByteArray> { "--dsn", db().dsn().toUtf8(), "create-order" } + option
+                + QList<QByteArray> { "--customer", "alice", "--amount", "1" });
         EXPECT_EXIT(run, 2);
         QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
         QVERIFY2(run.err.contains("--key: the value is not valid UTF-8 (byte 0xf"), qPrintable(describe(run)));
@@ -499,10 +496,8 @@ private slots:
     // The same for a global option, checked before any command runs.
     void aGlobalOptionWhoseBytesAreNotUtf8IsRefused()
     {
-        const CliRun run = ProcessTesting::run(QStringLiteral("/bin/sh"),
-            { QStringLiteral("-c"), QStringLiteral("exec \"$0\" --dsn \"$(printf 'dbname=\\377')\" list keys"),
-                QStringLiteral(OUTBOXCTL_PATH) },
-            QProcessEnvironment::systemEnvironment());
+        const CliRun run
+            = ProcessTesting::runWithBytes(QStringLiteral(OUTBOXCTL_PATH), { "--dsn", "dbname=\xff", "list", "keys" });
         EXPECT_EXIT(run, 2);
         QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
         QVERIFY2(run.err.contains("--dsn: the value is not valid UTF-8 (byte 0xff at character 8)"),

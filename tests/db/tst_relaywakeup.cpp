@@ -65,6 +65,20 @@ private:
             .toInt();
     }
 
+    // Whether dueWatchHolder() was seen to be `held` (some relay asleep on the lock, or none) within `timeoutMs`.
+    // Not QTRY_VERIFY: the holder comes and goes (a worker's fallback poll lets it go for a moment), and QTRY
+    // evaluates its condition again after seeing it true, failing on a moment it happened to be false.
+    bool sawDueWatchHeld(bool held, int timeoutMs)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while ((dueWatchHolder() != 0) != held) {
+            if (deadline.hasExpired())
+                return false;
+            QTest::qWait(5);
+        }
+        return true;
+    }
+
     qint64 insertRow(const QString& how)
     {
         if (how == QLatin1String("INSERT")) {
@@ -115,7 +129,7 @@ private slots:
             db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("idle")));
         RunningRelay running(relay);
         for (int i = 0; i < 10; ++i) {
-            QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+            QVERIFY(sawDueWatchHeld(true, 10'000));
             const qint64 id = insertRow(how);
             const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 10'000);
             QVERIFY2(latencyMs < FallbackPollMs / 10, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
@@ -133,7 +147,7 @@ private slots:
         OutboxRelay relay(
             db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("requeue")));
         RunningRelay running(relay);
-        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        QVERIFY(sawDueWatchHeld(true, 10'000));
         const OperatorActionReport report = OutboxOperator(session()).requeue({ id }, QStringLiteral("fixed"));
         QCOMPARE(report.changed, QList<qint64> { id });
         // From the requeue transaction's start (its audit row's time): before its commit.
@@ -152,7 +166,7 @@ private slots:
         OutboxRelay relay(
             db().settings(), [] { return std::make_unique<FailsFirstAttemptSink>(); }, options);
         RunningRelay running(relay);
-        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        QVERIFY(sawDueWatchHeld(true, 10'000));
         const qint64 id = insertRow(QStringLiteral("INSERT"));
         const qint64 lateMs = waitForPublished(id, QStringLiteral("next_attempt_at"), 10'000);
         QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = ?"), { id }).toInt(), 2);
@@ -171,7 +185,7 @@ private slots:
         RunningRelay runningFirst(first);
         RunningRelay runningSecond(second);
         for (int i = 0; i < 10; ++i) {
-            QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+            QVERIFY(sawDueWatchHeld(true, 10'000));
             const qint64 id = insertRow(QStringLiteral("INSERT"));
             const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 10'000);
             QVERIFY2(latencyMs < FallbackPollMs / 10, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
@@ -191,20 +205,20 @@ private slots:
         OutboxRelay relay(
             db().settings(), SinkSpec::parse(QStringLiteral("null")), idleRelayOptions(QStringLiteral("killed")));
         RunningRelay running(relay);
-        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        QVERIFY(sawDueWatchHeld(true, 10'000));
         const int killed
             = db().scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                                          "WHERE application_name = 'outbox-relay' AND datname = current_database()"))
                   .toInt();
         QVERIFY2(killed >= 4, qPrintable(QStringLiteral("%1 sessions").arg(killed))); // 2 workers, watch, supervisor
-        QTRY_COMPARE_WITH_TIMEOUT(dueWatchHolder(), 0, 10'000);
+        QVERIFY(sawDueWatchHeld(false, 10'000));
         const qint64 id = insertRow(QStringLiteral("INSERT"));
         const qint64 latencyMs = waitForPublished(id, QStringLiteral("created_at"), 20'000);
         // Two reconnects in a row at most (the watch's, then the worker's finding its session dead), each at most
         // RetryDelay::FirstMs, and then at most the fallback poll.
         QVERIFY2(
             latencyMs <= FallbackPollMs + 2 * RetryDelay::FirstMs, qPrintable(QStringLiteral("%1 ms").arg(latencyMs)));
-        QTRY_VERIFY_WITH_TIMEOUT(dueWatchHolder() != 0, 10'000);
+        QVERIFY(sawDueWatchHeld(true, 10'000));
     }
 
     // The trigger's rule, seen from a listener: a writer notifies only while a sleeper holds the lock; the relay's

@@ -26,6 +26,7 @@
 #include "support/databasetestcase.h"
 #include "support/guitesting.h"
 #include "support/listmodeltesting.h"
+#include "support/processtesting.h"
 #include "support/relayprocess.h"
 
 #include <QAbstractItemModelTester>
@@ -231,6 +232,30 @@ private slots:
         QVERIFY(failedSpy.first().first().toString().contains(QStringLiteral("outbox_operator")));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 6")).toString(), QStringLiteral("failed"));
+    }
+
+    // Qt would decode "host=\xfe" and "host=\xff" both as "host=\ufffd": another server than the one asked for.
+    void anOptionWhoseBytesAreNotUtf8IsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("option");
+        QTest::addColumn<QByteArray>("diagnostic");
+        QTest::newRow("--dsn") << QByteArray("--dsn")
+                               << QByteArray("--dsn: the value is not valid UTF-8 (byte 0xff at character 6)");
+        QTest::newRow("--demo-keep") << QByteArray(
+            "--demo-keep") << QByteArray("--demo-keep: the value is not valid UTF-8 (byte 0xff at character 6)");
+    }
+
+    void anOptionWhoseBytesAreNotUtf8IsRefused()
+    {
+        QFETCH(QByteArray, option);
+        QFETCH(QByteArray, diagnostic);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        const ProcessTesting::Run run
+            = ProcessTesting::runWithBytes(QStringLiteral(OUTBOX_CONSOLE_PATH), { option, "host=\xff" }, environment);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith("outbox-console: ") && run.err.count('\n') == 1, run.err.constData());
+        QVERIFY2(run.err.contains(diagnostic), run.err.constData());
     }
 
     void lostConnectionShowsTheBannerAndRecovers()

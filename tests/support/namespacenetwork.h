@@ -5,6 +5,10 @@
 
 #include <QCoreApplication>
 #include <QStringList>
+#include <cstring>
+#include <fcntl.h>
+#include <functional>
+#include <sched.h>
 #include <unistd.h>
 
 // Hosts on a network of their own: each host is a network namespace with a veth pair into a bridge that holds
@@ -77,6 +81,44 @@ public:
     bool restoreAccessLink(int host)
     {
         return ipOk({ QStringLiteral("link"), QStringLiteral("set"), accessOutsideName(host), QStringLiteral("up") });
+    }
+
+    // Runs `body` with the calling thread on `host`: the threads it starts meanwhile are born there and stay (a
+    // thread starts in its creator's namespace); the calling thread comes back afterwards, so that the `ip`
+    // commands of this class still run on this side. For a test whose own threads, not a program it runs, are the
+    // host's (the console's database workers). Threads started later from the calling thread (a thread pool's)
+    // are born on this side. Keep `body` short: sockets it opens itself are the host's too. Unix sockets named by
+    // path reach this machine from anywhere. False (see problem()) if the thread could not move; `body` did not
+    // run then.
+    bool startThreadsOn(int host, const std::function<void()>& body)
+    {
+        const auto failed = [this](const QString& step) {
+            const int error = errno; // before anything else can change it
+            m_problem = QStringLiteral("%1: %2").arg(step, QString::fromLocal8Bit(std::strerror(error)));
+            return false;
+        };
+        const int here = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+        if (here < 0)
+            return failed(QStringLiteral("opening this thread's network namespace"));
+        const QByteArray therePath = QStringLiteral("/run/netns/%1").arg(namespaceName(host)).toLocal8Bit();
+        const int there = ::open(therePath.constData(), O_RDONLY | O_CLOEXEC);
+        if (there < 0) {
+            const bool result = failed(QStringLiteral("opening %1").arg(QString::fromLocal8Bit(therePath)));
+            ::close(here);
+            return result;
+        }
+        if (::setns(there, CLONE_NEWNET) != 0) {
+            const bool result = failed(QStringLiteral("entering %1").arg(namespaceName(host)));
+            ::close(there);
+            ::close(here);
+            return result;
+        }
+        ::close(there);
+        body();
+        if (::setns(here, CLONE_NEWNET) != 0)
+            qFatal("could not come back from a network namespace: %s", std::strerror(errno));
+        ::close(here);
+        return true;
     }
 
     // Drops every packet to and from `host` from now on, without a reset, until restore().

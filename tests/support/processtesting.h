@@ -59,4 +59,19 @@ inline Run run(const QString& program, const QStringList& arguments,
     return finish(process, timeoutMs);
 }
 
+// Runs `program` with arguments of any bytes, which QProcess cannot pass (it passes text, as UTF-8): a shell's
+// printf writes each byte from its octal escape. A trailing line break of an argument is lost, as in any $(...).
+inline Run runWithBytes(const QString& program, const QList<QByteArray>& arguments,
+    const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(), int timeoutMs = 120'000)
+{
+    QString script = QStringLiteral("exec \"$0\"");
+    for (const QByteArray& argument : arguments) {
+        QString escaped;
+        for (const char byte : argument)
+            escaped += QStringLiteral("\\%1").arg(uint(uchar(byte)), 3, 8, QLatin1Char('0'));
+        script += QStringLiteral(" \"$(printf '%1')\"").arg(escaped);
+    }
+    return run(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), script, program }, environment, timeoutMs);
+}
+
 } // namespace ProcessTesting

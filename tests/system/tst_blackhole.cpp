@@ -3,6 +3,7 @@
 #include "broker/amqpendpoint.h"
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
+#include "db/sqlvalues.h"
 #include "db/unitofwork.h"
 #include "demo/privatebroker.h"
 #include "demo/privatecluster.h"
@@ -145,12 +146,7 @@ private slots:
         while (locked.next())
             held.insert(locked.value(0).toLongLong());
         QVERIFY(!held.isEmpty());
-        const QString heldList = [&] {
-            QStringList ids;
-            for (const qint64 id : std::as_const(held))
-                ids.append(QString::number(id));
-            return QStringLiteral("{%1}").arg(ids.join(QLatin1Char(',')));
-        }();
+        const QString heldList = SqlValues::bigintArray(held.values());
         // The worker's completion is waiting, not only the lease keeper's extension (which waits for the same rows):
         // the completion's statement is not the first of its transaction. (The statements show as EXECUTE.)
         QTRY_VERIFY2_WITH_TIMEOUT(scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE client_addr = "

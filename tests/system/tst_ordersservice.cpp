@@ -5,6 +5,7 @@
 #include "support/databasetestcase.h"
 #include "support/httptesting.h"
 #include "support/manpagetesting.h"
+#include "support/processtesting.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -672,13 +673,10 @@ private slots:
     // shell writes the raw byte).
     void anOptionWhoseBytesAreNotUtf8IsRefused()
     {
-        QProcess process;
-        process.start(QStringLiteral("/bin/sh"),
-            { QStringLiteral("-c"), QStringLiteral("exec \"$0\" --listen=127.0.0.1:0 --dsn \"$(printf 'host=\\377')\""),
-                QStringLiteral(ORDERS_SERVICE_PATH) });
-        QVERIFY(process.waitForFinished(WaitMs));
-        const QByteArray err = process.readAllStandardError();
-        QCOMPARE(process.exitCode(), 2);
+        const ProcessTesting::Run run = ProcessTesting::runWithBytes(QStringLiteral(ORDERS_SERVICE_PATH),
+            { "--listen=127.0.0.1:0", "--dsn", "host=\xff" }, QProcessEnvironment::systemEnvironment(), WaitMs);
+        const QByteArray& err = run.err;
+        QCOMPARE(run.exitCode, 2);
         QVERIFY2(err.startsWith("orders-service: ") && err.count('\n') == 1, err.constData());
         QVERIFY2(err.contains("--dsn: the value is not valid UTF-8 (byte 0xff at character 6)"), err.constData());
     }

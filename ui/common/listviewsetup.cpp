@@ -168,25 +168,24 @@ void followSelection(QTableView* table, int idRole, std::function<qint64()> show
         });
 }
 
-void reselectAfterReload(
-    QTableView* table, PagedListModelBase* model, const QList<qint64>& ids, std::function<int(qint64)> rowOfId)
+void keepSelectionAcrossResets(
+    QTableView* table, PagedListModelBase* model, int idRole, std::function<int(qint64)> rowOfId)
 {
-    // A reload resets the model, which clears the selection: a second refresh before the first page arrives
-    // sees nothing selected and must not replace what the first one is about to restore.
-    if (ids.isEmpty())
-        return;
+    auto selected = std::make_shared<QList<qint64>>();
+    QObject::connect(model, &QAbstractItemModel::modelAboutToBeReset, table,
+        [table, idRole, selected] { *selected = selectedIds(table, idRole); });
     QObject::connect(
-        model, &PagedListModelBase::pageLoaded, table,
-        [table, model, ids, rowOfId = std::move(rowOfId)] {
+        model, &QAbstractItemModel::modelReset, table, [table, model, selected, rowOfId = std::move(rowOfId)] {
+            const QList<qint64> ids = std::exchange(*selected, {});
             QItemSelection selection;
-            for (qint64 id : ids) {
+            for (const qint64 id : ids) {
                 const int row = rowOfId(id);
                 if (row >= 0)
                     selection.select(model->index(row, 0), model->index(row, model->columnCount() - 1));
             }
-            table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-        },
-        Qt::SingleShotConnection);
+            if (!selection.isEmpty())
+                table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+        });
 }
 
 QAction* addCopyAsJsonAction(QTableView* table, std::function<QJsonArray(const QList<int>& rows)> rowsJson)

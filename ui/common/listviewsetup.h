@@ -67,19 +67,23 @@ QList<qint64> selectedIds(const QTableView* table, int idRole);
 // the lowest selected id; 0 (an empty pane) when nothing is selected.
 void followSelection(QTableView* table, int idRole, std::function<qint64()> shown, std::function<void(qint64)> show);
 
-// Selects the rows with `ids` that are still there when the first page of the reload just started arrives.
-void reselectAfterReload(
-    QTableView* table, PagedListModelBase* model, const QList<qint64>& ids, std::function<int(qint64)> rowOfId);
+// A reload's first page replaces the rows in one model reset, which clears the selection: the ids selected at that
+// moment (also those selected while the page was on its way) are selected again where they still are. Once per
+// table.
+void keepSelectionAcrossResets(
+    QTableView* table, PagedListModelBase* model, int idRole, std::function<int(qint64)> rowOfId);
+template<typename Model> void keepSelectionAcrossResets(QTableView* table, Model* model)
+{
+    keepSelectionAcrossResets(table, model, Model::IdRole, [model](qint64 id) { return model->rowOfId(id); });
+}
 
-// Re-reads what `table` shows of a PagedListModel without losing the selection or the scroll position: at
-// the top of the list it reloads (so new rows appear) and selects the same ids again, further down it
-// refreshes the visible rows in place.
+// Re-reads what `table` shows of a PagedListModel without losing the selection (keepSelectionAcrossResets) or the
+// scroll position: at the top of the list it reloads (so new rows appear), further down it refreshes the visible
+// rows in place.
 template<typename Model> void refresh(QTableView* table, Model* model)
 {
     if (table->verticalScrollBar()->value() == 0) {
-        const QList<qint64> ids = selectedIds(table, Model::IdRole);
         model->reload();
-        reselectAfterReload(table, model, ids, [model](qint64 id) { return model->rowOfId(id); });
         return;
     }
     const int first = table->rowAt(0);

@@ -16,6 +16,7 @@ DatabaseClient::DatabaseClient(QString purpose, QObject* parent)
     connect(m_inThread, &DatabaseWorker::connected, this, &DatabaseClient::connected);
     connect(m_inThread, &DatabaseWorker::connectFailed, this, &DatabaseClient::connectFailed);
     connect(m_inThread, &DatabaseWorker::connectionLost, this, &DatabaseClient::connectionLost);
+    connect(m_inThread, &DatabaseWorker::stillUnreachable, this, &DatabaseClient::stillUnreachable);
     connect(m_inThread, &DatabaseWorker::reconnected, this, &DatabaseClient::reconnected);
     connect(m_inThread, &DatabaseWorker::changed, this, &DatabaseClient::changed);
     m_thread.setObjectName(QStringLiteral("db-") + m_inThread->objectName());

@@ -21,7 +21,8 @@ class QueryCanceller;
 // an immutable value, is handed to a callback on the GUI thread, and only if the callback's context object
 // still exists. Work never touches a widget or a model.
 //
-// A lost connection is reported (connectionLost), reopened with backoff, and reported again (reconnected);
+// A lost connection is reported (connectionLost), reopened with backoff (each failed attempt reported:
+// stillUnreachable), and reported again (reconnected);
 // work submitted meanwhile fails with a connection error. Change notifications (LISTEN outbox_changed) are
 // re-subscribed on every reconnect and arrive as changed().
 class DatabaseClient final : public QObject {
@@ -105,6 +106,8 @@ signals:
     void connected(const SessionInfo& info);
     void connectFailed(const QString& message);
     void connectionLost(const QString& message);
+    // A reconnect attempt failed (`message` says why); the next one starts in `nextAttemptInMs`.
+    void stillUnreachable(const QString& message, int nextAttemptInMs);
     void reconnected(const SessionInfo& info);
     void changed();
 

@@ -11,7 +11,9 @@
 #include <QTimer>
 
 static constexpr int FirstReconnectDelayMs = 500;
-static constexpr int MaxReconnectDelayMs = 30'000;
+// One console is one client: an attempt every 10 s (plus the connect timeout, under a blackhole) costs a server
+// nothing and brings the lists back within seconds of the network.
+static constexpr int MaxReconnectDelayMs = 10'000;
 
 DatabaseWorker::DatabaseWorker(QString purpose, std::shared_ptr<QueryCanceller> canceller)
     : m_purpose(std::move(purpose))
@@ -72,6 +74,7 @@ void DatabaseWorker::connectNow(bool reconnecting)
         }
         m_reconnectDelayMs = qMin(m_reconnectDelayMs * 2, MaxReconnectDelayMs);
         m_reconnect->start(m_reconnectDelayMs);
+        emit stillUnreachable(error.message(), m_reconnectDelayMs);
     }
 }
 

@@ -28,6 +28,7 @@ signals:
     void connected(const SessionInfo& info);
     void connectFailed(const QString& message);
     void connectionLost(const QString& message);
+    void stillUnreachable(const QString& message, int nextAttemptInMs);
     void reconnected(const SessionInfo& info);
     void changed();
 

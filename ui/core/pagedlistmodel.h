@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QList>
 #include <functional>
+#include <utility>
 
 // A list of `Row`s (each with an `id`) matching a `Filter`, newest first, loaded page by page on the
 // database worker as the view scrolls (canFetchMore/fetchMore). Every reload takes a new LatestRequest ticket; a page
@@ -44,27 +45,18 @@ public:
     }
 
     const Filter& filter() const { return m_filter; }
+    // Drops every loaded row (they matched another filter) and reads the first page of `filter`.
     void setFilter(const Filter& filter)
     {
         m_filter = filter;
-        reload();
+        startOver(Rows::Drop);
     }
 
     void setPageSize(int rows) { m_pageSize = rows; }
 
-    // Drops every loaded row and reads the first page again.
-    void reload()
-    {
-        m_requests.next();
-        beginResetModel();
-        m_rows.clear();
-        m_rowOfId.clear();
-        m_exhausted = false;
-        m_failed = false;
-        endResetModel();
-        setLoading(false);
-        requestPage();
-    }
+    // Reads the first page again; the loaded rows stay until it replaces them. A reload that fails (the
+    // database unreachable) leaves the list as it was, with failure() saying why, rather than empty.
+    void reload() { startOver(Rows::KeepUntilReplaced); }
 
     // Re-reads the rows first..last in place (the visible ones, after a change notification), keeping
     // their positions so the selection and the scroll position stay where they are.
@@ -98,6 +90,7 @@ public:
         m_worker.cancelRunning();
         // As after a failure, only a reload reads again.
         m_failed = true;
+        m_replacing = false;
         emit loadCancelled();
         setLoading(false);
     }
@@ -117,11 +110,29 @@ protected:
     { }
 
 private:
+    enum class Rows { Drop, KeepUntilReplaced };
+    void startOver(Rows rows)
+    {
+        m_requests.next();
+        m_exhausted = false;
+        m_failed = false;
+        setFailure({});
+        m_replacing = rows == Rows::KeepUntilReplaced && !m_rows.isEmpty();
+        if (!m_replacing) {
+            beginResetModel();
+            m_rows.clear();
+            m_rowOfId.clear();
+            endResetModel();
+        }
+        setLoading(false);
+        requestPage();
+    }
+
     void requestPage()
     {
         setLoading(true);
-        const qint64 cursor = m_rows.isEmpty() ? 0 : m_rows.last().id;
-        const bool first = m_rows.isEmpty();
+        const bool first = m_replacing || m_rows.isEmpty();
+        const qint64 cursor = first ? 0 : m_rows.last().id;
         // A page read for an earlier filter (it changed while the page was on its way) is dropped.
         m_worker.template runLatest<Page>(
             m_requests, this,
@@ -130,7 +141,14 @@ private:
             [this, first](const Page& page) {
                 m_serverNow = page.serverNow;
                 m_exhausted = page.rows.size() < m_pageSize;
-                if (!page.rows.isEmpty()) {
+                if (std::exchange(m_replacing, false)) {
+                    beginResetModel();
+                    m_rows = page.rows;
+                    m_rowOfId.clear();
+                    for (qsizetype i = 0; i < m_rows.size(); ++i)
+                        m_rowOfId.insert(m_rows.at(i).id, int(i));
+                    endResetModel();
+                } else if (!page.rows.isEmpty()) {
                     beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
                     for (qsizetype i = 0; i < page.rows.size(); ++i)
                         m_rowOfId.insert(page.rows.at(i).id, int(m_rows.size() + i));
@@ -144,6 +162,8 @@ private:
                 // No automatic retry: the view would ask again at once. A reload (after reconnecting,
                 // on refresh) starts over.
                 m_failed = true;
+                m_replacing = false;
+                setFailure(error.message());
                 setLoading(false);
                 emit loadFailed(error.message());
             });
@@ -160,4 +180,5 @@ private:
     int m_pageSize = DefaultPageSize;
     bool m_exhausted = false;
     bool m_failed = false;
+    bool m_replacing = false; // the page on its way replaces the rows loaded so far
 };

@@ -9,6 +9,8 @@ class PagedListModelBase : public QAbstractTableModel {
     Q_OBJECT
 public:
     bool isLoading() const { return m_loading; }
+    // Why the last read failed (empty unless it did): the rows shown are from before it.
+    const QString& failure() const { return m_failure; }
 
     // Gives up on the page being read (a search the operator does not want to wait for): its statement is
     // cancelled on the server and the list keeps the rows it has until the next reload.
@@ -32,7 +34,9 @@ protected:
         m_loading = loading;
         emit loadingChanged(loading);
     }
+    void setFailure(const QString& failure) { m_failure = failure; }
 
 private:
     bool m_loading = false;
+    QString m_failure;
 };

@@ -109,11 +109,19 @@ MainWindow::MainWindow(QWidget* parent)
     for (const DatabaseClient* client : { &m_reads, &m_searches, &m_actions }) {
         connect(client, &DatabaseClient::connectionLost, this,
             [this, client](const QString& message) { noteConnectionLost(client, message); });
+        connect(client, &DatabaseClient::stillUnreachable, this,
+            [this, client](const QString& message, int nextAttemptInMs) {
+                if (m_lostConnections.contains(client)) // not a failure of a connection replaced since
+                    m_banner->showUnreachable(message, nextAttemptInMs);
+            });
         connect(client, &DatabaseClient::reconnected, this, [this, client] { noteReconnected(client); });
+        // A connection (re)opened by connectTo(): a loss its client reported before is over.
+        connect(client, &DatabaseClient::connected, this, [this, client] {
+            if (m_lostConnections.removeOne(client) && m_lostConnections.isEmpty())
+                m_banner->dismiss();
+        });
     }
-    connect(&m_reads, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
     connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
-        m_banner->showRestored();
         m_session = info;
         m_outbox->setSessionInfo(info);
         // What failed while the connection was down starts over.
@@ -124,15 +132,11 @@ MainWindow::MainWindow(QWidget* parent)
     });
     // The lists search on a connection of their own, so that a long search (and its Cancel) never holds up the
     // overview, the failure groups or the metrics.
-    connect(&m_searches, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
     connect(&m_searches, &DatabaseClient::reconnected, this, [this] {
-        m_banner->showRestored();
         m_outbox->refresh();
         m_keys->refresh();
         m_audit->refresh();
     });
-    connect(&m_actions, &DatabaseClient::connectionLost, m_banner, &ConnectionBanner::showLost);
-    connect(&m_actions, &DatabaseClient::reconnected, m_banner, &ConnectionBanner::showRestored);
 
     // Change notifications arrive in bursts while a relay works; one refresh per burst is enough.
     m_changeCoalescer->setSingleShot(true);
@@ -410,6 +414,9 @@ void MainWindow::connectTo(const ConnectionSettings& given, const QString& displ
     ConnectionSettings settings = given;
     settings.setDefaultApplicationName(QStringLiteral("outbox-console"));
     m_serverLabel->setText(tr("Connecting to %1…").arg(displayName));
+    // Another server (or the same one again): what was lost of the last connection is no longer waited for.
+    m_lostConnections.clear();
+    m_banner->dismiss();
     m_reads.open(settings, true);
     m_searches.open(settings, false);
     m_actions.open(settings, false);
@@ -490,8 +497,11 @@ void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString&
 {
     if (m_lostConnections.contains(client))
         return;
-    if (m_lostConnections.isEmpty())
+    // The banner and the log speak for the console: lost when its first connection is, back when its last is.
+    if (m_lostConnections.isEmpty()) {
         m_messages->post(tr("Connection to the database lost: %1. Reconnecting…").arg(message));
+        m_banner->showLost(message);
+    }
     m_lostConnections.append(client);
 }
 
@@ -500,6 +510,7 @@ void MainWindow::noteReconnected(const DatabaseClient* client)
     if (!m_lostConnections.removeOne(client) || !m_lostConnections.isEmpty())
         return;
     m_messages->post(tr("Connection to the database restored"));
+    m_banner->showRestored();
 }
 
 void MainWindow::showOutboxRows(const QList<qint64>& ids)

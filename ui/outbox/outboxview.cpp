@@ -61,6 +61,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     buildFilterBar(filterBar);
 
     ListViewSetup::setUpTable(m_table, m_model);
+    ListViewSetup::keepSelectionAcrossResets(m_table, m_model);
     m_table->setColumnWidth(OutboxTableModel::Id, 70);
     m_table->setColumnWidth(OutboxTableModel::EventType, 130);
     m_table->setColumnWidth(OutboxTableModel::Aggregate, 110);
@@ -140,6 +141,8 @@ QString OutboxView::emptyText() const
 {
     if (m_model->rowCount() > 0 || m_model->isLoading())
         return {};
+    if (!m_model->failure().isEmpty())
+        return tr("The outbox could not be read: %1").arg(m_model->failure());
     if (m_model->filter() == OutboxFilter {})
         return tr("The outbox is empty.");
     if (!m_lastActed.isEmpty()) {
