@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/commandlinetext.h"
 #include "common/connectionlossechoes.h"
+#include "common/exitcode.h"
 #include "common/programversion.h"
 #include "common/signalwatcher.h"
+#include "consolecommandline.h"
 #include "db/outboxerror.h"
 #include "demo/demosystem.h"
 #include "i18n/consolelanguage.h"
 #include "mainwindow/mainwindow.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QIcon>
 #include <QLabel>
 #include <QMenu>
@@ -65,6 +66,18 @@ static void addDemoMenu(MainWindow& window, DemoSystem& system)
     });
 }
 
+// Whether QApplication finds a display to open on (without one it aborts: exit 134, a core dump): a platform
+// chosen, or an X or Wayland display to reach.
+static bool displayChosen(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "-platform") == 0 || qstrcmp(argv[i], "--platform") == 0)
+            return true;
+    }
+    return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY")
+        || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+}
+
 int main(int argc, char* argv[])
 {
     // Before QApplication, which needs a display: `outbox-console --version` answers on a server or in a script.
@@ -82,6 +95,17 @@ int main(int argc, char* argv[])
             QCoreApplication::instance(), [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
     });
     ConnectionLossEchoes::dropFromQtMessages();
+    if (!displayChosen(argc, argv)) {
+        // On a server or in a script: the command line is still answered, and the lack of a display said.
+        QCoreApplication app(argc, argv);
+        ConsoleCommandLine commandLine;
+        if (const std::optional<int> exitCode = commandLine.read(CommandLineText::arguments(argc, argv)))
+            return *exitCode;
+        QTextStream(stderr) << "outbox-console: no display to open the window on: set DISPLAY or WAYLAND_DISPLAY "
+                               "(or QT_QPA_PLATFORM=offscreen)"
+                            << Qt::endl;
+        return ExitCode::Unexpected;
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("outbox-console"));
     QApplication::setApplicationName(QStringLiteral("outbox-console"));
@@ -94,37 +118,18 @@ int main(int argc, char* argv[])
     ConsoleLanguage::apply(ConsoleLanguage::chosen(QSettings()));
     QApplication::setApplicationDisplayName(MainWindow::tr("Outbox Console"));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Inspect and repair idempotency keys and the transactional outbox."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption dsn(QStringLiteral("dsn"),
-        QStringLiteral("PostgreSQL URI or key=value connection string; without it a connection dialog opens."),
-        QStringLiteral("DSN"));
-    const QCommandLineOption demo(QStringLiteral("demo"),
-        QStringLiteral("Start a private PostgreSQL and RabbitMQ, the orders service, a relay, a consumer and "
-                       "duplicate-heavy traffic, and open the console on them. Quitting removes it all."));
-    const QCommandLineOption demoKeep(QStringLiteral("demo-keep"),
-        QStringLiteral("Like --demo, but keep the demo database in DIR (and reuse it next time)."),
-        QStringLiteral("DIR"));
-    parser.addOptions({ dsn, demo, demoKeep });
-    // From argv's bytes (what QApplication left of them), not app's arguments: those have U+FFFD for every byte
-    // that is not UTF-8, and a DSN or a directory would be another one than asked for.
-    parser.process(CommandLineText::arguments(argc, argv));
-    if (const std::optional<QString> notText = CommandLineText::optionNotUtf8(parser, { dsn, demoKeep })) {
-        QTextStream(stderr) << QStringLiteral("outbox-console: %1").arg(*notText) << Qt::endl;
-        return 2;
-    }
+    ConsoleCommandLine commandLine;
+    if (const std::optional<int> exitCode = commandLine.read(CommandLineText::arguments(argc, argv)))
+        return *exitCode;
 
     // Declared before the window, so the window (and its database connections) goes first on the way out.
     std::unique_ptr<DemoSystem> system;
     MainWindow window;
     window.show();
-    if (parser.isSet(demo) || parser.isSet(demoKeep)) {
+    if (commandLine.demo()) {
         try {
             system = std::make_unique<DemoSystem>(
-                DemoSystem::locate(QApplication::applicationDirPath()), parser.value(demoKeep));
+                DemoSystem::locate(QApplication::applicationDirPath()), commandLine.demoKeepDirectory());
             QObject::connect(system.get(), &DemoSystem::processFailed, &window,
                 [&window](const QString& program, const QString& output) {
                     const QString stopped = QObject::tr("%1 stopped:\n%2").arg(program, output);
@@ -138,12 +143,8 @@ int main(int argc, char* argv[])
             QMessageBox::critical(&window, QObject::tr("Cannot start the demo"), error.message());
             return 1;
         }
-    } else if (parser.isSet(dsn)) {
-        try {
-            window.connectTo(ConnectionSettings::fromDsn(parser.value(dsn)), QStringLiteral("--dsn"));
-        } catch (const OutboxError& error) {
-            QTimer::singleShot(0, &window, [&window, message = error.message()] { window.showConnectDialog(message); });
-        }
+    } else if (const std::optional<QString> dsn = commandLine.dsn()) {
+        window.connectToDsn(*dsn);
     } else {
         QTimer::singleShot(0, &window, [&window] { window.reconnectOrAsk(); });
     }

@@ -37,6 +37,22 @@ ConnectionSettings ConnectionSettings::fromDsn(const QString& dsn)
 
 namespace {
 
+// libpq's message on one line: its lines as sentences ("…failed: Connection refused. Is the server running on that
+// host and accepting TCP/IP connections?"), not run together.
+QString asOneLine(const QString& message)
+{
+    QString line;
+    for (const QString& part : message.split(QLatin1Char('\n'))) {
+        const QString text = part.simplified();
+        if (text.isEmpty())
+            continue;
+        if (!line.isEmpty())
+            line += QStringLiteral(".?!:;").contains(line.back()) ? QStringLiteral(" ") : QStringLiteral(". ");
+        line += text;
+    }
+    return line;
+}
+
 // The client's part of PeerLiveness, on the socket libpq connected, where the DSN (or a pg_service.conf service)
 // did not choose: a DSN that sets one keepalive knob (or keepalives=0) keeps libpq's handling of all of them.
 void applyClientLiveness(PGconn* conn)
@@ -125,7 +141,7 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(connectionName);
         throw OutboxError(
-            OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(reason.simplified()));
+            OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(asOneLine(reason)));
     }
     try {
         applyClientLiveness(DbSession::connectionOf(db));

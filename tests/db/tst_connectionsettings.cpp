@@ -138,6 +138,21 @@ private slots:
             QCOMPARE(error.kind(), OutboxError::Kind::Connection);
         }
     }
+
+    // libpq says why in two lines (the failure, then a hint); one line of sentences, not the two run together.
+    void aFailedConnectIsOneLineOfSentences()
+    {
+        try {
+            DbSession session(ConnectionSettings::fromDsn(QStringLiteral("host=127.0.0.1 port=1 connect_timeout=5")),
+                QStringLiteral("refused"));
+            QFAIL("a connection to port 1 succeeded");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::Connection);
+            QVERIFY2(error.message().contains(QStringLiteral("Connection refused. Is the server running on that host")),
+                qPrintable(error.message()));
+            QVERIFY2(!error.message().contains(QLatin1Char('\n')), qPrintable(error.message()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConnectionSettings)

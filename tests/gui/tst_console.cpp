@@ -2,6 +2,7 @@
 #include "audit/audittablemodel.h"
 #include "audit/auditview.h"
 #include "common/operatoractiondialog.h"
+#include "connect/connectdialog.h"
 #include "connect/connectionbanner.h"
 #include "core/bulkactionrunner.h"
 #include "core/databaseclient.h"
@@ -58,6 +59,22 @@ public:
     { }
 
 private:
+    // outbox-console's environment with a display (offscreen) or none at all; a runtime directory of its own, as a
+    // desktop session gives it (without one Qt warns on stderr, which the tests read).
+    QProcessEnvironment consoleEnvironment(bool display) const
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const QString& variable :
+            { QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY") })
+            environment.remove(variable);
+        if (display)
+            environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_runtimeDir.path());
+        return environment;
+    }
+
+    QTemporaryDir m_runtimeDir; // 0700, as XDG_RUNTIME_DIR must be
+
     void seed()
     {
         db().reset();
@@ -249,13 +266,101 @@ private slots:
     {
         QFETCH(QByteArray, option);
         QFETCH(QByteArray, diagnostic);
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        const ProcessTesting::Run run
-            = ProcessTesting::runWithBytes(QStringLiteral(OUTBOX_CONSOLE_PATH), { option, "host=\xff" }, environment);
+        const ProcessTesting::Run run = ProcessTesting::runWithBytes(
+            QStringLiteral(OUTBOX_CONSOLE_PATH), { option, "host=\xff" }, consoleEnvironment(true));
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.startsWith("outbox-console: ") && run.err.count('\n') == 1, run.err.constData());
         QVERIFY2(run.err.contains(diagnostic), run.err.constData());
+    }
+
+    // Answered whether or not there is a display: without one, QApplication would abort (exit 134, a core dump).
+    void theCommandLineIsAnsweredWithoutADisplay_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<bool>("display");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("out");
+        QTest::addColumn<QByteArray>("err");
+        const QStringList help { QStringLiteral("--help") };
+        const QStringList unknown { QStringLiteral("--bogus") };
+        const QStringList missingValue { QStringLiteral("--dsn") };
+        const QStringList argument { QStringLiteral("extra") };
+        QTest::newRow("help, no display") << help << false << 0 << QByteArray("--demo-keep <DIR>") << QByteArray();
+        QTest::newRow("help, offscreen") << help << true << 0 << QByteArray("--demo-keep <DIR>") << QByteArray();
+        QTest::newRow("unknown option, no display")
+            << unknown << false << 2 << QByteArray() << QByteArray("outbox-console: Unknown option 'bogus'.");
+        QTest::newRow("unknown option, offscreen")
+            << unknown << true << 2 << QByteArray() << QByteArray("outbox-console: Unknown option 'bogus'.");
+        QTest::newRow("value missing, no display")
+            << missingValue << false << 2 << QByteArray() << QByteArray("Missing value after '--dsn'.");
+        QTest::newRow("an argument, no display")
+            << argument << false << 2 << QByteArray() << QByteArray("unexpected argument 'extra'");
+        QTest::newRow("nothing to answer, no display")
+            << QStringList() << false << 1 << QByteArray()
+            << QByteArray("outbox-console: no display to open the window on");
+    }
+
+    void theCommandLineIsAnsweredWithoutADisplay()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(bool, display);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, out);
+        QFETCH(QByteArray, err);
+        const ProcessTesting::Run run
+            = ProcessTesting::run(QStringLiteral(OUTBOX_CONSOLE_PATH), arguments, consoleEnvironment(display));
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.out.contains(out), run.out.constData());
+        if (err.isEmpty()) {
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+        } else {
+            QVERIFY2(run.err.contains(err) && run.err.count('\n') == 1, run.err.constData());
+        }
+    }
+
+    // A --dsn that fails (libpq cannot parse it, or the server refuses) opens the dialog holding it, to be
+    // corrected rather than retyped, with the error; the status bar no longer says it is connecting.
+    void aDsnThatFailsOpensTheDialogHoldingIt_data()
+    {
+        QTest::addColumn<QString>("dsn");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("status");
+        QTest::newRow("unparseable") << QStringLiteral("host='db.internal dbname=orders")
+                                     << QStringLiteral("unterminated quoted string") << QString();
+        QTest::newRow("refused") << QStringLiteral("host=127.0.0.1 port=1 connect_timeout=5")
+                                 << QStringLiteral("Connection refused. Is the server running")
+                                 << QStringLiteral("Not connected — File → Connect…");
+    }
+
+    void aDsnThatFailsOpensTheDialogHoldingIt()
+    {
+        QFETCH(QString, dsn);
+        QFETCH(QString, error);
+        QFETCH(QString, status);
+        MainWindow window;
+        window.show();
+        QString shownDsn;
+        QString shownError;
+        QString shownStatus;
+        QTimer poll;
+        poll.setInterval(10);
+        connect(&poll, &QTimer::timeout, this, [&] {
+            auto* dialog = qobject_cast<ConnectDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            poll.stop();
+            shownDsn = dialog->findChild<QLineEdit*>(QStringLiteral("dsn"))->text();
+            shownError = dialog->findChild<QLabel*>(QStringLiteral("error"))->text();
+            shownStatus = window.findChild<QLabel*>(QStringLiteral("server"))->text();
+            dialog->reject();
+        });
+        poll.start();
+        window.connectToDsn(dsn);
+        QVERIFY(QTest::qWaitFor([&] { return !poll.isActive(); }, 15'000));
+        QCOMPARE(shownDsn, dsn);
+        QVERIFY2(shownError.contains(error), qPrintable(shownError));
+        if (!status.isEmpty())
+            QCOMPARE(shownStatus, status);
     }
 
     void lostConnectionShowsTheBannerAndRecovers()

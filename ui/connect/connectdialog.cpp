@@ -280,6 +280,11 @@ void ConnectDialog::showNoStoredPassword(const QString& identity)
     m_forget->setEnabled(false);
 }
 
+void ConnectDialog::setConninfo(const QString& conninfo)
+{
+    m_dsn->setText(conninfo);
+}
+
 void ConnectDialog::setError(const QString& message)
 {
     m_error->setText(message);

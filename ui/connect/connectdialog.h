@@ -40,6 +40,8 @@ public:
     bool rememberPassword() const;
     bool keychainAvailable() const { return m_keychainAvailable; }
 
+    // Puts `conninfo` (a --dsn that failed, say) in the DSN field as it was given, to be corrected, not retyped.
+    void setConninfo(const QString& conninfo);
     // Shows `message` (a connect failure, say) above the buttons; an empty one hides the error line.
     void setError(const QString& message);
 

@@ -87,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
     // The message takes the room the permanent labels leave, cut to it with "…" (the panel has the whole text).
     statusBar()->addWidget(m_statusMessage, 1);
+    m_serverLabel->setObjectName(QStringLiteral("server"));
     statusBar()->addPermanentWidget(m_serverLabel);
     statusBar()->addPermanentWidget(m_roleLabel);
     m_messagesDock->setObjectName(QStringLiteral("messagesDock"));
@@ -104,7 +105,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_reads, &DatabaseClient::connected, this, &MainWindow::onConnected);
     connect(&m_reads, &DatabaseClient::connectFailed, this, [this](const QString& message) {
         m_messages->post(tr("Could not connect: %1").arg(message));
-        showConnectDialog(message);
+        m_serverLabel->setText(tr("Not connected — File → Connect…"));
+        showConnectDialog(message, std::exchange(m_attemptedDsn, QString()));
     });
     for (const DatabaseClient* client : { &m_reads, &m_searches, &m_actions }) {
         connect(client, &DatabaseClient::connectionLost, this,
@@ -422,11 +424,25 @@ void MainWindow::connectTo(const ConnectionSettings& given, const QString& displ
     m_actions.open(settings, false);
 }
 
-void MainWindow::showConnectDialog(const QString& error)
+void MainWindow::connectToDsn(const QString& dsn)
+{
+    try {
+        const ConnectionSettings settings = ConnectionSettings::fromDsn(dsn);
+        m_attemptedDsn = dsn;
+        connectTo(settings, PasswordKeychain::identity(dsn)); // as the recent connections show it: no password
+    } catch (const OutboxError& error) {
+        // Once the window is up: the dialog is modal.
+        QTimer::singleShot(0, this, [this, dsn, message = error.message()] { showConnectDialog(message, dsn); });
+    }
+}
+
+void MainWindow::showConnectDialog(const QString& error, const QString& conninfo)
 {
     QSettings settings;
     const RecentConnections recent(settings);
     ConnectDialog dialog(recent, m_keychain, this);
+    if (!conninfo.isEmpty())
+        dialog.setConninfo(conninfo);
     if (!error.isEmpty())
         dialog.setError(error);
     if (dialog.exec() != QDialog::Accepted) {

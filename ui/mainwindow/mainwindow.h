@@ -38,8 +38,11 @@ public:
 
     // Connects both workers; the result arrives as connected() or a connect dialog showing the failure.
     void connectTo(const ConnectionSettings& settings, const QString& displayName);
-    // Asks for connection details (prefilled with the recent ones), then connects.
-    void showConnectDialog(const QString& error = {});
+    // Connects to a DSN given as text (--dsn); one that libpq cannot parse, or that fails to connect, opens the
+    // dialog holding it and the error.
+    void connectToDsn(const QString& dsn);
+    // Asks for connection details (prefilled with the recent ones, or with `conninfo`), then connects.
+    void showConnectDialog(const QString& error = {}, const QString& conninfo = {});
     // At start without --dsn: connects to the most recent connection if the keychain has its password, else asks.
     void reconnectOrAsk();
     // File → Open recent: connects to `entry` with its stored password, if any; a failure opens the dialog.
@@ -111,6 +114,7 @@ private:
         QString password;
     };
     PendingConnection m_pending;
+    QString m_attemptedDsn; // the --dsn being connected to, for the dialog if it fails
     PasswordKeychain m_keychain;
     QString m_recentIdentity; // the recent connection whose password is being read; later answers are stale
     WithoutStoredPassword m_recentWithout = WithoutStoredPassword::Ask;

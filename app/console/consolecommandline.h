@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+// outbox-console's command line, answered before any window: --help prints the options, a mistake (an unknown
+// option, a value missing, bytes that are not UTF-8, an argument) is one line on stderr, and either ends the
+// program, with or without a display. The help stays English, as in the other programs.
+class ConsoleCommandLine final {
+public:
+    ConsoleCommandLine();
+
+    // Reads `arguments` (CommandLineText::arguments: what QApplication, if any, left of argv). Returns the exit
+    // code to end with once help or a mistake was printed (ExitCode::Success, ExitCode::Usage), nothing to go on.
+    // Needs a QCoreApplication (the help names the program from its arguments).
+    std::optional<int> read(const QStringList& arguments);
+
+    bool demo() const;
+    // Where --demo-keep keeps the demo database; empty for --demo.
+    QString demoKeepDirectory() const;
+    // The --dsn given, if any.
+    std::optional<QString> dsn() const;
+
+private:
+    QCommandLineParser m_parser;
+    QCommandLineOption m_dsn;
+    QCommandLineOption m_demo;
+    QCommandLineOption m_demoKeep;
+};
