@@ -217,7 +217,10 @@ void OutboxRelay::workerLoop(int index)
             setBackendPid(index, 0);
             const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once
                 && m_peers.database().isUp() && databaseReachable();
-            if (!leftover && (m_options.once || !reportOutage(error))) {
+            // --once stops at an outage, saying why; a deadlock or serialization failure is no outage and is
+            // retried in either mode.
+            const bool stops = m_options.once && error.kind() != OutboxError::Kind::Transient;
+            if (!leftover && (stops || !reportOutage(error))) {
                 fail(std::current_exception());
                 return;
             }

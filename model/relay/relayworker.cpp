@@ -17,6 +17,8 @@
 #include <numeric>
 
 static constexpr int RescueBatchLimit = 1000;
+// A completion rolled back by a deadlock runs again this often before the error goes to the worker's loop.
+static constexpr int CompletionAttempts = 5;
 
 RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, LeaseKeeper& leases,
     RelayTally& tally, const RelayOptions& options, QString name)
@@ -162,14 +164,28 @@ RelayBatchResult RelayWorker::processBatch()
         failures.append({ message.id, message.leaseToken, it->error, m_backoff.delayMs(message.attempt, m_random) });
     }
 
-    UnitOfWork uow(m_session);
-    OutboxLeaseRepository outbox(m_session);
-    const QList<PublishedRow> published = outbox.markPublished(fences);
-    const QList<FailedRow> failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
-    result.heldBack = outbox.handBack(heldBack);
-    // After the publish, as a statement of its own: it must see the rows claims parked behind these meanwhile.
-    OutboxRepository(m_session).releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
-    uow.commit();
+    // A deadlock (40P01) or serialization failure with another relay's claim or completion rolls this one back
+    // whole while its publishes stand: it runs again at once rather than leave the rows to their lease's expiry,
+    // which would publish them twice.
+    QList<PublishedRow> published;
+    QList<FailedRow> failed;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            UnitOfWork uow(m_session);
+            OutboxLeaseRepository outbox(m_session);
+            published = outbox.markPublished(fences);
+            failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
+            result.heldBack = outbox.handBack(heldBack);
+            // After the publish, as a statement of its own: it must see the rows claims parked behind these
+            // meanwhile.
+            OutboxRepository(m_session).releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
+            uow.commit();
+            break;
+        } catch (const OutboxError& error) {
+            if (error.kind() != OutboxError::Kind::Transient || attempt == CompletionAttempts)
+                throw;
+        }
+    }
     ChangeNotifier::notify(m_session);
 
     result.published = int(published.size());
