@@ -24,7 +24,7 @@ void AuditCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(
         QStringLiteral("actor"), QStringLiteral("USER"), QStringLiteral("Only this database user's actions."));
     parser.addValue(QStringLiteral("action"), QStringLiteral("A"),
-        QStringLiteral("Only this action: requeue, skip or \"release lease\"."));
+        QStringLiteral("Only this action: requeue, discard or \"release lease\"."));
     parser.addValue(QStringLiteral("since"), QStringLiteral("DURATION"), QStringLiteral("Only this recent, e.g. 12h."));
     PageOptions::add(parser, QStringLiteral("Entries"));
 }

@@ -13,6 +13,7 @@
 #include "createordercommand.h"
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
+#include "discardcommand.h"
 #include "failurescommand.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
@@ -22,7 +23,6 @@
 #include "relaycommand.h"
 #include "relayscommand.h"
 #include "requeuecommand.h"
-#include "skipcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -48,7 +48,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
-    m_commands.push_back(std::make_unique<SkipCommand>());
+    m_commands.push_back(std::make_unique<DiscardCommand>());
     m_commands.push_back(std::make_unique<AuditCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());

@@ -19,10 +19,19 @@ static QString capitalized(const QString& word)
     return word.left(1).toUpper() + word.mid(1);
 }
 
+// "failed or dead", "failed, dead or discarded".
+static QString statesInWords(const QList<OutboxStatus>& statuses)
+{
+    QStringList names = OutboxStatusNames.names(statuses);
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : names.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
+
 QString OperatorRowsCommand::synopsis() const
 {
-    return QStringLiteral("(--id ID ... | [--status failed|dead] [--signature SIG] [--older-than DURATION] "
-                          "[--error-like TEXT] [--limit N]) --reason TEXT [--dry-run [--ids-file PATH]]");
+    return QStringLiteral("(--id ID ... | [--status %1] [--signature SIG] [--older-than DURATION] "
+                          "[--error-like TEXT] [--limit N]) --reason TEXT [--dry-run [--ids-file PATH]]")
+        .arg(OutboxStatusNames.names(sourceStatuses()).join(QLatin1Char('|')));
 }
 
 void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
@@ -30,7 +39,7 @@ void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(QStringLiteral("id"), QStringLiteral("ID"),
         capitalized(verb()) + QStringLiteral(" this row; repeat the option or separate ids with commas."));
     parser.addValue(QStringLiteral("status"), QStringLiteral("S"),
-        capitalized(verb()) + QStringLiteral(" the rows in this state: failed or dead."));
+        capitalized(verb()) + QStringLiteral(" the rows in this state: %1.").arg(statesInWords(sourceStatuses())));
     parser.addValue(QStringLiteral("signature"), QStringLiteral("SIG"),
         capitalized(verb())
             + QStringLiteral(" a failure group: its id as `outboxctl failures` shows it, or its signature (failed and "
@@ -100,10 +109,9 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        selection.statuses = parser.isSet(QStringLiteral("status"))
-            ? QList<OutboxStatus> { *OutboxStatusNames.parse(
-                parser.choice(QStringLiteral("status"), OutboxStatusNames.names(requeueableStatuses()))) }
-            : requeueableStatuses();
+        selection.statuses = parser.isSet(QStringLiteral("status")) ? QList<OutboxStatus> { *OutboxStatusNames.parse(
+                                 parser.choice(QStringLiteral("status"), OutboxStatusNames.names(sourceStatuses()))) }
+                                                                    : failureStatuses();
         if (parser.isSet(QStringLiteral("older-than")))
             selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));
@@ -144,15 +152,16 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
                                                     : QString()));
         }
         if (byId)
-            Console::hint(QStringLiteral("rows given by --id are %1 only if they are still failed or dead when applied")
-                              .arg(pastTense()));
+            Console::hint(QStringLiteral("rows given by --id are %1 only if they are still %2 when applied")
+                              .arg(pastTense(), statesInWords(sourceStatuses())));
         return ExitCode::Success;
     }
     const OperatorActionReport report = perform(outboxOperator, ids, reason);
-    Console::line(QStringLiteral("%1 %2, left alone %3 (not failed or dead when applied)")
+    Console::line(QStringLiteral("%1 %2, left alone %3 (not %4 when applied)")
                       .arg(pastTense())
                       .arg(report.changed.size())
-                      .arg(report.leftAlone.size()));
+                      .arg(report.leftAlone.size())
+                      .arg(statesInWords(sourceStatuses())));
     if (!report.leftAlone.isEmpty())
         Console::line(QStringLiteral("left alone: %1").arg(idList(report.leftAlone)));
     return ExitCode::Success;

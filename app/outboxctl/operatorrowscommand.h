@@ -4,7 +4,7 @@
 #include "command.h"
 #include "operations/outboxoperator.h"
 
-// An audited operator action on failed or dead outbox rows (requeue, skip), on a frozen set of ids: by id, or by
+// An audited operator action on outbox rows (requeue, discard), on a frozen set of ids: by id, or by
 // status and failure group with the same filters, a dry run and the same report. A subclass says what the action
 // is and does.
 class OperatorRowsCommand : public Command {
@@ -12,10 +12,12 @@ public:
     QString name() const final override { return verb(); }
 
 protected:
-    // "requeue", "skip": the subcommand's name and the audit log's action.
+    // "requeue", "discard": the subcommand's name and the audit log's action.
     virtual QString verb() const = 0;
-    // "requeued", "skipped".
+    // "requeued", "discarded".
     virtual QString pastTense() const = 0;
+    // The states the action moves rows out of; rows in any other are left alone.
+    virtual QList<OutboxStatus> sourceStatuses() const = 0;
     virtual OperatorActionReport perform(
         OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const = 0;
 

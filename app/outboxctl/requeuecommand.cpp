@@ -4,7 +4,7 @@
 QString RequeueCommand::summary() const
 {
     return QStringLiteral(
-        "Requeue failed or dead outbox rows (by id, status or failure group), with an audited reason.");
+        "Requeue failed, dead or discarded outbox rows (by id, status or failure group), with an audited reason.");
 }
 
 OperatorActionReport RequeueCommand::perform(

@@ -3,7 +3,7 @@
 
 #include "operatorrowscommand.h"
 
-// outboxctl requeue: moves failed or dead outbox rows back to pending with a fresh attempt budget.
+// outboxctl requeue: moves failed, dead or discarded outbox rows back to pending with a fresh attempt budget.
 class RequeueCommand final : public OperatorRowsCommand {
 public:
     QString summary() const final override;
@@ -11,6 +11,7 @@ public:
 protected:
     QString verb() const final override { return QStringLiteral("requeue"); }
     QString pastTense() const final override { return QStringLiteral("requeued"); }
+    QList<OutboxStatus> sourceStatuses() const final override { return retryableStatuses(); }
     OperatorActionReport perform(
         OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const final override;
 };

@@ -18,7 +18,7 @@ OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
     const OutboxRowSummary& row = dossier.detail->summary;
     if (row.status == OutboxStatus::Waiting)
         dossier.waitsBehind = outbox.keyHead(row);
-    else if (row.status != OutboxStatus::Published && row.status != OutboxStatus::Skipped)
+    else if (row.status != OutboxStatus::Published && row.status != OutboxStatus::Discarded)
         dossier.heldBack = outbox.waitingBehind(row, HeldBackCap);
     bool numeric = false;
     const qint64 orderId = row.aggregateId.toLongLong(&numeric);

@@ -36,12 +36,13 @@ OperatorActionReport OutboxOperator::requeue(
         batchSize, progress);
 }
 
-OperatorActionReport OutboxOperator::skip(
+OperatorActionReport OutboxOperator::discard(
     const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
 {
     return apply(
-        AuditAction::Skip, [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.skip(batch); }, ids,
-        reason, batchSize, progress);
+        AuditAction::Discard,
+        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.discard(batch); }, ids, reason,
+        batchSize, progress);
 }
 
 OperatorActionReport OutboxOperator::releaseLeases(

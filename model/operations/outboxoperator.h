@@ -13,7 +13,7 @@ class DbSession;
 // The actions as the audit log names them (audit_log.action): one spelling for the writers and the filters.
 namespace AuditAction {
 inline const QString Requeue = QStringLiteral("requeue");
-inline const QString Skip = QStringLiteral("skip");
+inline const QString Discard = QStringLiteral("discard");
 inline const QString ReleaseLease = QStringLiteral("release lease");
 } // namespace AuditAction
 
@@ -37,15 +37,16 @@ public:
     // Ids of all rows matching `filter`, ascending, at most `cap` of them.
     QList<qint64> freeze(const OutboxFilter& filter, int cap);
 
-    // failed/dead -> pending. `progress(done, total)` is called after each batch; returning false stops
+    // failed/dead/discarded -> pending. `progress(done, total)` is called after each batch; returning false stops
     // before the next batch. Throws OutboxError(InvalidInput) for an empty reason and OutboxError(Permission)
     // naming the role needed when the database user may not change outbox rows.
     OperatorActionReport requeue(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
         const Progress& progress = {});
 
-    // failed/dead -> skipped, the same way: the rows are never published, and the rows of their ordering keys that
-    // waited behind them flow again. For a consumer that event of the key is missing for good.
-    OperatorActionReport skip(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
+    // failed/dead -> discarded, the same way: the rows are not published, and the rows of their ordering keys that
+    // waited behind them flow again. For a consumer that event of the key is missing, unless a requeue brings it
+    // back (it is then published after the key's later rows).
+    OperatorActionReport discard(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
         const Progress& progress = {});
 
     // in_flight with an expired lease -> pending, the same way.

@@ -15,7 +15,7 @@ enum class FleetCondition {
 // Why an unpublished row still waits: what the Overview says beside the oldest ones, so the operator knows
 // which action helps (start a relay, fix the broker, wait for the rescue of a dead worker's rows).
 enum class WaitCause {
-    BehindOlderRow, // waiting: an older row of its ordering key must be published (or skipped) first
+    BehindOlderRow, // waiting: an older row of its ordering key must be published (or discarded) first
     NoRelayAlive, // pending or failed, and no relay is running to publish it
     RelaysFailing, // pending or failed, and every running relay is failing: the broker is the cause
     Failing, // its last attempt failed; the next one is scheduled

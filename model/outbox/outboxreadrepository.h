@@ -30,7 +30,7 @@ public:
     // The rows waiting longest to be published (pending, in flight or failed), oldest first.
     QList<OutboxRowSummary> oldestUnpublished(int limit);
 
-    // The oldest row of `row`'s ordering key not yet published or skipped, if it is older than `row`: the one that
+    // The oldest row of `row`'s ordering key not yet published or discarded, if it is older than `row`: the one that
     // must be published first, which `row` waits behind. nullopt for an unordered row or a key's head.
     std::optional<OutboxRowSummary> keyHead(const OutboxRowSummary& row);
     // How many rows of `row`'s key wait behind it (status waiting, later ids), counted up to `cap`.

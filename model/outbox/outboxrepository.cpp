@@ -51,37 +51,40 @@ static QList<StatusChange> changesTo(
     return changes;
 }
 
-// The operator transitions out of failed and dead: `assignments` (SQL) for the rows of `ids` still in one of them,
-// locked first so that the state read for the audit log is the one changed. Rows: id, status before, ordering key.
-QSqlQuery& OutboxRepository::moveFailedOrDead(const QList<qint64>& ids, const QString& assignments, const QString& what)
+// An operator transition: `assignments` (SQL) for the rows of `ids` still in one of `from`, locked first so that the
+// state read for the audit log is the one changed. Rows: id, status before, ordering key.
+QSqlQuery& OutboxRepository::moveFrom(
+    const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments, const QString& what)
 {
     return m_session.exec(
         QStringLiteral("WITH target AS ("
-                       "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status IN ('failed', 'dead') "
+                       "  SELECT id, status FROM outbox WHERE id = ANY(?::bigint[]) AND status = ANY(?::text[]) "
                        "  FOR UPDATE) "
                        "UPDATE outbox o SET %1, updated_at = now() "
-                       "FROM target t WHERE o.id = t.id AND o.status IN ('failed', 'dead') "
+                       "FROM target t WHERE o.id = t.id AND o.status = t.status "
                        "RETURNING o.id, t.status, o.ordering_key")
             .arg(assignments),
-        { SqlValues::bigintArray(ids) }, what);
+        { SqlValues::bigintArray(ids), SqlValues::nameArray(OutboxStatusNames.names(from)) }, what);
 }
 
 QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
 {
     if (ids.isEmpty())
         return {};
-    QSqlQuery& q = moveFailedOrDead(ids, QStringLiteral("status = 'pending', attempts = 0, next_attempt_at = now()"),
+    QSqlQuery& q = moveFrom(ids, retryableStatuses(),
+        QStringLiteral("status = 'pending', attempts = 0, next_attempt_at = now()"),
         QStringLiteral("requeueing outbox rows"));
     return changesTo(OutboxStatus::Pending, q);
 }
 
-QList<StatusChange> OutboxRepository::skip(const QList<qint64>& ids)
+QList<StatusChange> OutboxRepository::discard(const QList<qint64>& ids)
 {
     if (ids.isEmpty())
         return {};
-    QSqlQuery& q = moveFailedOrDead(ids, QStringLiteral("status = 'skipped'"), QStringLiteral("skipping outbox rows"));
+    QSqlQuery& q = moveFrom(
+        ids, failureStatuses(), QStringLiteral("status = 'discarded'"), QStringLiteral("discarding outbox rows"));
     QSet<QString> keys;
-    const QList<StatusChange> changes = changesTo(OutboxStatus::Skipped, q, [&keys](const QSqlQuery& row) {
+    const QList<StatusChange> changes = changesTo(OutboxStatus::Discarded, q, [&keys](const QSqlQuery& row) {
         if (!row.isNull(2))
             keys.insert(row.value(2).toString());
     });
@@ -97,7 +100,7 @@ int OutboxRepository::releaseWaiting(const QStringList& keys)
     QSqlQuery& q = m_session.exec(
         QStringLiteral("SELECT outbox_release_waiting(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))"),
         { QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(keys)).toJson(QJsonDocument::Compact)) },
-        QStringLiteral("releasing outbox rows waiting behind published or skipped ones"));
+        QStringLiteral("releasing outbox rows waiting behind published or discarded ones"));
     return q.next() ? q.value(0).toInt() : 0;
 }
 

@@ -40,15 +40,15 @@ public:
     // same on its own.
     static SqlFragment enqueuePart(const DerivedMessage& message);
 
-    // failed/dead -> pending with a fresh attempt budget. Rows in any other state are left alone.
+    // failed/dead/discarded -> pending with a fresh attempt budget. Rows in any other state are left alone.
     QList<StatusChange> requeue(const QList<qint64>& ids);
 
-    // failed/dead -> skipped: never published, and its key's waiting rows are released in the same transaction
-    // (a second statement, so that it sees the rows a concurrent claim parked behind these). Rows in any other
-    // state are left alone.
-    QList<StatusChange> skip(const QList<qint64>& ids);
+    // failed/dead -> discarded: never published (unless requeued), and its key's waiting rows are released in the
+    // same transaction (a second statement, so that it sees the rows a concurrent claim parked behind these). Rows
+    // in any other state are left alone.
+    QList<StatusChange> discard(const QList<qint64>& ids);
 
-    // waiting -> pending (failed if tried before) for the rows of `keys`: call it after publishing or skipping rows
+    // waiting -> pending (failed if tried before) for the rows of `keys`: call it after publishing or discarding rows
     // of these keys, in the same transaction (outbox_release_waiting, migration 0013). Returns how many rows changed.
     int releaseWaiting(const QStringList& keys);
 
@@ -59,7 +59,8 @@ public:
     int purgePublished(qint64 olderThanMs, int batchSize);
 
 private:
-    QSqlQuery& moveFailedOrDead(const QList<qint64>& ids, const QString& assignments, const QString& what);
+    QSqlQuery& moveFrom(
+        const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments, const QString& what);
 
     DbSession& m_session;
 };

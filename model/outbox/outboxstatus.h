@@ -11,7 +11,7 @@ enum class OutboxStatus {
     Failed, // the last attempt failed; retried after a backoff
     Dead, // gave up after the maximum attempts; only an operator brings it back
     Waiting, // parked behind an older row of its ordering key (failing, dead, delayed) until that one publishes
-    Skipped, // given up by an operator so that its ordering key flows again; never published
+    Discarded, // given up by an operator (its ordering key flows again); never published unless retried
 };
 
 // The names as the CHECK constraint on outbox.status spells them (a unit test compares the two).
@@ -22,23 +22,39 @@ inline constexpr EnumNames<OutboxStatus, 7> OutboxStatusNames({ {
     { OutboxStatus::Failed, "failed" },
     { OutboxStatus::Dead, "dead" },
     { OutboxStatus::Waiting, "waiting" },
-    { OutboxStatus::Skipped, "skipped" },
+    { OutboxStatus::Discarded, "discarded" },
 } });
 
 // The backlog: rows not yet published that the relay still means to publish (dead rows wait for an operator;
 // waiting rows for an older row of their key), as outbox_unpublished_created_idx (migration 0013) indexes them.
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting')";
 
-// Failed and dead rows are the ones an operator may requeue or skip.
-constexpr bool isRequeueable(OutboxStatus status)
+// What an operator may retry (back to pending): failed and dead rows, and discarded ones, which a retry brings back.
+constexpr bool isRetryable(OutboxStatus status)
+{
+    return status == OutboxStatus::Failed || status == OutboxStatus::Dead || status == OutboxStatus::Discarded;
+}
+
+// The rows the relay failed to publish, as failure groups count them: what an operator may discard.
+constexpr bool isFailure(OutboxStatus status)
 {
     return status == OutboxStatus::Failed || status == OutboxStatus::Dead;
 }
 
-// The requeueable statuses, in declaration order.
-inline QList<OutboxStatus> requeueableStatuses()
+// The statuses for which `holds` is true, in declaration order.
+template<typename Predicate> QList<OutboxStatus> outboxStatusesWhere(Predicate holds)
 {
     QList<OutboxStatus> statuses = OutboxStatusNames.values();
-    statuses.removeIf([](OutboxStatus status) { return !isRequeueable(status); });
+    statuses.removeIf([&holds](OutboxStatus status) { return !holds(status); });
     return statuses;
+}
+
+inline QList<OutboxStatus> retryableStatuses()
+{
+    return outboxStatusesWhere(isRetryable);
+}
+
+inline QList<OutboxStatus> failureStatuses()
+{
+    return outboxStatusesWhere(isFailure);
 }

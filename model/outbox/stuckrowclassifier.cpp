@@ -22,7 +22,7 @@ StuckRowClassifier::Kind StuckRowClassifier::classify(const OutboxRowSummary& ro
                                                                                              : Kind::NotStuck;
     case OutboxStatus::Waiting: // what holds it back is the row it waits behind, classified by itself
     case OutboxStatus::Published:
-    case OutboxStatus::Skipped:
+    case OutboxStatus::Discarded:
         break;
     }
     return Kind::NotStuck;
@@ -40,7 +40,7 @@ QString StuckRowClassifier::condition(OutboxStatus status)
         return QStringLiteral("next_attempt_at < now() - ?::bigint * interval '1 millisecond'");
     case OutboxStatus::Waiting:
     case OutboxStatus::Published:
-    case OutboxStatus::Skipped:
+    case OutboxStatus::Discarded:
         break;
     }
     return {};

@@ -12,10 +12,10 @@
 #include <algorithm>
 
 // `due`: the claim's candidates. A keyed candidate is taken only if every older row of its key that is not
-// published or skipped is a candidate too: `blocker` is each key's oldest such row that is not, and the candidates
+// published or discarded is a candidate too: `blocker` is each key's oldest such row that is not, and the candidates
 // of the key below it are taken. Those above it are parked as `waiting`, out of outbox_due_idx: otherwise they
 // would fill every later claim's candidates while their blocker, a failed row retried later than they were due,
-// sorts behind them. Parked only if the blocker's share lock can be had: its publish or skip then waits for this
+// sorts behind them. Parked only if the blocker's share lock can be had: its publish or discard then waits for this
 // statement, and releases the key's waiting rows in a later statement that sees them. Behind a blocker in flight
 // (or being changed) they stay pending: it will not be long.
 const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(

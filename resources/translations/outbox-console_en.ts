@@ -88,8 +88,8 @@ After:  %8</numerusform>
         </translation>
     </message>
     <message>
-        <source>Skip</source>
-        <translation>Skip</translation>
+        <source>Discard</source>
+        <translation>Discard</translation>
     </message>
 </context>
 <context>
@@ -236,16 +236,16 @@ After:  %8</numerusform>
 <context>
     <name>ConnectionBanner</name>
     <message>
-        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</source>
-        <translation>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Reconnected.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</source>
         <translation>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</source>
+        <translation>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</translation>
     </message>
 </context>
 <context>
@@ -412,12 +412,12 @@ For example (row %2):
         <translation>%1 of %2</translation>
     </message>
     <message>
-        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</source>
-        <translation>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</translation>
-    </message>
-    <message>
         <source>Holds back</source>
         <translation>Holds back</translation>
+    </message>
+    <message>
+        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or discarded. Counted up to %1.</source>
+        <translation>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or discarded. Counted up to %1.</translation>
     </message>
 </context>
 <context>
@@ -486,20 +486,20 @@ Example, row %6:
 %7</translation>
     </message>
     <message>
-        <source>S&amp;kip group…</source>
-        <translation>S&amp;kip group…</translation>
+        <source>Dis&amp;card group…</source>
+        <translation>Dis&amp;card group…</translation>
     </message>
     <message>
-        <source>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</source>
-        <translation>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</translation>
+        <source>Give up on every row of the group, as it is when you confirm: not published, the later rows of their ordering keys flow again, and Retry brings them back</source>
+        <translation>Give up on every row of the group, as it is when you confirm: not published, the later rows of their ordering keys flow again, and Retry brings them back</translation>
     </message>
     <message>
         <source>
 
-Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</source>
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or discarded (outboxctl discard --signature %2).</source>
         <translation>
 
-Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</translation>
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or discarded (outboxctl discard --signature %2).</translation>
     </message>
 </context>
 <context>
@@ -1570,8 +1570,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         </translation>
     </message>
     <message>
-        <source> until it is retried or skipped</source>
-        <translation> until it is retried or skipped</translation>
+        <source> until it is retried or discarded</source>
+        <translation> until it is retried or discarded</translation>
     </message>
 </context>
 <context>
@@ -1664,16 +1664,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Re&amp;lease lease</translation>
     </message>
     <message>
-        <source>Move the selected failed or dead rows back to pending (Ctrl+R)</source>
-        <translation>Move the selected failed or dead rows back to pending (Ctrl+R)</translation>
-    </message>
-    <message>
         <source>Put selected in-flight rows whose lease expired back to pending</source>
         <translation>Put selected in-flight rows whose lease expired back to pending</translation>
-    </message>
-    <message>
-        <source>Requeue every failed or dead row matching the filter, not just the loaded ones</source>
-        <translation>Requeue every failed or dead row matching the filter, not just the loaded ones</translation>
     </message>
     <message>
         <source>Show every row</source>
@@ -1709,10 +1701,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>The filter shows no failed or dead rows.</source>
         <translation>The filter shows no failed or dead rows.</translation>
-    </message>
-    <message>
-        <source>No failed or dead row matches the filter.</source>
-        <translation>No failed or dead row matches the filter.</translation>
     </message>
     <message>
         <source> The set is capped at %1 rows; run the action again for the rest.</source>
@@ -1799,36 +1787,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Blocking keys only</translation>
     </message>
     <message>
-        <source>S&amp;kip selected</source>
-        <translation>S&amp;kip selected</translation>
-    </message>
-    <message>
-        <source>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</source>
-        <translation>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</translation>
-    </message>
-    <message>
-        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</source>
-        <translation>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</translation>
-    </message>
-    <message>
-        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
-        <translation>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
-    </message>
-    <message>
         <source>Nothing to act on</source>
         <translation>Nothing to act on</translation>
-    </message>
-    <message>
-        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
-        <translation>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</translation>
-    </message>
-    <message>
-        <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
-        <translation>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</translation>
-    </message>
-    <message>
-        <source>Skip</source>
-        <translation>Skip</translation>
     </message>
     <message numerus="yes">
         <source>, %n left alone because their state had changed</source>
@@ -1842,12 +1802,60 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Ids left alone: %1</translation>
     </message>
     <message>
-        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
-        <translation>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
+        <source>Dis&amp;card selected</source>
+        <translation>Dis&amp;card selected</translation>
     </message>
     <message>
-        <source> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</source>
-        <translation> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</translation>
+        <source>Move the selected failed, dead or discarded rows back to pending (Ctrl+R)</source>
+        <translation>Move the selected failed, dead or discarded rows back to pending (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Give up on the selected failed or dead rows: they are not published, the later rows of their ordering keys flow again, and Retry brings them back</source>
+        <translation>Give up on the selected failed or dead rows: they are not published, the later rows of their ordering keys flow again, and Retry brings them back</translation>
+    </message>
+    <message>
+        <source>Requeue every failed or dead row matching the filter, not just the loaded ones (discarded ones too if the status filter selects them)</source>
+        <translation>Requeue every failed or dead row matching the filter, not just the loaded ones (discarded ones too if the status filter selects them)</translation>
+    </message>
+    <message>
+        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or discarded</source>
+        <translation>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or discarded</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed, dead or discarded when the action runs; any other row is left alone and reported.</source>
+        <translation>Each row goes back to pending only if it is still failed, dead or discarded when the action runs; any other row is left alone and reported.</translation>
+    </message>
+    <message>
+        <source>Each row is discarded only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>Each row is discarded only if it is still failed or dead when the action runs; any other row is left alone and reported.</translation>
+    </message>
+    <message>
+        <source>The filter shows no failed, dead or discarded rows.</source>
+        <translation>The filter shows no failed, dead or discarded rows.</translation>
+    </message>
+    <message>
+        <source>No row to act on matches the filter.</source>
+        <translation>No row to act on matches the filter.</translation>
+    </message>
+    <message>
+        <source>These are all the rows matching the filter right now that the action applies to; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
+        <translation>These are all the rows matching the filter right now that the action applies to; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</translation>
+    </message>
+    <message>
+        <source> A discarded row is not published: its consumers do not see that event. The later rows of its ordering key are published next, in order. Retry brings a discarded row back.</source>
+        <translation> A discarded row is not published: its consumers do not see that event. The later rows of its ordering key are published next, in order. Retry brings a discarded row back.</translation>
+    </message>
+    <message>
+        <source>Discard only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
+        <translation>Discard only events the consumers can do without; to have them delivered, fix their cause and retry them.</translation>
+    </message>
+    <message>
+        <source> A discarded row that is retried is published after the later rows of its ordering key that went on meanwhile.</source>
+        <translation> A discarded row that is retried is published after the later rows of its ordering key that went on meanwhile.</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Discard</translation>
     </message>
 </context>
 <context>
@@ -2431,16 +2439,16 @@ at %2</translation>
         <translation>Waiting behind an older row of its key, published meanwhile: due again at the next claim</translation>
     </message>
     <message>
-        <source>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</source>
-        <translation>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</translation>
-    </message>
-    <message>
         <source>Waiting behind #%1 of its key, failing (attempt %2): %3</source>
         <translation>Waiting behind #%1 of its key, failing (attempt %2): %3</translation>
     </message>
     <message>
         <source>Waiting behind #%1 of its key, %2</source>
         <translation>Waiting behind #%1 of its key, %2</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</source>
+        <translation>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</translation>
     </message>
 </context>
 </TS>

@@ -81,8 +81,8 @@ After:  %8</source>
         </translation>
     </message>
     <message>
-        <source>Skip</source>
-        <translation>건너뛰기</translation>
+        <source>Discard</source>
+        <translation>폐기</translation>
     </message>
 </context>
 <context>
@@ -228,16 +228,16 @@ After:  %8</source>
 <context>
     <name>ConnectionBanner</name>
     <message>
-        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are skipped.</source>
-        <translation>&lt;b&gt;데이터베이스 연결이 끊어졌습니다&lt;/b&gt; — %1. 다시 연결하는 중… 연결이 복구되면 목록 갱신이 재개됩니다. 운영자 작업은 배치 단위로 커밋됩니다. 중단된 작업은 다시 실행하면 마저 처리되며, 이미 옮겨진 행은 건너뜁니다.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Reconnected.&lt;/b&gt;</source>
         <translation>&lt;b&gt;다시 연결되었습니다.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;The database is unreachable&lt;/b&gt; since %1 — %2. Next attempt in %3 s. The lists show what they showed at %1 and resume when the connection is back; repeat an interrupted operator action to finish it.</source>
         <translation>&lt;b&gt;데이터베이스에 연결할 수 없습니다&lt;/b&gt; (%1부터) — %2. %3초 후에 다시 시도합니다. 목록은 %1 시점의 내용을 보여 주며, 연결이 복구되면 갱신이 재개됩니다. 중단된 운영자 작업은 다시 실행하면 마저 처리됩니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</source>
+        <translation>&lt;b&gt;데이터베이스 연결이 끊어졌습니다&lt;/b&gt; — %1. 다시 연결하는 중… 연결이 복구되면 목록 갱신이 재개됩니다. 운영자 작업은 배치 단위로 커밋됩니다. 중단된 작업은 다시 실행하면 마저 처리되며, 이미 옮겨진 행은 그대로 둡니다.</translation>
     </message>
 </context>
 <context>
@@ -400,12 +400,12 @@ For example (row %2):
         <translation>%2의 %1</translation>
     </message>
     <message>
-        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or skipped. Counted up to %1.</source>
-        <translation>순서 키가 있는 이 그룹의 배달 못한 메시지 행은 각각 자기 키를 막습니다: 그 행을 재시도하거나 건너뛸 때까지 키의 이후 행이 기다립니다. 최대 %1까지 셉니다.</translation>
-    </message>
-    <message>
         <source>Holds back</source>
         <translation>막고 있는 행</translation>
+    </message>
+    <message>
+        <source>The group&apos;s dead rows with an ordering key each block their key: the key&apos;s later rows wait until the dead row is retried or discarded. Counted up to %1.</source>
+        <translation>순서 키가 있는 이 그룹의 배달 못한 메시지 행은 각각 자기 키를 막습니다: 그 행을 재시도하거나 폐기할 때까지 키의 이후 행이 기다립니다. 최대 %1까지 셉니다.</translation>
     </message>
 </context>
 <context>
@@ -473,20 +473,20 @@ Example, row %6:
 %7</translation>
     </message>
     <message>
-        <source>S&amp;kip group…</source>
-        <translation>그룹 건너뛰기(&amp;K)…</translation>
+        <source>Dis&amp;card group…</source>
+        <translation>그룹 폐기(&amp;C)…</translation>
     </message>
     <message>
-        <source>Give up on every row of the group, as it is when you confirm: never published; the later rows of their ordering keys flow again</source>
-        <translation>확인하는 시점에 그룹에 속한 모든 행을 포기합니다: 발행되지 않으며, 순서 키의 이후 행이 다시 흘러갑니다</translation>
+        <source>Give up on every row of the group, as it is when you confirm: not published, the later rows of their ordering keys flow again, and Retry brings them back</source>
+        <translation>확인하는 시점에 그룹에 속한 모든 행을 포기합니다: 발행되지 않고, 순서 키의 이후 행이 다시 흘러가며, 재시도하면 되돌아옵니다</translation>
     </message>
     <message>
         <source>
 
-Its dead rows block their ordering keys: %1 wait behind them until they are retried or skipped (outboxctl skip --signature %2).</source>
+Its dead rows block their ordering keys: %1 wait behind them until they are retried or discarded (outboxctl discard --signature %2).</source>
         <translation>
 
-이 그룹의 배달 못한 메시지 행이 순서 키를 막고 있습니다: 재시도하거나 건너뛸 때까지 %1이(가) 뒤에서 기다립니다 (outboxctl skip --signature %2).</translation>
+이 그룹의 배달 못한 메시지 행이 순서 키를 막고 있습니다: 재시도하거나 폐기할 때까지 %1이(가) 뒤에서 기다립니다 (outboxctl discard --signature %2).</translation>
     </message>
 </context>
 <context>
@@ -1541,8 +1541,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         </translation>
     </message>
     <message>
-        <source> until it is retried or skipped</source>
-        <translation> (재시도하거나 건너뛸 때까지)</translation>
+        <source> until it is retried or discarded</source>
+        <translation> (재시도하거나 폐기할 때까지)</translation>
     </message>
 </context>
 <context>
@@ -1635,16 +1635,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>리스 해제(&amp;L)</translation>
     </message>
     <message>
-        <source>Move the selected failed or dead rows back to pending (Ctrl+R)</source>
-        <translation>선택한 실패 또는 배달 못한 메시지 행을 대기(pending) 상태로 되돌립니다 (Ctrl+R)</translation>
-    </message>
-    <message>
         <source>Put selected in-flight rows whose lease expired back to pending</source>
         <translation>선택한 전송 중 행 가운데 리스가 만료된 행을 대기(pending) 상태로 되돌립니다</translation>
-    </message>
-    <message>
-        <source>Requeue every failed or dead row matching the filter, not just the loaded ones</source>
-        <translation>불러온 행뿐 아니라 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행을 재시도합니다</translation>
     </message>
     <message>
         <source>Show every row</source>
@@ -1679,10 +1671,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>The filter shows no failed or dead rows.</source>
         <translation>필터에 실패 또는 배달 못한 메시지 행이 없습니다.</translation>
-    </message>
-    <message>
-        <source>No failed or dead row matches the filter.</source>
-        <translation>필터와 일치하는 실패 또는 배달 못한 메시지 행이 없습니다.</translation>
     </message>
     <message>
         <source> The set is capped at %1 rows; run the action again for the rest.</source>
@@ -1765,36 +1753,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>키를 막는 행만</translation>
     </message>
     <message>
-        <source>S&amp;kip selected</source>
-        <translation>선택한 행 건너뛰기(&amp;K)</translation>
-    </message>
-    <message>
-        <source>Give up on the selected failed or dead rows: they are never published, and the later rows of their ordering keys flow again</source>
-        <translation>선택한 실패 또는 배달 못한 메시지 행을 포기합니다: 발행되지 않으며, 순서 키의 이후 행이 다시 흘러갑니다</translation>
-    </message>
-    <message>
-        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or skipped</source>
-        <translation>순서 키가 있는 배달 못한 메시지 행만: 재시도하거나 건너뛸 때까지 각 행이 자기 키의 이후 행을 모두 막습니다</translation>
-    </message>
-    <message>
-        <source>Each row goes back to pending only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
-        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 대기(pending)로 돌아갑니다. 다른 행은 그대로 두고 보고합니다.</translation>
-    </message>
-    <message>
         <source>Nothing to act on</source>
         <translation>작업할 행이 없습니다</translation>
-    </message>
-    <message>
-        <source>These are all failed or dead rows matching the filter right now; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
-        <translation>지금 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행이며, 목록에 정확히 이 행들이 표시됩니다. 작업 실행 전에 상태가 바뀐 행은 그대로 두고 보고하며, 이후에 실패한 행은 건드리지 않습니다.</translation>
-    </message>
-    <message>
-        <source>Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
-        <translation>소비자에게 없어도 되는 이벤트만 건너뛰세요. 전달되어야 한다면 원인을 고치고 재시도하세요.</translation>
-    </message>
-    <message>
-        <source>Skip</source>
-        <translation>건너뛰기</translation>
     </message>
     <message numerus="yes">
         <source>, %n left alone because their state had changed</source>
@@ -1807,12 +1767,60 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>그대로 둔 ID: %1</translation>
     </message>
     <message>
-        <source>Each row becomes skipped only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
-        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 건너뜀(skipped)이 됩니다. 다른 행은 그대로 두고 보고합니다.</translation>
+        <source>Dis&amp;card selected</source>
+        <translation>선택한 행 폐기(&amp;C)</translation>
     </message>
     <message>
-        <source> A skipped row is never published: its consumers never see that event. The later rows of its ordering key are published next, in order.</source>
-        <translation> 건너뛴 행은 발행되지 않으므로 소비자는 그 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다.</translation>
+        <source>Move the selected failed, dead or discarded rows back to pending (Ctrl+R)</source>
+        <translation>선택한 실패, 배달 못한 메시지 또는 폐기된 행을 대기(pending) 상태로 되돌립니다 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Give up on the selected failed or dead rows: they are not published, the later rows of their ordering keys flow again, and Retry brings them back</source>
+        <translation>선택한 실패 또는 배달 못한 메시지 행을 포기합니다: 발행되지 않고, 순서 키의 이후 행이 다시 흘러가며, 재시도하면 되돌아옵니다</translation>
+    </message>
+    <message>
+        <source>Requeue every failed or dead row matching the filter, not just the loaded ones (discarded ones too if the status filter selects them)</source>
+        <translation>불러온 행뿐 아니라 필터와 일치하는 모든 실패 또는 배달 못한 메시지 행을 재시도합니다 (상태 필터가 폐기된 행을 고르면 그 행도)</translation>
+    </message>
+    <message>
+        <source>Only dead rows with an ordering key: each holds back every later row of its key until it is retried or discarded</source>
+        <translation>순서 키가 있는 배달 못한 메시지 행만: 재시도하거나 폐기할 때까지 각 행이 자기 키의 이후 행을 모두 막습니다</translation>
+    </message>
+    <message>
+        <source>Each row goes back to pending only if it is still failed, dead or discarded when the action runs; any other row is left alone and reported.</source>
+        <translation>작업이 실행될 때 여전히 실패, 배달 못한 메시지 또는 폐기 상태인 행만 대기(pending)로 돌아갑니다. 다른 행은 그대로 두고 보고합니다.</translation>
+    </message>
+    <message>
+        <source>Each row is discarded only if it is still failed or dead when the action runs; any other row is left alone and reported.</source>
+        <translation>작업이 실행될 때 여전히 실패 또는 배달 못한 메시지 상태인 행만 폐기(discarded)됩니다. 다른 행은 그대로 두고 보고합니다.</translation>
+    </message>
+    <message>
+        <source>The filter shows no failed, dead or discarded rows.</source>
+        <translation>필터에 실패, 배달 못한 메시지 또는 폐기된 행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>No row to act on matches the filter.</source>
+        <translation>필터와 일치하는 작업 대상 행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>These are all the rows matching the filter right now that the action applies to; the list shows exactly them. Rows that change state before the action runs are left alone and reported; rows that fail later are not touched.</source>
+        <translation>지금 필터와 일치하는, 이 작업이 적용되는 모든 행이며, 목록에 정확히 이 행들이 표시됩니다. 작업 실행 전에 상태가 바뀐 행은 그대로 두고 보고하며, 이후에 실패한 행은 건드리지 않습니다.</translation>
+    </message>
+    <message>
+        <source> A discarded row is not published: its consumers do not see that event. The later rows of its ordering key are published next, in order. Retry brings a discarded row back.</source>
+        <translation> 폐기된 행은 발행되지 않으므로 소비자는 그 이벤트를 받지 못합니다. 순서 키의 이후 행이 다음으로 순서대로 발행됩니다. 재시도하면 폐기된 행이 되돌아옵니다.</translation>
+    </message>
+    <message>
+        <source>Discard only events the consumers can do without; to have them delivered, fix their cause and retry them.</source>
+        <translation>소비자에게 없어도 되는 이벤트만 폐기하세요. 전달되어야 한다면 원인을 고치고 재시도하세요.</translation>
+    </message>
+    <message>
+        <source> A discarded row that is retried is published after the later rows of its ordering key that went on meanwhile.</source>
+        <translation> 재시도한 폐기 행은 그동안 먼저 나간 순서 키의 이후 행보다 뒤에 발행됩니다.</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>폐기</translation>
     </message>
 </context>
 <context>
@@ -2389,16 +2397,16 @@ at %2</source>
         <translation>키의 이전 행 뒤에서 기다렸으나 그 행은 그사이 발행되었습니다: 다음 클레임에서 다시 처리됩니다</translation>
     </message>
     <message>
-        <source>Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)</source>
-        <translation>키의 #%1 뒤에서 기다리는 중, 배달 못한 메시지: %2 — #%1을(를) 재시도하거나 건너뛰세요 (더블클릭)</translation>
-    </message>
-    <message>
         <source>Waiting behind #%1 of its key, failing (attempt %2): %3</source>
         <translation>키의 #%1 뒤에서 기다리는 중, 실패 중 (%2번째 시도): %3</translation>
     </message>
     <message>
         <source>Waiting behind #%1 of its key, %2</source>
         <translation>키의 #%1 뒤에서 기다리는 중, %2</translation>
+    </message>
+    <message>
+        <source>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</source>
+        <translation>키의 #%1 뒤에서 기다리는 중, 배달 못한 메시지: %2 — #%1을(를) 재시도하거나 폐기하세요 (더블클릭)</translation>
     </message>
 </context>
 </TS>

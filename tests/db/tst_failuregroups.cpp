@@ -275,7 +275,7 @@ private slots:
     {
         seedCauses();
         OutboxFilter group;
-        group.statuses = requeueableStatuses();
+        group.statuses = failureStatuses();
         group.errorSignature = QLatin1String(Size);
         OutboxOperator outboxOperator(session());
         const QList<qint64> frozen = outboxOperator.freeze(group, 1000);

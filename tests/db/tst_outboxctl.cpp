@@ -784,7 +784,7 @@ private slots:
         const CliRun run = ctl({ QStringLiteral("requeue"), QStringLiteral("--status"), QStringLiteral("dead"),
             QStringLiteral("--reason"), QStringLiteral("broker fixed") });
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("requeued 4, left alone 0 (not failed or dead when applied)\n"));
+        QCOMPARE(run.out, QByteArray("requeued 4, left alone 0 (not failed, dead or discarded when applied)\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending' AND attempts = 0"))
                      .toLongLong(),
             4);
@@ -811,15 +811,17 @@ private slots:
 
         const CliRun run = ctl(byId);
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("requeued 2, left alone 1 (not failed or dead when applied)\nleft alone: 2\n"));
+        QCOMPARE(run.out,
+            QByteArray("requeued 2, left alone 1 (not failed, dead or discarded when applied)\nleft alone: 2\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox "
                                             "WHERE status = 'pending'"))
                      .toString(),
             QStringLiteral("1,4"));
     }
 
-    // outboxctl skip: a dead head of an ordering key is given up on, audited; the rows that waited behind it flow.
-    void skipReleasesTheRowsWaitingBehindADeadRow()
+    // outboxctl discard: a dead head of an ordering key is given up on, audited; the rows that waited behind it flow;
+    // requeue brings it back, but only when asked for discarded rows by name.
+    void discardReleasesTheRowsWaitingBehindADeadRow()
     {
         db().exec(QStringLiteral("SELECT outbox_enqueue('order', '9', 'order.updated', jsonb_build_object('n', g)) "
                                  "FROM generate_series(1, 3) AS g"));
@@ -837,30 +839,49 @@ private slots:
         QCOMPARE(blockingRows.first().toObject().value(QStringLiteral("id")).toInteger(), 1);
         const QString signature
             = db().scalar(QStringLiteral("SELECT error_signature FROM outbox WHERE status = 'dead'")).toString();
-        const QStringList skip { QStringLiteral("skip"), QStringLiteral("--signature"), signature,
+        const QStringList discard { QStringLiteral("discard"), QStringLiteral("--signature"), signature,
             QStringLiteral("--reason=order 9 was cancelled upstream") };
 
-        const CliRun dryRun = ctl(skip + QStringList { QStringLiteral("--dry-run") });
+        const CliRun dryRun = ctl(discard + QStringList { QStringLiteral("--dry-run") });
         EXPECT_EXIT(dryRun, 0);
-        QCOMPARE(dryRun.out, QByteArray("dry run: would skip 1 rows\nids: 1\n"));
+        QCOMPARE(dryRun.out, QByteArray("dry run: would discard 1 rows\nids: 1\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
 
-        const CliRun run = ctl(skip);
+        const CliRun run = ctl(discard);
         EXPECT_EXIT(run, 0);
-        QCOMPARE(run.out, QByteArray("skipped 1, left alone 0 (not failed or dead when applied)\n"));
+        QCOMPARE(run.out, QByteArray("discarded 1, left alone 0 (not failed or dead when applied)\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
-            QStringLiteral("skipped,pending,pending"));
-        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'skip' "
+            QStringLiteral("discarded,pending,pending"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'discard' "
                                             "AND reason = 'order 9 was cancelled upstream' AND entity_ids = '{1}'"))
                      .toLongLong(),
             1);
         EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") }), 0);
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
-            QStringLiteral("skipped,published,published"));
-        // Skipping it again changes nothing and says so.
-        const CliRun again = ctl({ QStringLiteral("skip"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") });
+            QStringLiteral("discarded,published,published"));
+        // Discarding it again changes nothing and says so.
+        const CliRun again = ctl({ QStringLiteral("discard"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") });
         EXPECT_EXIT(again, 0);
-        QCOMPARE(again.out, QByteArray("skipped 0, left alone 1 (not failed or dead when applied)\nleft alone: 1\n"));
+        QCOMPARE(again.out, QByteArray("discarded 0, left alone 1 (not failed or dead when applied)\nleft alone: 1\n"));
+        // Discard applies to failed and dead rows only.
+        EXPECT_EXIT(
+            ctl({ QStringLiteral("discard"), QStringLiteral("--status=discarded"), QStringLiteral("--reason=x") }), 2);
+
+        // Its failure group no longer holds it, so a retry of the group leaves it alone; a retry of the discarded
+        // rows brings it back, audited from discarded.
+        const CliRun ofGroup = ctl({ QStringLiteral("requeue"), QStringLiteral("--signature"), signature,
+            QStringLiteral("--reason=x"), QStringLiteral("--dry-run") });
+        EXPECT_EXIT(ofGroup, 0);
+        QCOMPARE(ofGroup.out, QByteArray("dry run: would requeue 0 rows\n"));
+        const CliRun retried = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=discarded"),
+            QStringLiteral("--reason=order 9 is back") });
+        EXPECT_EXIT(retried, 0);
+        QCOMPARE(retried.out, QByteArray("requeued 1, left alone 0 (not failed, dead or discarded when applied)\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 1")).toString(),
+            QStringLiteral("pending"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT state_before::text FROM audit_log WHERE action = 'requeue'")).toString(),
+            QStringLiteral("{\"1\": \"discarded\"}"));
     }
 
     void requeueFiltersByErrorAndAge()
@@ -1271,7 +1292,8 @@ private slots:
         const CliRun nobody = ctl({ QStringLiteral("audit"), QStringLiteral("--actor=nobody") });
         EXPECT_EXIT(nobody, 0);
         QCOMPARE(nobody.outLines().size(), 1); // the header only
-        QCOMPARE(requeued.outLines().at(0), QByteArray("requeued 30, left alone 0 (not failed or dead when applied)"));
+        QCOMPARE(requeued.outLines().at(0),
+            QByteArray("requeued 30, left alone 0 (not failed, dead or discarded when applied)"));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status IN ('failed', 'dead')")).toInt(), 4);
 

@@ -244,9 +244,10 @@ private slots:
         QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
     }
 
-    // Skip gives up on a dead head: it is never published, its audit row says who and why, and the rows waiting
-    // behind it are due at once (released in the skip's transaction), then published in order.
-    void skipReleasesABlockedKey()
+    // Discard gives up on a dead head: it is not published, its audit row says who and why, and the rows waiting
+    // behind it are due at once (released in the discard's transaction), then published in order. A retry brings
+    // it back, and it is published last.
+    void aDiscardReleasesABlockedKey()
     {
         enqueue(60, 3);
         auto deliveries = std::make_shared<RecordingSink::Deliveries>();
@@ -257,23 +258,31 @@ private slots:
         QCOMPARE(count(QStringLiteral("status = 'waiting'")), 19LL);
 
         const OperatorActionReport report
-            = OutboxOperator(session()).skip({ head }, QStringLiteral("order 1 was deleted upstream"));
+            = OutboxOperator(session()).discard({ head }, QStringLiteral("order 1 was deleted upstream"));
         QCOMPARE(report.changed, QList<qint64> { head });
         QCOMPARE(count(QStringLiteral("status = 'waiting'")), 0LL);
         QCOMPARE(count(QStringLiteral("ordering_key = 'order:1' AND status = 'pending'")), 19LL);
         const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), head, 10);
         QCOMPARE(audit.size(), 1);
-        QCOMPARE(audit.first().action, QStringLiteral("skip"));
+        QCOMPARE(audit.first().action, QStringLiteral("discard"));
         QCOMPARE(audit.first().reason, QStringLiteral("order 1 was deleted upstream"));
 
         const RelayTotals released = drain(deliveries, onceOptions(2, 20, 2), 0.0);
         QCOMPARE(released.published, 19LL);
-        QCOMPARE(count(QStringLiteral("status NOT IN ('published', 'skipped')")), 0LL);
+        QCOMPARE(count(QStringLiteral("status NOT IN ('published', 'discarded')")), 0LL);
         QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { head }).toString(),
-            QStringLiteral("skipped"));
+            QStringLiteral("discarded"));
         for (const auto& delivery : std::as_const(deliveries->inOrder))
-            QVERIFY2(delivery.second != head, "the skipped row was published");
+            QVERIFY2(delivery.second != head, "the discarded row was published");
         QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
+
+        const OperatorActionReport retried
+            = OutboxOperator(session()).requeue({ head }, QStringLiteral("order 1 was restored upstream"));
+        QCOMPARE(retried.changed, QList<qint64> { head });
+        QCOMPARE(drain(deliveries, onceOptions(2, 20, 2), 0.0).published, 1LL);
+        QCOMPARE(deliveries->inOrder.last().second, head);
+        QCOMPARE(AuditRepository(session()).forEntity(QStringLiteral("outbox"), head, 10).first().action,
+            QStringLiteral("requeue"));
     }
 
     // What the console reads about a key blocked by a dead row: the Overview's counts and the cause of its oldest
@@ -329,16 +338,11 @@ private slots:
     // them), keep their state, and a relay publishes them as before; new rows get their aggregate's key.
     void theMigrationLeavesExistingRowsUnordered()
     {
-        // A database of its own, migrated to the version before the keys. Its name is generated, not typed.
-        const QString name = db().name() + QStringLiteral("_v12");
-        DbSession admin(ConnectionSettings(), QStringLiteral("test-admin"));
-        admin.execScript(
-            QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name), QStringLiteral("dropping"));
-        admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(name), QStringLiteral("creating"));
-        const ConnectionSettings settings = ConnectionSettings::fromDsn(QStringLiteral("dbname=%1").arg(name));
+        // A database of its own, migrated to the version before the keys.
+        TestDatabase oldDatabase(QStringLiteral("relayordering_v12"), 12);
+        const ConnectionSettings settings = oldDatabase.settings();
         {
             DbSession old(settings, QStringLiteral("test"));
-            QCOMPARE(SchemaMigrator(old).migrate(12), 12);
             old.exec(QStringLiteral(
                          "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, "
                          "  attempts, last_error, published_at) "
@@ -370,7 +374,6 @@ private slots:
                 onceOptions(2, 5, 5));
             QCOMPARE(relay.run().published, 21LL);
         }
-        admin.execScript(QStringLiteral("DROP DATABASE %1 WITH (FORCE)").arg(name), QStringLiteral("dropping"));
     }
 
     // Writers of one key commit one at a time, and a row's id is drawn once its writer holds the key: a writer

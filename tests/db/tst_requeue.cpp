@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/outboxerror.h"
+#include "db/schemamigrator.h"
 #include "operations/auditrepository.h"
 #include "operations/outboxoperator.h"
 #include "outbox/outboxreadrepository.h"
@@ -54,19 +55,19 @@ private:
         return db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
     }
 
-    // The two actions on failed and dead rows, as the data of a test: requeue and skip share their rules.
+    // The two actions on failed and dead rows, as the data of a test: requeue and discard share their rules.
     static void addActions()
     {
         QTest::addColumn<QString>("action");
         QTest::addColumn<QString>("after");
         QTest::newRow("requeue") << QStringLiteral("requeue") << QStringLiteral("pending");
-        QTest::newRow("skip") << QStringLiteral("skip") << QStringLiteral("skipped");
+        QTest::newRow("discard") << QStringLiteral("discard") << QStringLiteral("discarded");
     }
 
     static OperatorActionReport act(
         OutboxOperator& op, const QString& action, const QList<qint64>& ids, const QString& reason)
     {
-        return action == QLatin1String("skip") ? op.skip(ids, reason) : op.requeue(ids, reason);
+        return action == QLatin1String("discard") ? op.discard(ids, reason) : op.requeue(ids, reason);
     }
 
 private slots:
@@ -86,9 +87,9 @@ private slots:
         QCOMPARE(statusOf(3), QStringLiteral("published"));
         QCOMPARE(statusOf(4), after);
         QCOMPARE(statusOf(5), after);
-        // A requeue starts a fresh attempt budget; a skip keeps the count of attempts the row failed.
+        // A requeue starts a fresh attempt budget; a discard keeps the count of attempts the row failed.
         QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(),
-            action == QLatin1String("skip") ? 3 : 0);
+            action == QLatin1String("discard") ? 3 : 0);
 
         const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 5, 10);
         QCOMPARE(audit.size(), 1);
@@ -102,6 +103,63 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(audit.first().stateAfter).object(),
             (QJsonObject { { QStringLiteral("4"), after }, { QStringLiteral("5"), after } }));
         QVERIFY(AuditRepository(session()).forEntity(QStringLiteral("outbox"), 1, 10).isEmpty());
+    }
+
+    // Discard is reversible: a retry brings a discarded row back to pending with a fresh budget, and its audit
+    // entry starts from discarded. A second discard of it finds it in no state it applies to.
+    void aRetryBringsADiscardedRowBack()
+    {
+        seedOnePerStatus();
+        const QString groupedRows
+            = QStringLiteral("SELECT coalesce(sum(failed + dead), 0) FROM outbox_failure_group_sizes()");
+        QCOMPARE(db().scalar(groupedRows).toLongLong(), 2LL);
+        OutboxOperator op(session());
+        QCOMPARE(op.discard({ 4, 5 }, QStringLiteral("obsolete")).changed, (QList<qint64> { 4, 5 }));
+        const OperatorActionReport again = op.discard({ 4, 5 }, QStringLiteral("twice"));
+        QVERIFY(again.changed.isEmpty());
+        QCOMPARE(again.leftAlone, (QList<qint64> { 4, 5 }));
+
+        const OperatorActionReport retried = op.requeue({ 3, 5 }, QStringLiteral("needed after all"));
+        QCOMPARE(retried.changed, QList<qint64> { 5 });
+        QCOMPARE(retried.leftAlone, QList<qint64> { 3 });
+        QCOMPARE(statusOf(4), QStringLiteral("discarded"));
+        QCOMPARE(statusOf(5), QStringLiteral("pending"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = 5")).toInt(), 0);
+        const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 5, 10);
+        QCOMPARE(audit.size(), 2);
+        QCOMPARE(audit.at(0).action, QStringLiteral("requeue"));
+        QCOMPARE(QJsonDocument::fromJson(audit.at(0).stateBefore).object(),
+            (QJsonObject { { QStringLiteral("5"), QStringLiteral("discarded") } }));
+        QCOMPARE(audit.at(1).action, QStringLiteral("discard"));
+        // Neither is in a failure group any more: a group counts failed and dead rows only.
+        QCOMPARE(db().scalar(groupedRows).toLongLong(), 0LL);
+    }
+
+    // Schema 17 renamed skip to discard: rows and audit entries written under the old word read as the new one,
+    // and a retry brings such a row back.
+    void earlierSkipsAreDiscardsAfterTheMigration()
+    {
+        TestDatabase old(QStringLiteral("requeue_v16"), 16);
+        old.exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+            "  last_error) "
+            "VALUES ('order', '1', 'order.created', '{}', 'a', 'skipped', 10, 'boom'), "
+            "  ('order', '2', 'order.created', '{}', 'b', 'dead', 10, 'boom')"));
+        old.exec(
+            QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after) "
+                           "VALUES ('skip', 'obsolete', 'outbox', '{1}', '{\"1\": \"dead\"}', '{\"1\": \"skipped\"}'), "
+                           "  ('requeue', 'retry', 'outbox', '{2}', '{\"2\": \"dead\"}', '{\"2\": \"pending\"}')"));
+        const std::unique_ptr<DbSession> session = old.openSession();
+        QCOMPARE(SchemaMigrator(*session).migrate(), SchemaMigrator::latestVersion());
+        QCOMPARE(old.scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
+            QStringLiteral("discarded,dead"));
+        QCOMPARE(old.scalar(QStringLiteral("SELECT string_agg(action || ' ' || state_after::text, ';' ORDER BY id) "
+                                           "FROM audit_log"))
+                     .toString(),
+            QStringLiteral("discard {\"1\": \"discarded\"};requeue {\"2\": \"pending\"}"));
+        QVERIFY_THROWS_EXCEPTION(
+            OutboxError, old.exec(QStringLiteral("UPDATE outbox SET status = 'skipped' WHERE id = 2")));
+        QCOMPARE(OutboxOperator(*session).requeue({ 1 }, QStringLiteral("needed")).changed, QList<qint64> { 1 });
     }
 
     // The operator looked at a set; what happened afterwards must neither be acted on nor go unreported.
@@ -210,7 +268,7 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<QString>("groupRole");
         QTest::addColumn<bool>("allowed");
-        for (const QString& action : { QStringLiteral("requeue"), QStringLiteral("skip") }) {
+        for (const QString& action : { QStringLiteral("requeue"), QStringLiteral("discard") }) {
             QTest::addRow("%s as viewer", qPrintable(action)) << action << QStringLiteral("outbox_viewer") << false;
             QTest::addRow("%s as operator", qPrintable(action)) << action << QStringLiteral("outbox_operator") << true;
         }
@@ -222,7 +280,7 @@ private slots:
         QFETCH(QString, groupRole);
         QFETCH(bool, allowed);
         seedOnePerStatus();
-        // A row waiting behind the failed one: a skip releases it, which the role must be allowed to do as well.
+        // A row waiting behind the failed one: a discard releases it, which the role must be allowed to do as well.
         db().exec(QStringLiteral(
             "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key, status) "
             "VALUES ('order', '4', 'order.updated', '{}', 'k6', 'order:4', 'waiting')"));
@@ -237,8 +295,8 @@ private slots:
             QVERIFY2(allowed, qPrintable(QStringLiteral("the viewer role could %1").arg(action)));
             QCOMPARE(report.changed.size(), 2);
             QCOMPARE(db().scalar(QStringLiteral("SELECT actor FROM audit_log")).toString(), login);
-            QCOMPARE(
-                statusOf(6), action == QLatin1String("skip") ? QStringLiteral("pending") : QStringLiteral("waiting"));
+            QCOMPARE(statusOf(6),
+                action == QLatin1String("discard") ? QStringLiteral("pending") : QStringLiteral("waiting"));
         } catch (const OutboxError& error) {
             QVERIFY2(!allowed, qPrintable(error.message()));
             QCOMPARE(error.kind(), OutboxError::Kind::Permission);

@@ -728,8 +728,9 @@ private slots:
 
     // A dead row that heads an ordering key: the Overview counts the blocked key and the rows waiting behind it,
     // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
-    // to it, and Skip, from the "blocking keys only" list, releases the key; the audit log says who and why.
-    void aBlockedKeyIsExplainedAndSkippedFromTheUi()
+    // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
+    // brings the discarded row back.
+    void aBlockedKeyIsExplainedAndDiscardedFromTheUi()
     {
         db().exec(QStringLiteral("UPDATE outbox SET ordering_key = 'order:3' WHERE id = 3"));
         db().exec(QStringLiteral(
@@ -775,22 +776,37 @@ private slots:
         view.showFilter(blocking);
         QVERIFY(ConsoleTesting::waitForRows(view, 1));
         ConsoleTesting::selectIds(view, { 3 });
-        QVERIFY(view.skipSelectedAction()->isEnabled());
+        QVERIFY(view.discardSelectedAction()->isEnabled());
         QSignalSpy finished(&view, &OutboxView::actionFinished);
         ConsoleTesting::answerNextDialog(this, QStringLiteral("order 3 was deleted upstream"));
-        view.skipSelectedAction()->trigger();
+        view.discardSelectedAction()->trigger();
         QVERIFY(finished.wait(10'000));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(DISTINCT status, ',' ORDER BY status) FROM outbox "
                                             "WHERE ordering_key = 'order:3'"))
                      .toString(),
-            QStringLiteral("pending,skipped"));
+            QStringLiteral("discarded,pending"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT action || ' ' || reason || ' ' || entity_ids::text FROM audit_log"))
                      .toString(),
-            QStringLiteral("skip order 3 was deleted upstream {3}"));
+            QStringLiteral("discard order 3 was deleted upstream {3}"));
         window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
         window->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("blockedKeys")), QStringLiteral("0"), 10'000);
         QCOMPARE(overview->figure(QStringLiteral("waiting")), QStringLiteral("0"));
+
+        // Retry undoes the discard; Discard does not apply to a discarded row.
+        window->findChild<QTabWidget*>()->setCurrentWidget(&view);
+        OutboxFilter discarded;
+        discarded.statuses = { OutboxStatus::Discarded };
+        view.showFilter(discarded);
+        QVERIFY(ConsoleTesting::waitForRows(view, 1));
+        ConsoleTesting::selectIds(view, { 3 });
+        QVERIFY(view.requeueSelectedAction()->isEnabled());
+        QVERIFY(!view.discardSelectedAction()->isEnabled());
+        ConsoleTesting::answerNextDialog(this, QStringLiteral("order 3 is back"));
+        view.requeueSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = 3")).toString(),
+            QStringLiteral("pending"));
     }
 
     // A search that takes longer than 300 ms says "Searching…" and can be cancelled: the statement stops on the

@@ -117,7 +117,7 @@ const QStringList KeptAsWritten = { QStringLiteral("PostgreSQL"), QStringLiteral
     QStringLiteral("JSON"), QStringLiteral("UTC"), QStringLiteral("DSN"), QStringLiteral("URI"), QStringLiteral("SSL"),
     QStringLiteral("SQL"), QStringLiteral("libpq"), QStringLiteral("English"), QStringLiteral("pending"),
     QStringLiteral("in_flight"), QStringLiteral("published"), QStringLiteral("failed"), QStringLiteral("dead"),
-    QStringLiteral("waiting"), QStringLiteral("skipped"), QStringLiteral("in_progress"), QStringLiteral("completed"),
+    QStringLiteral("waiting"), QStringLiteral("discarded"), QStringLiteral("in_progress"), QStringLiteral("completed"),
     QStringLiteral("prefer"), QStringLiteral("disable"), QStringLiteral("allow"), QStringLiteral("require"),
     QStringLiteral("verify"), QStringLiteral("full"), QStringLiteral("postgresql"), QStringLiteral("host"),
     QStringLiteral("dbname"), QStringLiteral("user"), QStringLiteral("db"), QStringLiteral("GPL"),

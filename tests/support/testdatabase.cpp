@@ -18,6 +18,10 @@ static QString databaseNameFor(const QString& testName)
 }
 
 TestDatabase::TestDatabase(const QString& testName)
+    : TestDatabase(testName, SchemaMigrator::latestVersion())
+{ }
+
+TestDatabase::TestDatabase(const QString& testName, int schemaVersion)
     : m_name(databaseNameFor(testName))
     , m_settings(ConnectionSettings::fromDsn(QStringLiteral("dbname=%1").arg(m_name)))
 {
@@ -31,7 +35,7 @@ TestDatabase::TestDatabase(const QString& testName)
     }
     m_session = openSession(QStringLiteral("test-fixture"));
     m_session->execScript(QStringLiteral("SET client_min_messages = warning"), QStringLiteral("quieting notices"));
-    SchemaMigrator(*m_session).migrate();
+    SchemaMigrator(*m_session).migrate(schemaVersion);
 }
 
 TestDatabase::~TestDatabase()

@@ -8,13 +8,15 @@
 #include <QVariantList>
 #include <memory>
 
-// A fresh, migrated database on the PostgreSQL server named by the libpq environment (the test command
-// starts a throwaway one with pg_virtualenv). Created per test executable and dropped at the end, so test
-// executables can run in parallel without seeing each other's rows.
+// A fresh, migrated database (to the latest version unless told otherwise) on the PostgreSQL server named by the libpq
+// environment (the test command starts a throwaway one with pg_virtualenv). Created per test executable and dropped at
+// the end, so test executables can run in parallel without seeing each other's rows.
 class TestDatabase final {
     Q_DISABLE_COPY_MOVE(TestDatabase)
 public:
     explicit TestDatabase(const QString& testName);
+    // At an older schema version, for a migration's test: `testName` must differ from the test's own.
+    TestDatabase(const QString& testName, int schemaVersion);
     ~TestDatabase();
 
     const QString& name() const { return m_name; }

@@ -94,17 +94,46 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(OutboxError, OutboxStatusNames.fromColumn(text));
     }
 
-    void requeueableAreFailedAndDead()
+    void retryingAndDiscardingApplyToTheirStates_data()
     {
-        QList<OutboxStatus> requeueable;
-        for (const OutboxStatus status : OutboxStatusNames.values()) {
-            if (isRequeueable(status))
-                requeueable.append(status);
-        }
-        QCOMPARE(
-            OutboxStatusNames.names(requeueable), (QStringList { QStringLiteral("failed"), QStringLiteral("dead") }));
-        QCOMPARE(requeueableStatuses(), requeueable);
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<bool>("retryable");
+        QTest::addColumn<bool>("failure");
+        for (const ActionsOf& row : ActionTable)
+            QTest::newRow(row.status) << QString::fromLatin1(row.status) << row.retryable << row.failure;
     }
+
+    void retryingAndDiscardingApplyToTheirStates()
+    {
+        QFETCH(QString, status);
+        QFETCH(bool, retryable);
+        QFETCH(bool, failure);
+        const OutboxStatus parsed = *OutboxStatusNames.parse(status);
+        QCOMPARE(isRetryable(parsed), retryable);
+        QCOMPARE(isFailure(parsed), failure);
+        QCOMPARE(retryableStatuses().contains(parsed), retryable);
+        QCOMPARE(failureStatuses().contains(parsed), failure);
+    }
+
+    // A status added later must be placed in the table.
+    void everyStatusIsInTheActionTable()
+    {
+        QStringList inTable;
+        for (const ActionsOf& row : ActionTable)
+            inTable.append(QString::fromLatin1(row.status));
+        QCOMPARE(inTable, OutboxStatusNames.names());
+    }
+
+private:
+    struct ActionsOf {
+        const char* status;
+        bool retryable;
+        bool failure;
+    };
+    // Retry undoes a discard; a discarded row is no failure any more (it left its failure group).
+    static constexpr ActionsOf ActionTable[] = { { "pending", false, false }, { "in_flight", false, false },
+        { "published", false, false }, { "failed", true, true }, { "dead", true, true }, { "waiting", false, false },
+        { "discarded", true, false } };
 };
 
 QTEST_GUILESS_MAIN(TestStatuses)

@@ -33,7 +33,7 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     // The actions OutboxOperator records; the names are the audit log's own.
     m_action->addItem(tr("Every action"), QString());
     m_action->addItem(tr("Requeue"), AuditAction::Requeue);
-    m_action->addItem(tr("Skip"), AuditAction::Skip);
+    m_action->addItem(tr("Discard"), AuditAction::Discard);
     m_action->addItem(tr("Release lease"), AuditAction::ReleaseLease);
 
     auto* filterBar = new QWidget(this);

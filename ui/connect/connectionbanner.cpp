@@ -37,7 +37,7 @@ void ConnectionBanner::showLost(const QString& message)
         m_lostAt = QDateTime::currentDateTime();
     showWarning(tr("<b>Connection to the database lost</b> — %1. Reconnecting… The lists resume when the "
                    "connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish "
-                   "it; rows it already moved are skipped.")
+                   "it; rows it already moved are left alone.")
                     .arg(message.toHtmlEscaped()));
 }
 

@@ -38,7 +38,7 @@ QVariant FailureGroupsModel::data(const QModelIndex& index, int role) const
                 .arg(TimeFormatter::exact(group.firstSeen), TimeFormatter::exact(group.lastSeen));
         if (index.column() == HeldBack)
             return tr("The group's dead rows with an ordering key each block their key: the key's later rows wait "
-                      "until the dead row is retried or skipped. Counted up to %1.")
+                      "until the dead row is retried or discarded. Counted up to %1.")
                 .arg(QLocale().toString(FailureGroup::HoldCap));
         if (index.column() == Signature)
             return tr("%1\n\nFor example (row %2):\n%3")

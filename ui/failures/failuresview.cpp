@@ -28,7 +28,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     , m_detail(new QPlainTextEdit(this))
     , m_showRows(new QPushButton(tr("&Show rows"), this))
     , m_retry(new QPushButton(tr("&Retry group…"), this))
-    , m_skip(new QPushButton(tr("S&kip group…"), this))
+    , m_discard(new QPushButton(tr("Dis&card group…"), this))
 {
     m_statuses->addItem(
         tr("Failed and dead"), QVariant::fromValue(QList<int> { int(OutboxStatus::Failed), int(OutboxStatus::Dead) }));
@@ -55,7 +55,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     bar->addWidget(m_summary, 1);
     bar->addWidget(m_showRows);
     bar->addWidget(m_retry);
-    bar->addWidget(m_skip);
+    bar->addWidget(m_discard);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_detail);
@@ -73,7 +73,7 @@ FailuresView::FailuresView(DatabaseClient& reads, QWidget* parent)
     connect(m_table, &QTableView::doubleClicked, this, [this] { emit showOutbox(selectedGroupFilter()); });
     connect(m_showRows, &QPushButton::clicked, this, [this] { emit showOutbox(selectedGroupFilter()); });
     connect(m_retry, &QPushButton::clicked, this, [this] { emit retryGroup(selectedGroupFilter()); });
-    connect(m_skip, &QPushButton::clicked, this, [this] { emit skipGroup(selectedGroupFilter()); });
+    connect(m_discard, &QPushButton::clicked, this, [this] { emit discardGroup(selectedGroupFilter()); });
     showSelected();
 }
 
@@ -144,10 +144,11 @@ void FailuresView::showSelected()
     m_retry->setToolTip(m_mayChange ? tr("Requeue every row of the group, as it is when you confirm, with a reason "
                                          "for the audit log")
                                     : m_whyNot);
-    m_skip->setEnabled(!rows.isEmpty() && m_mayChange);
-    m_skip->setToolTip(m_mayChange ? tr("Give up on every row of the group, as it is when you confirm: never "
-                                        "published; the later rows of their ordering keys flow again")
-                                   : m_whyNot);
+    m_discard->setEnabled(!rows.isEmpty() && m_mayChange);
+    m_discard->setToolTip(m_mayChange ? tr("Give up on every row of the group, as it is when you confirm: not "
+                                           "published, the later rows of their ordering keys flow again, and Retry "
+                                           "brings them back")
+                                      : m_whyNot);
     if (rows.isEmpty()) {
         m_detail->clear();
         return;
@@ -162,6 +163,6 @@ void FailuresView::showSelected()
                                .arg(group.sampleError)
         + (heldBack.isEmpty() ? QString()
                               : tr("\n\nIts dead rows block their ordering keys: %1 wait behind them until they "
-                                   "are retried or skipped (outboxctl skip --signature %2).")
+                                   "are retried or discarded (outboxctl discard --signature %2).")
                                     .arg(heldBack, group.id)));
 }

@@ -35,7 +35,7 @@ public:
 signals:
     void showOutbox(const OutboxFilter& filter);
     void retryGroup(const OutboxFilter& filter);
-    void skipGroup(const OutboxFilter& filter);
+    void discardGroup(const OutboxFilter& filter);
     void loadFailed(const QString& message);
 
 private:
@@ -53,7 +53,7 @@ private:
     QPlainTextEdit* m_detail;
     QPushButton* m_showRows;
     QPushButton* m_retry;
-    QPushButton* m_skip;
+    QPushButton* m_discard;
     bool m_mayChange = false;
     QString m_whyNot;
 };

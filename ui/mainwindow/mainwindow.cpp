@@ -164,8 +164,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
     });
-    // Retry group and Skip group are Retry all matching and its Skip twin on the group's rows: the same frozen set,
-    // dialog, reason and audit.
+    // Retry group and Discard group are Retry all matching and its Discard twin on the group's rows: the same frozen
+    // set, dialog, reason and audit.
     const auto actOnGroup = [this](void (OutboxView::*act)()) {
         return [this, act](const OutboxFilter& filter) {
             m_outbox->showFilter(filter);
@@ -174,7 +174,7 @@ MainWindow::MainWindow(QWidget* parent)
         };
     };
     connect(m_failures, &FailuresView::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
-    connect(m_failures, &FailuresView::skipGroup, this, actOnGroup(&OutboxView::skipMatching));
+    connect(m_failures, &FailuresView::discardGroup, this, actOnGroup(&OutboxView::discardMatching));
     connect(m_overview, &OverviewPage::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
     // An action and, once its rows settled, its outcome: both change what the overview and the groups count.

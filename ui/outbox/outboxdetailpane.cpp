@@ -68,7 +68,7 @@ QString OutboxDetailPane::orderingText(const OutboxDossier& dossier)
               .arg(count, key);
     if (row.status == OutboxStatus::Dead)
         return QStringLiteral("<span style=\"color:#dc322f\">%1</span>")
-            .arg(holds + tr(" until it is retried or skipped"));
+            .arg(holds + tr(" until it is retried or discarded"));
     return holds;
 }
 

@@ -55,7 +55,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_requeueSelected(new QAction(tr("&Retry selected"), this))
     , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
     , m_releaseSelected(new QAction(tr("Re&lease lease"), this))
-    , m_skipSelected(new QAction(tr("S&kip selected"), this))
+    , m_discardSelected(new QAction(tr("Dis&card selected"), this))
 {
     auto* filterBar = new QWidget(this);
     buildFilterBar(filterBar);
@@ -79,7 +79,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     });
 
     auto* actionBar = new QHBoxLayout;
-    for (QAction* action : { m_requeueSelected, m_skipSelected, m_releaseSelected, m_requeueMatching }) {
+    for (QAction* action : { m_requeueSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
         auto* button = new QToolButton(this);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -87,18 +87,19 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     }
     ListViewSetup::layOut(this, filterBar, m_splitter, m_table, m_detail, actionBar);
 
-    m_requeueSelected->setToolTip(tr("Move the selected failed or dead rows back to pending (Ctrl+R)"));
+    m_requeueSelected->setToolTip(tr("Move the selected failed, dead or discarded rows back to pending (Ctrl+R)"));
     m_requeueSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_releaseSelected->setToolTip(tr("Put selected in-flight rows whose lease expired back to pending"));
-    m_skipSelected->setToolTip(tr("Give up on the selected failed or dead rows: they are never published, and the "
-                                  "later rows of their ordering keys flow again"));
-    m_requeueMatching->setToolTip(tr("Requeue every failed or dead row matching the filter, not just the loaded ones"));
+    m_discardSelected->setToolTip(tr("Give up on the selected failed or dead rows: they are not published, the later "
+                                     "rows of their ordering keys flow again, and Retry brings them back"));
+    m_requeueMatching->setToolTip(tr("Requeue every failed or dead row matching the filter, not just the loaded ones "
+                                     "(discarded ones too if the status filter selects them)"));
     connect(m_requeueSelected, &QAction::triggered, this, &OutboxView::requeueSelected);
     connect(m_requeueMatching, &QAction::triggered, this, &OutboxView::requeueMatching);
     connect(m_releaseSelected, &QAction::triggered, this, &OutboxView::releaseSelected);
-    connect(m_skipSelected, &QAction::triggered, this, &OutboxView::skipSelected);
+    connect(m_discardSelected, &QAction::triggered, this, &OutboxView::discardSelected);
     connect(m_table, &QWidget::customContextMenuRequested, this, &OutboxView::showContextMenu);
-    // The row another waits behind: the list narrows to it, selected, so Retry and Skip act on it at once.
+    // The row another waits behind: the list narrows to it, selected, so Retry and Discard act on it at once.
     connect(m_detail, &OutboxDetailPane::rowLinkActivated, this, [this](qint64 id) {
         OutboxFilter row;
         row.ids = { id };
@@ -180,7 +181,7 @@ void OutboxView::buildFilterBar(QWidget* bar)
     layout->addWidget(m_created);
     layout->addWidget(m_stuckOnly);
     m_blockingOnly->setToolTip(tr("Only dead rows with an ordering key: each holds back every later row of its key "
-                                  "until it is retried or skipped"));
+                                  "until it is retried or discarded"));
     layout->addWidget(m_blockingOnly);
     // A failure group (from the Failures tab) narrows the list until the operator drops it.
     m_group->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -293,19 +294,22 @@ void OutboxView::setSessionInfo(const SessionInfo& info)
 
 void OutboxView::updateActions()
 {
-    int requeueable = 0;
+    int retryable = 0;
+    int discardable = 0;
     int releasable = 0;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
         const int kind = index.data(OutboxTableModel::StuckRole).toInt();
-        requeueable += isRequeueable(m_model->rowAt(index.row()).status) ? 1 : 0;
+        const OutboxStatus status = m_model->rowAt(index.row()).status;
+        retryable += isRetryable(status) ? 1 : 0;
+        discardable += isFailure(status) ? 1 : 0;
         releasable += kind == int(StuckRowClassifier::Kind::LeaseExpired) ? 1 : 0;
     }
     const QString readOnly = m_session.readOnlyReason();
-    m_requeueSelected->setEnabled(readOnly.isEmpty() && requeueable > 0);
-    m_skipSelected->setEnabled(readOnly.isEmpty() && requeueable > 0);
+    m_requeueSelected->setEnabled(readOnly.isEmpty() && retryable > 0);
+    m_discardSelected->setEnabled(readOnly.isEmpty() && discardable > 0);
     m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);
     m_requeueMatching->setEnabled(readOnly.isEmpty() && m_model->rowCount() > 0);
-    for (QAction* action : { m_requeueSelected, m_skipSelected, m_releaseSelected, m_requeueMatching }) {
+    for (QAction* action : { m_requeueSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
         // The action's own tooltip comes back when a later connection may act again.
         if (!action->property("ownToolTip").isValid())
             action->setProperty("ownToolTip", action->toolTip());
@@ -324,11 +328,11 @@ void OutboxView::selectWhenLoaded()
     m_table->selectRow(row);
 }
 
-QList<qint64> OutboxView::selectedRequeueable() const
+QList<qint64> OutboxView::selectedWhere(bool (*holds)(OutboxStatus)) const
 {
     QList<qint64> ids;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
-        if (isRequeueable(m_model->rowAt(index.row()).status))
+        if (holds(m_model->rowAt(index.row()).status))
             ids.append(m_model->rowAt(index.row()).id);
     }
     std::sort(ids.begin(), ids.end());
@@ -337,18 +341,21 @@ QList<qint64> OutboxView::selectedRequeueable() const
 
 void OutboxView::requeueSelected()
 {
-    const QList<qint64> ids = selectedRequeueable();
+    const QList<qint64> ids = selectedWhere(isRetryable);
     if (ids.isEmpty())
         return;
+    const bool anyDiscarded
+        = !selectedWhere([](OutboxStatus status) { return status == OutboxStatus::Discarded; }).isEmpty();
     // When they last failed is read first, on the action worker, for the confirmation.
     m_requeueSelected->setEnabled(false);
     m_actions.run<RequeueCandidates>(
         this, [ids](DbSession& session) { return RequeueCandidates::of(session, ids); },
-        [this](const RequeueCandidates& candidates) {
+        [this, anyDiscarded](const RequeueCandidates& candidates) {
             updateActions();
             confirmAndRun(RowAction::Requeue, candidates.ids,
-                tr("Each row goes back to pending only if it is still failed or dead when the action runs; any "
-                   "other row is left alone and reported."),
+                tr("Each row goes back to pending only if it is still failed, dead or discarded when the action "
+                   "runs; any other row is left alone and reported.")
+                    + (anyDiscarded ? retryOfDiscardedConsequence() : QString()),
                 lastFailureNotice(candidates, false), candidates.failedWithin(RecentFailureMs));
         },
         [this](const OutboxError& error) {
@@ -357,13 +364,13 @@ void OutboxView::requeueSelected()
         });
 }
 
-void OutboxView::skipSelected()
+void OutboxView::discardSelected()
 {
-    confirmAndRun(RowAction::Skip, selectedRequeueable(),
-        tr("Each row becomes skipped only if it is still failed or dead when the action runs; any other row is "
-           "left alone and reported.")
-            + skipConsequence(),
-        skipWarning(), true);
+    confirmAndRun(RowAction::Discard, selectedWhere(isFailure),
+        tr("Each row is discarded only if it is still failed or dead when the action runs; any other row is left "
+           "alone and reported.")
+            + discardConsequence(),
+        discardWarning(), true);
 }
 
 void OutboxView::releaseSelected()
@@ -384,9 +391,9 @@ void OutboxView::requeueMatching()
     actOnMatching(RowAction::Requeue);
 }
 
-void OutboxView::skipMatching()
+void OutboxView::discardMatching()
 {
-    actOnMatching(RowAction::Skip);
+    actOnMatching(RowAction::Discard);
 }
 
 void OutboxView::actOnMatching(RowAction action)
@@ -394,25 +401,31 @@ void OutboxView::actOnMatching(RowAction action)
     // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
     const OutboxFilter shown = m_model->filter();
     OutboxFilter filter = shown;
+    // Discarded rows only when the status filter names them: an operator gave up on each, and a retry of "all
+    // matching" should not undo that unasked.
     QList<OutboxStatus> statuses;
-    for (const OutboxStatus status : requeueableStatuses()) {
+    const QList<OutboxStatus> actedOn
+        = action == RowAction::Requeue && filter.statuses.contains(OutboxStatus::Discarded) ? retryableStatuses()
+                                                                                            : failureStatuses();
+    for (const OutboxStatus status : actedOn) {
         if (filter.statuses.isEmpty() || filter.statuses.contains(status))
             statuses.append(status);
     }
     if (statuses.isEmpty()) {
-        QMessageBox::information(this, tr("Nothing to act on"), tr("The filter shows no failed or dead rows."));
+        QMessageBox::information(this, tr("Nothing to act on"),
+            action == RowAction::Requeue ? tr("The filter shows no failed, dead or discarded rows.")
+                                         : tr("The filter shows no failed or dead rows."));
         return;
     }
     filter.statuses = statuses;
     m_requeueMatching->setEnabled(false);
     m_actions.run<RequeueCandidates>(
         this, [filter](DbSession& session) { return RequeueCandidates::freeze(session, filter, FrozenSetCap); },
-        [this, shown, action](const RequeueCandidates& candidates) {
+        [this, shown, action, statuses](const RequeueCandidates& candidates) {
             updateActions();
             const QList<qint64>& ids = candidates.ids;
             if (ids.isEmpty()) {
-                QMessageBox::information(
-                    this, tr("Nothing to act on"), tr("No failed or dead row matches the filter."));
+                QMessageBox::information(this, tr("Nothing to act on"), tr("No row to act on matches the filter."));
                 return;
             }
             // The list behind the dialog shows exactly the frozen rows, whatever state they reach meanwhile, so
@@ -420,17 +433,19 @@ void OutboxView::actOnMatching(RowAction action)
             OutboxFilter frozen;
             frozen.ids = ids;
             showFilter(frozen);
-            QString guard = tr("These are all failed or dead rows matching the filter right now; the list shows "
-                               "exactly them. Rows that change state before the action runs are left alone and "
-                               "reported; rows that fail later are not touched.");
+            QString guard = tr("These are all the rows matching the filter right now that the action applies to; the "
+                               "list shows exactly them. Rows that change state before the action runs are left "
+                               "alone and reported; rows that fail later are not touched.");
             if (ids.size() == FrozenSetCap)
                 guard += tr(" The set is capped at %1 rows; run the action again for the rest.").arg(FrozenSetCap);
-            const bool skip = action == RowAction::Skip;
-            if (skip)
-                guard += skipConsequence();
+            const bool discard = action == RowAction::Discard;
+            if (discard)
+                guard += discardConsequence();
+            else if (statuses.contains(OutboxStatus::Discarded))
+                guard += retryOfDiscardedConsequence();
             const QString notice
-                = skip ? skipWarning() : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
-            if (!confirmAndRun(action, ids, guard, notice, skip || candidates.failedWithin(RecentFailureMs)))
+                = discard ? discardWarning() : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
+            if (!confirmAndRun(action, ids, guard, notice, discard || candidates.failedWithin(RecentFailureMs)))
                 showFilter(shown);
         },
         [this](const OutboxError& error) {
@@ -456,15 +471,22 @@ QString OutboxView::lastFailureNotice(const RequeueCandidates& candidates, bool 
              "Fix it first, or retry a few rows to see.");
 }
 
-QString OutboxView::skipConsequence()
+QString OutboxView::discardConsequence()
 {
-    return tr(" A skipped row is never published: its consumers never see that event. The later rows of its "
-              "ordering key are published next, in order.");
+    return tr(" A discarded row is not published: its consumers do not see that event. The later rows of its "
+              "ordering key are published next, in order. Retry brings a discarded row back.");
 }
 
-QString OutboxView::skipWarning()
+QString OutboxView::discardWarning()
 {
-    return tr("Skip only events the consumers can do without; to have them delivered, fix their cause and retry them.");
+    return tr("Discard only events the consumers can do without; to have them delivered, fix their cause and retry "
+              "them.");
+}
+
+QString OutboxView::retryOfDiscardedConsequence()
+{
+    return tr(" A discarded row that is retried is published after the later rows of its ordering key that went on "
+              "meanwhile.");
 }
 
 QString OutboxView::verbOf(RowAction action) const
@@ -472,8 +494,8 @@ QString OutboxView::verbOf(RowAction action) const
     switch (action) {
     case RowAction::Requeue:
         return tr("Requeue");
-    case RowAction::Skip:
-        return tr("Skip");
+    case RowAction::Discard:
+        return tr("Discard");
     case RowAction::ReleaseLease:
         return tr("Release the lease of");
     }
@@ -493,8 +515,8 @@ bool OutboxView::confirmAndRun(
     const BulkActionRunner::Action run = [action](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
                                              const OutboxOperator::Progress& progress) {
         switch (action) {
-        case RowAction::Skip:
-            return op.skip(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+        case RowAction::Discard:
+            return op.discard(ids, reason, OutboxOperator::DefaultBatchSize, progress);
         case RowAction::ReleaseLease:
             return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
         case RowAction::Requeue:
@@ -524,8 +546,8 @@ void OutboxView::reportResult(RowAction action, const OperatorActionReport& repo
     std::sort(acted.begin(), acted.end());
     m_lastActed = report.changed;
     emit actionFinished(summary, acted);
-    if (!report.changed.isEmpty() && action != RowAction::Skip) {
-        // The rows are pending now; what the relay makes of them is the real outcome. (Skipped rows stay as
+    if (!report.changed.isEmpty() && action != RowAction::Discard) {
+        // The rows are pending now; what the relay makes of them is the real outcome. (Discarded rows stay as
         // they are: there is nothing to follow.)
         const QString what = action == RowAction::ReleaseLease
             ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
@@ -553,7 +575,7 @@ void OutboxView::showContextMenu(const QPoint& position)
     const QModelIndex index = m_table->indexAt(position);
     QMenu menu(this);
     menu.addAction(m_requeueSelected);
-    menu.addAction(m_skipSelected);
+    menu.addAction(m_discardSelected);
     menu.addAction(m_releaseSelected);
     menu.addAction(m_copy);
     if (index.isValid()) {

@@ -24,8 +24,8 @@ struct OperatorActionReport;
 struct RequeueCandidates;
 
 // The outbox list with its filters, the detail pane of the selected row, and the operator actions:
-// requeue (the retry button), skip and release lease, for the selected rows, and requeue for every row matching
-// the filter.
+// requeue (the retry button), discard and release lease, for the selected rows, and requeue and discard for every
+// row matching the filter.
 class OutboxView final : public QWidget {
     Q_OBJECT
 public:
@@ -49,16 +49,17 @@ public:
     QTableView* table() const { return m_table; }
     QAction* requeueSelectedAction() const { return m_requeueSelected; }
     QAction* requeueMatchingAction() const { return m_requeueMatching; }
-    QAction* skipSelectedAction() const { return m_skipSelected; }
+    QAction* discardSelectedAction() const { return m_discardSelected; }
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
 
-    // Freezes every failed or dead row matching the filter on the action worker, shows exactly those rows in the
-    // list, confirms with a reason (and when they last failed) and requeues them (Retry all matching, and the
-    // Failures tab's and the Overview's Retry group). Cancelled, the list goes back to the filter before.
+    // Freezes every failed or dead row matching the filter (and the discarded ones if the status filter asks for
+    // them) on the action worker, shows exactly those rows in the list, confirms with a reason (and when they last
+    // failed) and requeues them (Retry all matching, and the Failures tab's and the Overview's Retry group).
+    // Cancelled, the list goes back to the filter before.
     void requeueMatching();
-    // The same for Skip (the Failures tab's Skip group).
-    void skipMatching();
+    // The same for Discard, with the failed and dead rows (the Failures tab's Discard group).
+    void discardMatching();
 
     // How long the follow-up of an action's rows goes on (RequeueFollowUp::DefaultLimitMs).
     void setFollowUpLimitMs(int ms) { m_followUpLimitMs = ms; }
@@ -81,11 +82,13 @@ protected:
 
 private:
     // The audited actions on rows (OutboxOperator's), each with its verb and its report.
-    enum class RowAction { Requeue, Skip, ReleaseLease };
+    enum class RowAction { Requeue, Discard, ReleaseLease };
     QString verbOf(RowAction action) const;
-    // What every Skip confirmation says: the guard's last sentences, and the warning beside it.
-    static QString skipConsequence();
-    static QString skipWarning();
+    // What every Discard confirmation says: the guard's last sentences, and the warning beside it.
+    static QString discardConsequence();
+    static QString discardWarning();
+    // What a retry's confirmation adds: a retried discarded row comes after its key's later rows.
+    static QString retryOfDiscardedConsequence();
     void actOnMatching(RowAction action);
 
     void buildFilterBar(QWidget* bar);
@@ -93,9 +96,10 @@ private:
     void applyFilterControls();
     void updateActions();
     void requeueSelected();
-    void skipSelected();
+    void discardSelected();
     void releaseSelected();
-    QList<qint64> selectedRequeueable() const;
+    // The selected rows in a status for which `holds` is true, ascending.
+    QList<qint64> selectedWhere(bool (*holds)(OutboxStatus)) const;
     // Selects the row a link asked for once the list has loaded it.
     void selectWhenLoaded();
     // A failure group or the rows of an audited action: narrows the list beyond the filter bar's controls.
@@ -134,6 +138,6 @@ private:
     QAction* m_requeueSelected;
     QAction* m_requeueMatching;
     QAction* m_releaseSelected;
-    QAction* m_skipSelected;
+    QAction* m_discardSelected;
     QAction* m_copy;
 };

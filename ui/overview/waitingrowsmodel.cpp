@@ -26,7 +26,7 @@ QString WaitingRowsModel::causeText(const WaitingRow& waiting) const
             return tr("Waiting behind an older row of its key, published meanwhile: due again at the next claim");
         const OutboxRowSummary& blocker = *waiting.blocker;
         if (blocker.status == OutboxStatus::Dead)
-            return tr("Waiting behind #%1 of its key, dead: %2 — retry or skip #%1 (double-click)")
+            return tr("Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)")
                 .arg(blocker.id)
                 .arg(blocker.lastErrorLine);
         if (blocker.status == OutboxStatus::Failed)
@@ -70,7 +70,7 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == Cause) {
         const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::RelaysFailing
             || waiting.cause == WaitCause::LeaseExpired || waiting.cause == WaitCause::Overdue
-            || waiting.cause == WaitCause::Failing || (waiting.blocker && isRequeueable(waiting.blocker->status));
+            || waiting.cause == WaitCause::Failing || (waiting.blocker && isFailure(waiting.blocker->status));
         return alarming ? QVariant(QColor(0xdc, 0x32, 0x2f)) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == Cause)
