@@ -20,13 +20,14 @@ constexpr int PermissionDenied = 7;
 constexpr int Rejected = 8;
 constexpr int RetryableFailure = 9;
 constexpr int BrokerUnavailable = 10;
+constexpr int NotApplicable = 11;
 
 struct Meaning {
     int code;
     const char* text;
 };
 // What each code means, for --help and the manual pages.
-inline constexpr std::array<Meaning, 11> Meanings { {
+inline constexpr std::array<Meaning, 12> Meanings { {
     { Success, "success" },
     { Unexpected, "unexpected error" },
     { Usage, "bad input or usage (also create-order: bad request)" },
@@ -40,6 +41,8 @@ inline constexpr std::array<Meaning, 11> Meanings { {
     { BrokerUnavailable,
         "relay --once: the message broker is unreachable, refused the login, or closed the connection "
         "or channel" },
+    { NotApplicable,
+        "edit: the row is not failed, dead or discarded, or it changed while the command ran; nothing was written" },
 } };
 
 // The exit code for a library error of `kind`.

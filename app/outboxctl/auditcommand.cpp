@@ -51,12 +51,12 @@ int AuditCommand::execute(const ArgumentParser& parser, const ConnectionSettings
     const QList<AuditEntry> entries = AuditRepository(*session).page(filter, paging.limit, paging.beforeId);
     RecordTable table({ QStringLiteral("id"), QStringLiteral("at"), QStringLiteral("actor"), QStringLiteral("action"),
         QStringLiteral("rows"), QStringLiteral("reason"), QStringLiteral("entity"), QStringLiteral("ids"),
-        QStringLiteral("state_before"), QStringLiteral("state_after") });
+        QStringLiteral("state_before"), QStringLiteral("state_after"), QStringLiteral("details") });
     for (const AuditEntry& entry : entries) {
         table.addRow({ Cell::integer(entry.id), Cell::instant(entry.at), Cell::text(entry.actor),
             Cell::text(entry.action), Cell::integer(entry.entityIds.size()), Cell::text(entry.reason),
             Cell::text(entry.entity), idsCell(entry.entityIds), Cell::text(QString::fromUtf8(entry.stateBefore)),
-            Cell::text(QString::fromUtf8(entry.stateAfter)) });
+            Cell::text(QString::fromUtf8(entry.stateAfter)), Cell::text(QString::fromUtf8(entry.details)) });
     }
     paging.print(table, QStringLiteral("entries"),
         entries.size() == paging.limit ? std::optional(entries.last().id) : std::nullopt);

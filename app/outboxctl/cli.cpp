@@ -14,6 +14,7 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "discardcommand.h"
+#include "editcommand.h"
 #include "failurescommand.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
@@ -49,6 +50,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
     m_commands.push_back(std::make_unique<DiscardCommand>());
+    m_commands.push_back(std::make_unique<EditCommand>());
     m_commands.push_back(std::make_unique<AuditCommand>());
     m_commands.push_back(std::make_unique<MetricsCommand>());
     m_commands.push_back(std::make_unique<PurgeCommand>());

@@ -109,9 +109,11 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     if (byId) {
         ids = idsFrom(parser);
     } else {
-        selection.statuses = parser.isSet(QStringLiteral("status")) ? QList<OutboxStatus> { *OutboxStatusNames.parse(
-                                 parser.choice(QStringLiteral("status"), OutboxStatusNames.names(sourceStatuses()))) }
-                                                                    : failureStatuses();
+        QList<OutboxStatus> requested;
+        if (parser.isSet(QStringLiteral("status")))
+            requested.append(*OutboxStatusNames.parse(
+                parser.choice(QStringLiteral("status"), OutboxStatusNames.names(sourceStatuses()))));
+        selection.statuses = OutboxOperator::statusesToActOn(requested, sourceStatuses());
         if (parser.isSet(QStringLiteral("older-than")))
             selection.unchangedForMs = parser.durationMs(QStringLiteral("older-than"));
         selection.errorContains = parser.value(QStringLiteral("error-like"));

@@ -13,8 +13,8 @@ AuditRepository::AuditRepository(DbSession& session)
     : m_session(session)
 { }
 
-void AuditRepository::record(
-    const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes)
+void AuditRepository::record(const QString& action, const QString& reason, const QString& entity,
+    const QList<StatusChange>& changes, const QString& details)
 {
     if (changes.isEmpty())
         return;
@@ -27,16 +27,19 @@ void AuditRepository::record(
         after.insert(QString::number(change.id), OutboxStatusNames.name(change.after));
     }
     m_session.exec(
-        QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after) "
-                       "VALUES (?::text, ?::text, ?::text, ?::bigint[], ?::jsonb, ?::jsonb)"),
+        QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after, details) "
+                       "VALUES (?::text, ?::text, ?::text, ?::bigint[], ?::jsonb, ?::jsonb, ?::jsonb)"),
         { action, reason, entity, SqlValues::bigintArray(ids),
             QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact)),
-            QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)) },
+            QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)),
+            details.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(details) },
         QStringLiteral("writing the audit log"));
 }
 
 static const QString EntryColumns = QStringLiteral(
-    "id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, state_after::text");
+    "id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, state_after::text, "
+    "details::text, jsonb_pretty(details->'payload'->'before'), jsonb_pretty(details->'payload'->'after'), "
+    "jsonb_pretty(details->'headers'->'before'), jsonb_pretty(details->'headers'->'after')");
 
 QList<AuditEntry> AuditRepository::entriesFrom(QSqlQuery& q)
 {
@@ -45,7 +48,8 @@ QList<AuditEntry> AuditRepository::entriesFrom(QSqlQuery& q)
         entries.append(AuditEntry { q.value(0).toLongLong(), SqlValues::instant(q.value(1)), q.value(2).toString(),
             q.value(3).toString(), q.value(4).toString(), q.value(5).toString(),
             SqlValues::parseBigintArray(q.value(6).toString()), q.value(7).toString().toUtf8(),
-            q.value(8).toString().toUtf8() });
+            q.value(8).toString().toUtf8(), q.value(9).toString().toUtf8(),
+            { q.value(10).toString(), q.value(12).toString() }, { q.value(11).toString(), q.value(13).toString() } });
     }
     return entries;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "operations/auditfilter.h"
+#include "outbox/messagecontent.h"
 #include "outbox/statuschange.h"
 
 #include <QDateTime>
@@ -21,6 +22,10 @@ struct AuditEntry {
     QList<qint64> entityIds;
     QByteArray stateBefore; // JSON {"<id>": "<status>"}
     QByteArray stateAfter;
+    QByteArray details; // JSON, or empty: what the action changed besides the states (migration 0018)
+    // An edit's content before and after, as the database renders it (jsonb_pretty); empty for other actions.
+    MessageContent contentBefore;
+    MessageContent contentAfter;
 };
 
 // The operator audit log: who changed which rows, why, and from which state to which.
@@ -28,10 +33,11 @@ class AuditRepository final {
 public:
     explicit AuditRepository(DbSession& session);
 
-    // Records one operator action over `changes` (the rows that actually changed). The actor is the
-    // database user of the session. Does nothing for an empty change set.
-    void record(
-        const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes);
+    // Records one operator action over `changes` (the rows that actually changed), with `details` (JSON text, empty
+    // for none) of what it changed besides their states. The actor is the database user of the session. Does
+    // nothing for an empty change set.
+    void record(const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes,
+        const QString& details = {});
 
     // Entries that touched `entityId`, newest first.
     QList<AuditEntry> forEntity(const QString& entity, qint64 entityId, int limit);

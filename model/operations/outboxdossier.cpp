@@ -40,7 +40,7 @@ int OutboxDossier::totalAttempts() const
 QDateTime OutboxDossier::lastRequeuedAt() const
 {
     for (const AuditEntry& entry : audit) { // newest first
-        if (entry.action == AuditAction::Requeue)
+        if (AuditAction::startsAttemptsAgain(entry.action))
             return entry.at;
     }
     return {};

@@ -5,13 +5,22 @@
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
 #include "operations/auditrepository.h"
+#include "operations/jsonsyntax.h"
 #include "outbox/outboxreadrepository.h"
 
 #include <QSet>
+#include <QSqlQuery>
 
 OutboxOperator::OutboxOperator(DbSession& session)
     : m_session(session)
 { }
+
+QList<OutboxStatus> OutboxOperator::statusesToActOn(
+    const QList<OutboxStatus>& requested, const QList<OutboxStatus>& source)
+{
+    const QList<OutboxStatus> wanted = requested.isEmpty() ? failureStatuses() : requested;
+    return outboxStatusesWhere([&](OutboxStatus status) { return wanted.contains(status) && source.contains(status); });
+}
 
 QList<qint64> OutboxOperator::freeze(const OutboxFilter& filter, int cap)
 {
@@ -32,8 +41,10 @@ OperatorActionReport OutboxOperator::requeue(
 {
     return apply(
         AuditAction::Requeue,
-        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.requeue(batch); }, ids, reason,
-        batchSize, progress);
+        [](OutboxRepository& outbox, const QList<qint64>& batch) {
+            return BatchChanges { outbox.requeue(batch), {} };
+        },
+        ids, reason, batchSize, progress);
 }
 
 OperatorActionReport OutboxOperator::discard(
@@ -41,8 +52,10 @@ OperatorActionReport OutboxOperator::discard(
 {
     return apply(
         AuditAction::Discard,
-        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.discard(batch); }, ids, reason,
-        batchSize, progress);
+        [](OutboxRepository& outbox, const QList<qint64>& batch) {
+            return BatchChanges { outbox.discard(batch), {} };
+        },
+        ids, reason, batchSize, progress);
 }
 
 OperatorActionReport OutboxOperator::releaseLeases(
@@ -50,8 +63,78 @@ OperatorActionReport OutboxOperator::releaseLeases(
 {
     return apply(
         AuditAction::ReleaseLease,
-        [](OutboxRepository& outbox, const QList<qint64>& batch) { return outbox.releaseExpiredLeases(batch); }, ids,
-        reason, batchSize, progress);
+        [](OutboxRepository& outbox, const QList<qint64>& batch) {
+            return BatchChanges { outbox.releaseExpiredLeases(batch), {} };
+        },
+        ids, reason, batchSize, progress);
+}
+
+QString OutboxOperator::normalizedJson(const QString& text, const QString& what, bool objectOnly)
+{
+    if (const auto problem = JsonSyntax::check(text))
+        throw OutboxError(
+            OutboxError::Kind::InvalidInput, QStringLiteral("the %1 is not JSON: %2").arg(what, problem->text()));
+    try {
+        QSqlQuery& q
+            = m_session.exec(QStringLiteral("SELECT jsonb_pretty(j), jsonb_typeof(j) FROM (SELECT ?::jsonb) AS v(j)"),
+                { text }, QStringLiteral("checking the %1").arg(what));
+        q.next();
+        if (objectOnly && q.value(1).toString() != QLatin1String("object"))
+            throw OutboxError(OutboxError::Kind::InvalidInput,
+                QStringLiteral("the %1 must be a JSON object, not %2 %3")
+                    .arg(what,
+                        q.value(1).toString() == QLatin1String("array") ? QStringLiteral("an") : QStringLiteral("a"),
+                        q.value(1).toString()));
+        return q.value(0).toString();
+    } catch (const OutboxError& error) {
+        if (error.kind() != OutboxError::Kind::InvalidInput || !error.sqlState().startsWith(QLatin1String("22")))
+            throw;
+        throw OutboxError(OutboxError::Kind::InvalidInput,
+            QStringLiteral("PostgreSQL refuses the %1: %2").arg(what, error.message()), error.sqlState());
+    }
+}
+
+ContentEditPreview OutboxOperator::previewEdit(
+    qint64 id, const std::optional<QString>& payload, const std::optional<QString>& headers)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT status, jsonb_pretty(payload), jsonb_pretty(headers) FROM outbox WHERE id = ?::bigint"),
+        { id }, QStringLiteral("reading the outbox row to edit"));
+    if (!q.next())
+        throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("there is no outbox row %1").arg(id));
+    ContentEditPreview preview;
+    preview.id = id;
+    preview.status = OutboxStatusNames.fromColumn(q.value(0));
+    preview.current = { q.value(1).toString(), q.value(2).toString() };
+    preview.proposed = preview.current;
+    if (payload)
+        preview.proposed.payload = normalizedJson(*payload, QStringLiteral("payload"), false);
+    if (headers)
+        preview.proposed.headers = normalizedJson(*headers, QStringLiteral("headers"), true);
+    return preview;
+}
+
+// The audit entry's details of an edit: the texts are the database's own renderings, spliced in as they are so that
+// a number keeps every digit (a round trip through QJsonDocument would make it a double).
+static QString editDetails(const MessageContent& before, const MessageContent& after)
+{
+    return QStringLiteral(R"({"payload": {"before": %1, "after": %2}, "headers": {"before": %3, "after": %4}})")
+        .arg(before.payload, after.payload, before.headers, after.headers);
+}
+
+OperatorActionReport OutboxOperator::editAndRequeue(const ContentEditPreview& preview, const QString& reason)
+{
+    if (!preview.changesSomething())
+        throw OutboxError(OutboxError::Kind::InvalidInput,
+            QStringLiteral("the edit changes nothing in row %1; to publish it as it is, requeue it").arg(preview.id));
+    return apply(AuditAction::Edit,
+        [&preview](OutboxRepository& outbox, const QList<qint64>&) {
+            const auto edit = outbox.editAndRequeue(preview.id, preview.current, preview.proposed);
+            if (!edit)
+                return BatchChanges {};
+            return BatchChanges { { edit->change }, editDetails(edit->before, preview.proposed) };
+        },
+        { preview.id }, reason, DefaultBatchSize, {});
 }
 
 OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAction& changeBatch,
@@ -67,8 +150,10 @@ OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAct
         try {
             UnitOfWork uow(m_session);
             OutboxRepository outbox(m_session);
-            changes = changeBatch(outbox, batch);
-            AuditRepository(m_session).record(action, reason.trimmed(), QStringLiteral("outbox"), changes);
+            const BatchChanges batchChanges = changeBatch(outbox, batch);
+            changes = batchChanges.changes;
+            AuditRepository(m_session).record(
+                action, reason.trimmed(), QStringLiteral("outbox"), changes, batchChanges.details);
             uow.commit();
         } catch (const OutboxError& error) {
             if (error.kind() != OutboxError::Kind::Permission)

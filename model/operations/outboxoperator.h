@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/contenteditpreview.h"
 #include "outbox/outboxfilter.h"
 #include "outbox/outboxrepository.h"
 
 #include <QList>
 #include <QString>
 #include <functional>
+#include <optional>
 
 class DbSession;
 
@@ -14,7 +16,14 @@ class DbSession;
 namespace AuditAction {
 inline const QString Requeue = QStringLiteral("requeue");
 inline const QString Discard = QStringLiteral("discard");
+inline const QString Edit = QStringLiteral("edit");
 inline const QString ReleaseLease = QStringLiteral("release lease");
+
+// Whether the action gave the rows a fresh attempt budget (the relay's count starts from 0 again).
+inline bool startsAttemptsAgain(const QString& action)
+{
+    return action == Requeue || action == Edit;
+}
 } // namespace AuditAction
 
 struct OperatorActionReport {
@@ -34,6 +43,11 @@ public:
 
     using Progress = std::function<bool(qsizetype done, qsizetype total)>;
 
+    // The states an action whose rows are selected by a filter acts on: those of `requested` (the filter's) that the
+    // action moves rows out of (`source`); with none requested, the failed and dead rows. A discarded row comes back
+    // only when its state is asked for by name: an operator gave up on it, and a broad retry must not undo that.
+    static QList<OutboxStatus> statusesToActOn(const QList<OutboxStatus>& requested, const QList<OutboxStatus>& source);
+
     // Ids of all rows matching `filter`, ascending, at most `cap` of them.
     QList<qint64> freeze(const OutboxFilter& filter, int cap);
 
@@ -49,12 +63,31 @@ public:
     OperatorActionReport discard(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
         const Progress& progress = {});
 
+    // Row `id` with `payload` and/or `headers` (JSON texts; nullopt keeps what it carries) as the operator will
+    // confirm it: both sides rendered by the database. Throws OutboxError(InvalidInput) naming the problem when there
+    // is no such row, when a text is not one JSON value (with its line and column) or the headers are not an
+    // object. Changes nothing.
+    ContentEditPreview previewEdit(
+        qint64 id, const std::optional<QString>& payload, const std::optional<QString>& headers);
+
+    // failed/dead/discarded -> pending carrying the preview's proposed content, if the row still carries the
+    // preview's current content when the action runs; otherwise it is left alone. The audit entry (action "edit")
+    // keeps both in its details. Throws like requeue().
+    OperatorActionReport editAndRequeue(const ContentEditPreview& preview, const QString& reason);
+
     // in_flight with an expired lease -> pending, the same way.
     OperatorActionReport releaseLeases(const QList<qint64>& ids, const QString& reason,
         int batchSize = DefaultBatchSize, const Progress& progress = {});
 
 private:
-    using BatchAction = std::function<QList<StatusChange>(OutboxRepository&, const QList<qint64>&)>;
+    // What one batch changed: the rows' states, and the audit entry's details (JSON text, empty for none).
+    struct BatchChanges {
+        QList<StatusChange> changes;
+        QString details;
+    };
+    using BatchAction = std::function<BatchChanges(OutboxRepository&, const QList<qint64>&)>;
+    // `text` as a JSON value the database accepts (rendered by jsonb_pretty); `what` names it in the error.
+    QString normalizedJson(const QString& text, const QString& what, bool objectOnly);
     OperatorActionReport apply(const QString& action, const BatchAction& changeBatch, const QList<qint64>& ids,
         const QString& reason, int batchSize, const Progress& progress);
 

@@ -77,6 +77,30 @@ QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
     return changesTo(OutboxStatus::Pending, q);
 }
 
+std::optional<OutboxRepository::ContentEdit> OutboxRepository::editAndRequeue(
+    qint64 id, const MessageContent& expected, const MessageContent& after)
+{
+    // The lock first, with the guard on state and content: what the audit log records as "before" is what the
+    // UPDATE replaced.
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral(
+            "WITH target AS ("
+            "  SELECT id, status, payload, headers FROM outbox "
+            "  WHERE id = ?::bigint AND status = ANY(?::text[]) AND payload = ?::jsonb AND headers = ?::jsonb "
+            "  FOR UPDATE) "
+            "UPDATE outbox o SET payload = ?::jsonb, headers = ?::jsonb, status = 'pending', attempts = 0, "
+            "  next_attempt_at = now(), updated_at = now() "
+            "FROM target t WHERE o.id = t.id AND o.status = t.status "
+            "RETURNING o.id, t.status, jsonb_pretty(t.payload), jsonb_pretty(t.headers)"),
+        { id, SqlValues::nameArray(OutboxStatusNames.names(retryableStatuses())), expected.payload, expected.headers,
+            after.payload, after.headers },
+        QStringLiteral("editing an outbox row"));
+    if (!q.next())
+        return std::nullopt;
+    return ContentEdit { { q.value(0).toLongLong(), OutboxStatusNames.fromColumn(q.value(1)), OutboxStatus::Pending },
+        { q.value(2).toString(), q.value(3).toString() } };
+}
+
 QList<StatusChange> OutboxRepository::discard(const QList<qint64>& ids)
 {
     if (ids.isEmpty())

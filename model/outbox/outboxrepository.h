@@ -2,11 +2,13 @@
 #pragma once
 
 #include "db/sqlfragment.h"
+#include "outbox/messagecontent.h"
 #include "outbox/outboxmessage.h"
 #include "outbox/statuschange.h"
 
 #include <QList>
 #include <QString>
+#include <optional>
 
 class DbSession;
 class QSqlQuery;
@@ -42,6 +44,16 @@ public:
 
     // failed/dead/discarded -> pending with a fresh attempt budget. Rows in any other state are left alone.
     QList<StatusChange> requeue(const QList<qint64>& ids);
+
+    // What an edit replaced: the row's change of state and the content it carried before.
+    struct ContentEdit {
+        StatusChange change;
+        MessageContent before;
+    };
+    // failed/dead/discarded -> pending like requeue(), now carrying `after`, if the row still carries `expected`
+    // (compared as jsonb, so a text of the same JSON in another layout matches). nullopt when the row is in another
+    // state or carries other content by now: the operator edited something that no longer is.
+    std::optional<ContentEdit> editAndRequeue(qint64 id, const MessageContent& expected, const MessageContent& after);
 
     // failed/dead -> discarded: never published (unless requeued), and its key's waiting rows are released in the
     // same transaction (a second statement, so that it sees the rows a concurrent claim parked behind these). Rows

@@ -2,7 +2,8 @@
 -- Optional: the console's two group roles. Applied by `outboxctl migrate --grant-roles`; re-running it is harmless.
 -- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
 --   outbox_viewer   reads everything, changes nothing.
---   outbox_operator reads everything, requeues or skips outbox rows, releases leases and writes the audit log.
+--   outbox_operator reads everything, requeues, discards or edits failed outbox rows, releases leases and writes the
+--                   audit log.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'outbox_viewer') THEN
@@ -26,9 +27,11 @@ GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, me
 GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(relay_nodes, timestamptz),
     outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text),
     outbox_failure_group_sizes(text[], integer) TO outbox_viewer, outbox_operator;
--- Column-level: an operator can move a row's state, never rewrite its payload.
-GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at)
+-- Column-level: an operator can move a row's state and, to edit and retry it, change what it carries (payload,
+-- headers; each edit audited with both versions), never its identity (event type, aggregate, dedupe or ordering key).
+GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at, payload,
+    headers)
     ON outbox TO outbox_operator;
 GRANT INSERT ON audit_log TO outbox_operator;
--- A requeue or skip changes the failure-group sizes (migration 0008's trigger runs as the operator).
+-- A requeue or discard changes the failure-group sizes (migration 0008's trigger runs as the operator).
 GRANT INSERT ON outbox_failure_counts TO outbox_operator;

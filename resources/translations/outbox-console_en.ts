@@ -91,6 +91,22 @@ After:  %8</numerusform>
         <source>Discard</source>
         <translation>Discard</translation>
     </message>
+    <message>
+        <source>Edit and retry</source>
+        <translation>Edit and retry</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unchanged</translation>
+    </message>
+    <message>
+        <source>Payload (- before, + after):</source>
+        <translation>Payload (- before, + after):</translation>
+    </message>
+    <message>
+        <source>Headers (- before, + after):</source>
+        <translation>Headers (- before, + after):</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -326,6 +342,93 @@ After:  %8</numerusform>
     <message>
         <source>exit code %1; its last line: %2</source>
         <translation>exit code %1; its last line: %2</translation>
+    </message>
+</context>
+<context>
+    <name>EditContentDialog</name>
+    <message>
+        <source>Re&amp;view changes…</source>
+        <translation>Re&amp;view changes…</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>&amp;Back</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and retry</source>
+        <translation>&amp;Edit and retry</translation>
+    </message>
+    <message>
+        <source>Edit and retry row %1</source>
+        <translation>Edit and retry row %1</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2. Change what it carries to its consumers; once you confirm, it goes back to pending with the new content and a fresh attempt budget. Its event type, aggregate and keys stay.</source>
+        <translation>Row %1 is %2. Change what it carries to its consumers; once you confirm, it goes back to pending with the new content and a fresh attempt budget. Its event type, aggregate and keys stay.</translation>
+    </message>
+    <message>
+        <source>&amp;Payload</source>
+        <translation>&amp;Payload</translation>
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation>&amp;Headers</translation>
+    </message>
+    <message>
+        <source>The difference as the database will store it. The row is edited only if it is still failed, dead or discarded and still carries what you edited when the action runs; otherwise nothing is written and you are told.</source>
+        <translation>The difference as the database will store it. The row is edited only if it is still failed, dead or discarded and still carries what you edited when the action runs; otherwise nothing is written and you are told.</translation>
+    </message>
+    <message>
+        <source>&amp;Reason (recorded in the audit log with both versions):</source>
+        <translation>&amp;Reason (recorded in the audit log with both versions):</translation>
+    </message>
+    <message>
+        <source>e.g. amount sent as text by the old client, fixed by hand</source>
+        <translation>e.g. amount sent as text by the old client, fixed by hand</translation>
+    </message>
+    <message>
+        <source>Payload: %1</source>
+        <translation>Payload: %1</translation>
+    </message>
+    <message>
+        <source>Headers: %1</source>
+        <translation>Headers: %1</translation>
+    </message>
+    <message>
+        <source>Nothing is changed yet.</source>
+        <translation>Nothing is changed yet.</translation>
+    </message>
+    <message>
+        <source>empty: a JSON value is required, e.g. {} or null</source>
+        <translation>empty: a JSON value is required, e.g. {} or null</translation>
+    </message>
+    <message>
+        <source>more than one JSON value: put them in an array or object</source>
+        <translation>more than one JSON value: put them in an array or object</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: %3</source>
+        <translation>line %1, column %2: %3</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</source>
+        <translation>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</translation>
+    </message>
+    <message>
+        <source>The database would store exactly what the row carries now: the edit changes only the layout. To publish the row as it is, retry it.</source>
+        <translation>The database would store exactly what the row carries now: the edit changes only the layout. To publish the row as it is, retry it.</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unchanged</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>Payload</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Headers</translation>
     </message>
 </context>
 <context>
@@ -1573,6 +1676,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source> until it is retried or discarded</source>
         <translation> until it is retried or discarded</translation>
     </message>
+    <message>
+        <source>edited</source>
+        <translation>edited</translation>
+    </message>
+    <message>
+        <source>Edited and requeued by %1: %2 (attempts count from 0 again)</source>
+        <translation>Edited and requeued by %1: %2 (attempts count from 0 again)</translation>
+    </message>
 </context>
 <context>
     <name>OutboxTableModel</name>
@@ -1856,6 +1967,37 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Discard</source>
         <translation>Discard</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and retry…</source>
+        <translation>&amp;Edit and retry…</translation>
+    </message>
+    <message>
+        <source>Change the payload or headers of the selected failed, dead or discarded row, see the difference, and requeue it (both versions go into the audit log)</source>
+        <translation>Change the payload or headers of the selected failed, dead or discarded row, see the difference, and requeue it (both versions go into the audit log)</translation>
+    </message>
+    <message>
+        <source>Cannot edit</source>
+        <translation>Cannot edit</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</source>
+        <translation>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</translation>
+    </message>
+    <message>
+        <source>Edit and retry</source>
+        <translation>Edit and retry</translation>
+    </message>
+    <message>
+        <source>, not edited because its state or content changed after it was opened; nothing was written</source>
+        <translation>, not edited because its state or content changed after it was opened; nothing was written</translation>
+    </message>
+    <message numerus="yes">
+        <source>Edited and requeued %n row(s)</source>
+        <translation>
+            <numerusform>Edited and requeued %n row</numerusform>
+            <numerusform>Edited and requeued %n rows</numerusform>
+        </translation>
     </message>
 </context>
 <context>

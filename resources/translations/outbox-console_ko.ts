@@ -84,6 +84,22 @@ After:  %8</source>
         <source>Discard</source>
         <translation>폐기</translation>
     </message>
+    <message>
+        <source>Edit and retry</source>
+        <translation>수정 후 재시도</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>변경 없음</translation>
+    </message>
+    <message>
+        <source>Payload (- before, + after):</source>
+        <translation>페이로드 (- 변경 전, + 변경 후):</translation>
+    </message>
+    <message>
+        <source>Headers (- before, + after):</source>
+        <translation>헤더 (- 변경 전, + 변경 후):</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -316,6 +332,93 @@ After:  %8</source>
     <message>
         <source>exit code %1; its last line: %2</source>
         <translation>종료 코드 %1, 마지막 출력 줄: %2</translation>
+    </message>
+</context>
+<context>
+    <name>EditContentDialog</name>
+    <message>
+        <source>Re&amp;view changes…</source>
+        <translation>변경 내용 검토(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>뒤로(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and retry</source>
+        <translation>수정 후 재시도(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Edit and retry row %1</source>
+        <translation>행 %1 수정 후 재시도</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2. Change what it carries to its consumers; once you confirm, it goes back to pending with the new content and a fresh attempt budget. Its event type, aggregate and keys stay.</source>
+        <translation>행 %1의 상태는 %2입니다. 소비자에게 전달할 내용을 고치세요. 확인하면 새 내용과 새 시도 한도로 대기(pending) 상태로 돌아갑니다. 이벤트 유형, 애그리거트와 키는 그대로입니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Payload</source>
+        <translation>페이로드(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation>헤더(&amp;H)</translation>
+    </message>
+    <message>
+        <source>The difference as the database will store it. The row is edited only if it is still failed, dead or discarded and still carries what you edited when the action runs; otherwise nothing is written and you are told.</source>
+        <translation>데이터베이스에 저장될 형태의 차이입니다. 작업이 실행될 때 행이 여전히 실패, 배달 못한 메시지 또는 폐기 상태이고 편집을 시작한 내용을 그대로 담고 있을 때만 수정됩니다. 그렇지 않으면 아무것도 쓰지 않고 알려 드립니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Reason (recorded in the audit log with both versions):</source>
+        <translation>사유 (두 버전과 함께 감사 기록에 남음)(&amp;R):</translation>
+    </message>
+    <message>
+        <source>e.g. amount sent as text by the old client, fixed by hand</source>
+        <translation>예: 이전 클라이언트가 금액을 문자열로 보내 직접 수정함</translation>
+    </message>
+    <message>
+        <source>Payload: %1</source>
+        <translation>페이로드: %1</translation>
+    </message>
+    <message>
+        <source>Headers: %1</source>
+        <translation>헤더: %1</translation>
+    </message>
+    <message>
+        <source>Nothing is changed yet.</source>
+        <translation>아직 바뀐 내용이 없습니다.</translation>
+    </message>
+    <message>
+        <source>empty: a JSON value is required, e.g. {} or null</source>
+        <translation>비어 있음: JSON 값이 필요합니다 (예: {} 또는 null)</translation>
+    </message>
+    <message>
+        <source>more than one JSON value: put them in an array or object</source>
+        <translation>JSON 값이 둘 이상입니다: 배열이나 객체로 묶으세요</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: %3</source>
+        <translation>%1행 %2열: %3</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</source>
+        <translation>행 %1은(는) 이제 %2 상태입니다: 실패, 배달 못한 메시지 또는 폐기된 행만 수정할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>The database would store exactly what the row carries now: the edit changes only the layout. To publish the row as it is, retry it.</source>
+        <translation>데이터베이스에는 지금 행에 담긴 내용과 똑같이 저장됩니다: 편집은 형식만 바꿉니다. 행을 그대로 발행하려면 재시도하세요.</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>변경 없음</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>페이로드</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>헤더</translation>
     </message>
 </context>
 <context>
@@ -1544,6 +1647,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source> until it is retried or discarded</source>
         <translation> (재시도하거나 폐기할 때까지)</translation>
     </message>
+    <message>
+        <source>edited</source>
+        <translation>수정됨</translation>
+    </message>
+    <message>
+        <source>Edited and requeued by %1: %2 (attempts count from 0 again)</source>
+        <translation>%1이(가) 수정 후 재시도함: %2 (시도 횟수는 0부터 다시 셉니다)</translation>
+    </message>
 </context>
 <context>
     <name>OutboxTableModel</name>
@@ -1821,6 +1932,36 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Discard</source>
         <translation>폐기</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and retry…</source>
+        <translation>수정 후 재시도(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Change the payload or headers of the selected failed, dead or discarded row, see the difference, and requeue it (both versions go into the audit log)</source>
+        <translation>선택한 실패, 배달 못한 메시지 또는 폐기된 행의 페이로드나 헤더를 고치고, 차이를 확인한 뒤 재시도합니다 (두 버전 모두 감사 기록에 남음)</translation>
+    </message>
+    <message>
+        <source>Cannot edit</source>
+        <translation>수정할 수 없음</translation>
+    </message>
+    <message>
+        <source>Row %1 is %2 by now: only failed, dead or discarded rows can be edited.</source>
+        <translation>행 %1은(는) 이제 %2 상태입니다: 실패, 배달 못한 메시지 또는 폐기된 행만 수정할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Edit and retry</source>
+        <translation>수정 후 재시도</translation>
+    </message>
+    <message>
+        <source>, not edited because its state or content changed after it was opened; nothing was written</source>
+        <translation>, 연 뒤에 상태나 내용이 바뀌어 수정하지 않음. 아무것도 쓰지 않았습니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>Edited and requeued %n row(s)</source>
+        <translation>
+            <numerusform>%n개 행을 수정 후 재시도했습니다</numerusform>
+        </translation>
     </message>
 </context>
 <context>

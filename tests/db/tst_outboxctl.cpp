@@ -83,7 +83,7 @@ private slots:
         for (const char* command : { "migrate", "create-order", "relay", "list", "requeue", "metrics", "purge" })
             QVERIFY2(run.out.contains(QByteArray("\n  ") + command + ' '), command);
         QVERIFY(run.out.contains("Exit codes:"));
-        for (int code = 0; code <= 10; ++code)
+        for (int code = 0; code <= 11; ++code)
             QVERIFY(run.out.contains(QByteArray("\n  ") + QByteArray::number(code) + "  "));
     }
 
@@ -225,6 +225,22 @@ private slots:
             { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x"),
                 QStringLiteral("--dry-run"), QStringLiteral("--ids-file=/nonexistent/dir/ids.txt") },
             2, QStringLiteral("--ids-file: cannot write /nonexistent/dir/ids.txt"));
+        row("edit without content", { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") },
+            2, QStringLiteral("give --payload-file, --headers-file or both"));
+        row("edit without id",
+            { QStringLiteral("edit"), QStringLiteral("--payload-file=-"), QStringLiteral("--reason=x") }, 2,
+            QStringLiteral("--id: invalid value ''"));
+        row("edit unreadable file",
+            { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--payload-file=/nonexistent/p.json"),
+                QStringLiteral("--reason=x") },
+            2, QStringLiteral("--payload-file: cannot read /nonexistent/p.json"));
+        row("edit both from standard input",
+            { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--payload-file=-"),
+                QStringLiteral("--headers-file=-"), QStringLiteral("--reason=x") },
+            2, QStringLiteral("only one of --payload-file and --headers-file"));
+        row("edit without reason",
+            { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--payload-file=-") }, 2,
+            QStringLiteral("--reason is required"));
         row("failures status", { QStringLiteral("failures"), QStringLiteral("--status=pending") }, 2,
             QStringLiteral("--status: invalid value 'pending'"));
         row("failures format", { QStringLiteral("failures"), QStringLiteral("--format=xml") }, 2,
@@ -903,6 +919,129 @@ private slots:
         const CliRun capped = ctl(base + QStringList { QStringLiteral("--limit=2") });
         QCOMPARE(capped.out, QByteArray("dry run: would requeue 2 rows\nids: 1,2\n"));
         QVERIFY(capped.err.contains("--limit 2"));
+    }
+
+    // outboxctl edit: the difference first (a dry run stops there), then the row requeued with the new payload,
+    // which the relay publishes as edited; audited with both versions; a row that is not failed, dead or discarded
+    // any more is exit 11 with nothing written.
+    void editRepublishesTheEditedPayload()
+    {
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', '7', 'order.created', "
+                                 "'{\"amount\": \"12.50\", \"n\": 12345678901234567890, \"sku\": \"A-1\"}')"));
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=fault:1"),
+                        QStringLiteral("--max-attempts=1") }),
+            0);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("dead"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto writeFile = [&dir](const QString& name, const QByteArray& bytes) {
+            QFile file(dir.filePath(name));
+            if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+                qFatal("cannot write %s", qPrintable(file.fileName()));
+            return file.fileName();
+        };
+        const QString payload = writeFile(
+            QStringLiteral("payload.json"), "{\"sku\": \"A-1\", \"amount\": 12.50, \"n\": 12345678901234567890}");
+        const QStringList edit { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--payload-file"),
+            payload, QStringLiteral("--reason=amount sent as text by client 2.3") };
+
+        const CliRun dryRun = ctl(edit + QStringList { QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QCOMPARE(dryRun.out,
+            QByteArray("payload: 1 line(s) removed, 1 added\n"
+                       "  {\n"
+                       "      \"n\": 12345678901234567890,\n"
+                       "      \"sku\": \"A-1\",\n"
+                       "-     \"amount\": \"12.50\"\n"
+                       "+     \"amount\": 12.50\n"
+                       "  }\n"
+                       "headers: unchanged\n"
+                       "dry run: would edit and requeue row 1 (dead)\n"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT payload->>'amount' FROM outbox")).toString(), QStringLiteral("12.50"));
+
+        const CliRun run = ctl(edit);
+        EXPECT_EXIT(run, 0);
+        QVERIFY2(run.out.endsWith("edited and requeued row 1 (was dead)\n"), qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || ' ' || attempts FROM outbox")).toString(),
+            QStringLiteral("pending 0"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT reason || ' ' || (details->'payload'->'before'->>'amount') || ' ' || "
+                                       "jsonb_typeof(details->'payload'->'after'->'amount') FROM audit_log "
+                                       "WHERE action = 'edit'"))
+                .toString(),
+            QStringLiteral("amount sent as text by client 2.3 12.50 number"));
+        // outboxctl audit shows the details.
+        const CliRun audit = ctl({ QStringLiteral("audit"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(audit, 0);
+        const QJsonObject entry = audit.json().value(QStringLiteral("entries")).toArray().first().toObject();
+        QCOMPARE(entry.value(QStringLiteral("action")).toString(), QStringLiteral("edit"));
+        QVERIFY2(entry.value(QStringLiteral("details")).toString().contains(QStringLiteral("\"amount\": 12.50")),
+            qPrintable(entry.value(QStringLiteral("details")).toString()));
+
+        const QString out = dir.filePath(QStringLiteral("out.jsonl"));
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
+                        QStringLiteral("file:") + out }),
+            0);
+        QFile published(out);
+        QVERIFY(published.open(QIODevice::ReadOnly));
+        const QByteArray line = published.readAll();
+        QVERIFY2(line.contains("\"payload\":{\"n\": 12345678901234567890, \"sku\": \"A-1\", \"amount\": 12.50}"),
+            line.constData());
+
+        // Published now: an edit no longer applies.
+        const CliRun late = ctl(edit);
+        EXPECT_EXIT(late, 11);
+        QVERIFY2(isOneDiagnostic(late), qPrintable(describe(late)));
+        QVERIFY2(late.err.contains("row 1 is published: only failed, dead or discarded rows can be edited"),
+            qPrintable(describe(late)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 1);
+    }
+
+    // What an edit refuses, each as one line and exit 2, with nothing written.
+    void editRefusesBadContent_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QByteArray>("headers"); // empty: no --headers-file
+        QTest::addColumn<QString>("message");
+        QTest::newRow("payload not JSON") << QByteArray("{\n  \"a\": 1\n  \"b\": 2\n}") << QByteArray()
+                                          << QStringLiteral("the payload is not JSON: line 3, column 3");
+        QTest::newRow("payload not UTF-8")
+            << QByteArray("{\"a\": \"\xff\"}") << QByteArray() << QStringLiteral("is not valid UTF-8");
+        QTest::newRow("payload NUL") << QByteArray("{\"a\": \"\\u0000\"}") << QByteArray()
+                                     << QStringLiteral("PostgreSQL refuses the payload");
+        QTest::newRow("headers not an object") << QByteArray("{\"a\": 2}") << QByteArray("[\"h\"]")
+                                               << QStringLiteral("the headers must be a JSON object, not an array");
+        QTest::newRow("nothing changes") << QByteArray("{ \"a\" : 1 }") << QByteArray("{}")
+                                         << QStringLiteral("the edit changes nothing in row 1");
+    }
+
+    void editRefusesBadContent()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(QByteArray, headers);
+        QFETCH(QString, message);
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', '7', 'order.created', '{\"a\": 1}')"));
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'dead'"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QStringList arguments { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") };
+        for (const auto& [option, bytes] : { std::pair(QStringLiteral("payload-file"), payload),
+                 std::pair(QStringLiteral("headers-file"), headers) }) {
+            if (bytes.isEmpty())
+                continue;
+            QFile file(dir.filePath(option));
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+            arguments << QStringLiteral("--") + option << file.fileName();
+        }
+        const CliRun run = ctl(arguments);
+        EXPECT_EXIT(run, 2);
+        QVERIFY2(isOneDiagnostic(run), qPrintable(describe(run)));
+        QVERIFY2(run.err.contains(message.toUtf8()), qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || payload::text FROM outbox")).toString(),
+            QStringLiteral("dead{\"a\": 1}"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
     }
 
     void viewerMayNotRequeue()

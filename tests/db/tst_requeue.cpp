@@ -263,6 +263,184 @@ private slots:
         QCOMPARE(statusOf(4), QStringLiteral("failed"));
     }
 
+    // Edit and retry: the row goes back to pending with the new content and a fresh budget; the audit entry keeps
+    // both versions as the database held them, every digit of a large number included.
+    void anEditRequeuesTheRowWithItsNewContent()
+    {
+        seedOnePerStatus();
+        db().exec(QStringLiteral("UPDATE outbox SET payload = '{\"amount\": \"12.50\", \"n\": 12345678901234567890}' "
+                                 "WHERE id = 5"));
+        OutboxOperator op(session());
+        const ContentEditPreview preview = op.previewEdit(5,
+            QStringLiteral("{\"n\":12345678901234567890,\"amount\":12.50}"), QStringLiteral("{\"x-fixed\": \"yes\"}"));
+        QVERIFY(preview.editable());
+        QVERIFY(preview.changesSomething());
+        QCOMPARE(preview.status, OutboxStatus::Dead);
+        QCOMPARE(preview.current.payload,
+            db().scalar(QStringLiteral("SELECT jsonb_pretty(payload) FROM outbox WHERE id = 5")).toString());
+        QVERIFY2(preview.proposed.payload.contains(QStringLiteral("\"amount\": 12.50")),
+            qPrintable(preview.proposed.payload));
+        // A preview changes nothing.
+        QCOMPARE(db().scalar(QStringLiteral("SELECT payload->>'amount' FROM outbox WHERE id = 5")).toString(),
+            QStringLiteral("12.50"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT jsonb_typeof(payload->'amount') FROM outbox WHERE id = 5")).toString(),
+            QStringLiteral("string"));
+
+        const OperatorActionReport report = op.editAndRequeue(preview, QStringLiteral("amount sent as text"));
+        QCOMPARE(report.changed, (QList<qint64> { 5 }));
+        QVERIFY(report.leftAlone.isEmpty());
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || ' ' || attempts || ' ' || (payload->'n')::text || ' ' || "
+                                            "jsonb_typeof(payload->'amount') || ' ' || (headers->>'x-fixed') "
+                                            "FROM outbox WHERE id = 5"))
+                     .toString(),
+            QStringLiteral("pending 0 12345678901234567890 number yes"));
+
+        const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 5, 10);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().action, AuditAction::Edit);
+        QCOMPARE(audit.first().reason, QStringLiteral("amount sent as text"));
+        QCOMPARE(QJsonDocument::fromJson(audit.first().stateBefore).object(),
+            (QJsonObject { { QStringLiteral("5"), QStringLiteral("dead") } }));
+        QCOMPARE(audit.first().contentBefore, preview.current);
+        QCOMPARE(audit.first().contentAfter, preview.proposed);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT (details->'payload'->'before'->'n')::text || ' ' || "
+                                            "(details->'payload'->'after'->'amount')::text FROM audit_log"))
+                     .toString(),
+            QStringLiteral("12345678901234567890 12.50"));
+        // Only the edited row's entry has details.
+        QCOMPARE(op.requeue({ 4 }, QStringLiteral("plain")).changed.size(), 1);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE details IS NULL")).toLongLong(), 1);
+    }
+
+    // The edit applies only to the row as the operator saw it: a row that left the states an edit applies to, or
+    // whose content changed meanwhile, is left alone, with nothing written and no audit entry.
+    void anEditIsGuardedByStateAndContent_data()
+    {
+        QTest::addColumn<QString>("meanwhile");
+        QTest::addColumn<QString>("statusAfter");
+        QTest::newRow("published") << QStringLiteral("UPDATE outbox SET status = 'published' WHERE id = 5")
+                                   << QStringLiteral("published");
+        QTest::newRow("claimed") << QStringLiteral("UPDATE outbox SET status = 'in_flight', lease_owner = 'w', "
+                                                   "lease_expires_at = now() + interval '1 minute', "
+                                                   "lease_token = 1 WHERE id = 5")
+                                 << QStringLiteral("in_flight");
+        QTest::newRow("payload edited by another")
+            << QStringLiteral("UPDATE outbox SET payload = '{\"other\": 1}' WHERE id = 5") << QStringLiteral("dead");
+        QTest::newRow("headers edited by another")
+            << QStringLiteral("UPDATE outbox SET headers = '{\"h\": \"x\"}' WHERE id = 5") << QStringLiteral("dead");
+    }
+
+    void anEditIsGuardedByStateAndContent()
+    {
+        QFETCH(QString, meanwhile);
+        QFETCH(QString, statusAfter);
+        seedOnePerStatus();
+        OutboxOperator op(session());
+        const ContentEditPreview preview = op.previewEdit(5, QStringLiteral("{\"fixed\": true}"), std::nullopt);
+        db().exec(meanwhile);
+        const QString before
+            = db().scalar(QStringLiteral("SELECT payload::text || headers::text FROM outbox WHERE id = 5")).toString();
+        const OperatorActionReport report = op.editAndRequeue(preview, QStringLiteral("fix"));
+        QVERIFY(report.changed.isEmpty());
+        QCOMPARE(report.leftAlone, (QList<qint64> { 5 }));
+        QCOMPARE(statusOf(5), statusAfter);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT payload::text || headers::text FROM outbox WHERE id = 5")).toString(),
+            before);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+    }
+
+    void anEditThatIsNotJsonIsRefusedNamingTheProblem_data()
+    {
+        QTest::addColumn<qint64>("id");
+        QTest::addColumn<QString>("payload");
+        QTest::addColumn<QString>("headers");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("payload syntax") << 5LL << QStringLiteral("{\n\"a\": 1,\n}") << QString()
+                                        << QStringLiteral("the payload is not JSON: line 3, column 1");
+        QTest::newRow("two payloads") << 5LL << QStringLiteral("1, 2") << QString()
+                                      << QStringLiteral("the payload is not JSON: more than one JSON value");
+        // Valid JSON to Qt, refused by jsonb: the database has the last word.
+        QTest::newRow("NUL in a string") << 5LL << QStringLiteral("{\"a\": \"\\u0000\"}") << QString()
+                                         << QStringLiteral("PostgreSQL refuses the payload: ");
+        QTest::newRow("headers an array") << 5LL << QString() << QStringLiteral("[1]")
+                                          << QStringLiteral("the headers must be a JSON object, not an array");
+        QTest::newRow("headers a string") << 5LL << QString() << QStringLiteral("\"h\"")
+                                          << QStringLiteral("the headers must be a JSON object, not a string");
+        QTest::newRow("no such row") << 99LL << QStringLiteral("{}") << QString()
+                                     << QStringLiteral("there is no outbox row 99");
+    }
+
+    void anEditThatIsNotJsonIsRefusedNamingTheProblem()
+    {
+        QFETCH(qint64, id);
+        QFETCH(QString, payload);
+        QFETCH(QString, headers);
+        QFETCH(QString, message);
+        seedOnePerStatus();
+        OutboxOperator op(session());
+        try {
+            op.previewEdit(id, payload.isNull() ? std::nullopt : std::optional(payload),
+                headers.isNull() ? std::nullopt : std::optional(headers));
+            QFAIL("the edit was accepted");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+            QVERIFY2(error.message().startsWith(message), qPrintable(error.message()));
+        }
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT payload::text || headers::text FROM outbox WHERE id = 5")).toString(),
+            QStringLiteral("{}{}"));
+    }
+
+    // The same JSON in another layout is no edit: the preview says so, and applying it is refused.
+    void anEditThatChangesOnlyTheLayoutIsRefused()
+    {
+        seedOnePerStatus();
+        db().exec(QStringLiteral("UPDATE outbox SET payload = '{\"b\": [1, 2], \"a\": 1}' WHERE id = 4"));
+        OutboxOperator op(session());
+        const ContentEditPreview preview
+            = op.previewEdit(4, QStringLiteral("{ \"a\" : 1,\n \"b\" : [ 1,2 ] }"), QStringLiteral("{ }"));
+        QVERIFY(!preview.changesSomething());
+        QVERIFY_THROWS_EXCEPTION(OutboxError, op.editAndRequeue(preview, QStringLiteral("nothing")));
+        QCOMPARE(statusOf(4), QStringLiteral("failed"));
+        // A row an edit does not apply to is previewed as such.
+        QVERIFY(!op.previewEdit(3, QStringLiteral("{\"x\": 1}"), std::nullopt).editable());
+    }
+
+    void anEditNeedsTheOperatorRole_data()
+    {
+        QTest::addColumn<QString>("groupRole");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void anEditNeedsTheOperatorRole()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, allowed);
+        seedOnePerStatus();
+        const QString login = QStringLiteral("tst_edit_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
+        DbSession session(db().createLoginRole(login, groupRole), QStringLiteral("role"));
+        OutboxOperator op(session);
+        const ContentEditPreview preview = op.previewEdit(5, QStringLiteral("{\"fixed\": 1}"), std::nullopt);
+        try {
+            QCOMPARE(op.editAndRequeue(preview, QStringLiteral("as ") + groupRole).changed.size(), 1);
+            QVERIFY2(allowed, "the viewer role could edit");
+            QCOMPARE(db().scalar(QStringLiteral("SELECT payload::text FROM outbox WHERE id = 5")).toString(),
+                QStringLiteral("{\"fixed\": 1}"));
+        } catch (const OutboxError& error) {
+            QVERIFY2(!allowed, qPrintable(error.message()));
+            QCOMPARE(error.kind(), OutboxError::Kind::Permission);
+            QVERIFY2(error.message().contains(QStringLiteral("may not edit"))
+                    && error.message().contains(QStringLiteral("outbox_operator")),
+                qPrintable(error.message()));
+            QCOMPARE(db().scalar(QStringLiteral("SELECT payload::text || status FROM outbox WHERE id = 5")).toString(),
+                QStringLiteral("{}dead"));
+        }
+    }
+
     void roles_data()
     {
         QTest::addColumn<QString>("action");

@@ -17,6 +17,7 @@
 #include "metrics/metricthresholds.h"
 #include "operations/outboxoperator.h"
 #include "orders/createorderhandler.h"
+#include "outbox/editcontentdialog.h"
 #include "outbox/outboxdetailpane.h"
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
@@ -730,6 +731,84 @@ private slots:
     // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
     // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
     // brings the discarded row back.
+    // Edit and retry from the console: the editor says where the JSON is wrong, the review shows the difference as
+    // the database will store it, and the row is requeued carrying the edit, audited with both versions.
+    void anEditIsReviewedAndAppliedFromTheUi()
+    {
+        const qint64 id = db().scalar(QStringLiteral("SELECT min(id) FROM outbox WHERE status = 'dead'")).toLongLong();
+        db().exec(QStringLiteral(
+                      "UPDATE outbox SET payload = '{\"amount\": \"12.50\", \"sku\": \"A-1\"}' WHERE id = ?::bigint"),
+            { id });
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
+        OutboxFilter rows;
+        rows.ids = { id, 15 };
+        view.showFilter(rows);
+        QVERIFY(ConsoleTesting::waitForRows(view, 2));
+        // One message at a time: two selected rows (the other one pending) give nothing to edit.
+        ConsoleTesting::selectIds(view, { id, 15 });
+        QVERIFY(!view.editSelectedAction()->isEnabled());
+        ConsoleTesting::selectIds(view, { id });
+        QVERIFY(view.editSelectedAction()->isEnabled());
+
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        bool answered = false;
+        ConsoleTesting::whenModalOpens<EditContentDialog>(this, [&answered, this](EditContentDialog& dialog) {
+            QVERIFY(dialog.payloadEditor()->toPlainText().contains(QStringLiteral("\"amount\": \"12.50\"")));
+            QCOMPARE(dialog.problem(), QStringLiteral("Nothing is changed yet."));
+            QVERIFY(!dialog.reviewButton()->isEnabled());
+            dialog.payloadEditor()->setPlainText(QStringLiteral("{\n  \"amount\": 12.50\n  \"sku\": \"A-1\"\n}"));
+            QVERIFY2(
+                dialog.problem().startsWith(QStringLiteral("Payload: line 3, column 3")), qPrintable(dialog.problem()));
+            QVERIFY(!dialog.reviewButton()->isEnabled());
+            GuiTesting::saveScreenshot(dialog, QStringLiteral("console-edit-and-retry-invalid.png"));
+            dialog.payloadEditor()->setPlainText(QStringLiteral("{\n  \"amount\": 12.50,\n  \"sku\": \"A-1\"\n}"));
+            QCOMPARE(dialog.problem(), QString());
+            QSignalSpy reviewed(&dialog, &EditContentDialog::reviewFinished);
+            dialog.reviewButton()->click();
+            QVERIFY(reviewed.wait(10'000));
+            QVERIFY(dialog.isReviewing());
+            const QString difference = dialog.differenceText();
+            QVERIFY2(difference.contains(QStringLiteral("-     \"amount\": \"12.50\""))
+                    && difference.contains(QStringLiteral("+     \"amount\": 12.50")),
+                qPrintable(difference));
+            QVERIFY(!dialog.confirmButton()->isEnabled());
+            dialog.reasonEdit()->setText(QStringLiteral("amount sent as text"));
+            QVERIFY(dialog.confirmButton()->isEnabled());
+            GuiTesting::saveScreenshot(dialog, QStringLiteral("console-edit-and-retry-review.png"));
+            answered = true;
+            dialog.confirmButton()->click();
+        });
+        view.editSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QVERIFY(answered);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status || ' ' || attempts || ' ' || jsonb_typeof(payload->'amount') "
+                                       "FROM outbox WHERE id = ?::bigint"),
+                    { id })
+                .toString(),
+            QStringLiteral("pending 0 number"));
+        QCOMPARE(db().scalar(QStringLiteral(
+                                 "SELECT action || ' ' || reason || ' ' || (details->'payload'->'before'->>'amount') "
+                                 "FROM audit_log"))
+                     .toString(),
+            QStringLiteral("edit amount sent as text 12.50"));
+
+        // The Audit tab shows the edit as lines removed and added.
+        AuditView* audit = window->auditView();
+        window->findChild<QTabWidget*>()->setCurrentWidget(audit);
+        audit->showFilter(AuditFilter {});
+        auto* table = audit->findChild<QTableView*>();
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10'000);
+        table->selectRow(0);
+        auto* detail = audit->findChild<QPlainTextEdit*>();
+        QVERIFY2(detail->toPlainText().contains(QStringLiteral("+     \"amount\": 12.50")),
+            qPrintable(detail->toPlainText()));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-audit-edit.png"));
+    }
+
     void aBlockedKeyIsExplainedAndDiscardedFromTheUi()
     {
         db().exec(QStringLiteral("UPDATE outbox SET ordering_key = 'order:3' WHERE id = 3"));

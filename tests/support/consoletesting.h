@@ -34,29 +34,38 @@ inline std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings
     return window;
 }
 
-// Runs `inDialog` on the OperatorActionDialog as soon as it opens (it opens after a read on the action worker),
-// then accepts it with `reason`, or rejects it when `reason` is empty. `owner` owns the poll.
-inline void answerNextDialog(
-    QObject* owner, const QString& reason, const std::function<void(OperatorActionDialog&)>& inDialog = {})
+// Runs `inDialog` on the modal dialog of type `Dialog` as soon as it opens (an action's dialog opens after a read on
+// the action worker). `owner` owns the poll.
+template<typename Dialog> void whenModalOpens(QObject* owner, const std::function<void(Dialog&)>& inDialog)
 {
     auto* poll = new QTimer(owner);
     poll->setInterval(10);
-    QObject::connect(poll, &QTimer::timeout, owner, [poll, reason, inDialog] {
-        auto* dialog = qobject_cast<OperatorActionDialog*>(QApplication::activeModalWidget());
+    QObject::connect(poll, &QTimer::timeout, owner, [poll, inDialog] {
+        auto* dialog = qobject_cast<Dialog*>(QApplication::activeModalWidget());
         if (!dialog)
             return;
         poll->stop();
         poll->deleteLater();
-        if (inDialog)
-            inDialog(*dialog);
-        if (reason.isEmpty()) {
-            dialog->reject();
-            return;
-        }
-        dialog->findChild<QLineEdit*>()->setText(reason);
-        dialog->accept();
+        inDialog(*dialog);
     });
     poll->start();
+}
+
+// Runs `inDialog` on the OperatorActionDialog as soon as it opens, then accepts it with `reason`, or rejects it when
+// `reason` is empty. `owner` owns the poll.
+inline void answerNextDialog(
+    QObject* owner, const QString& reason, const std::function<void(OperatorActionDialog&)>& inDialog = {})
+{
+    whenModalOpens<OperatorActionDialog>(owner, [reason, inDialog](OperatorActionDialog& dialog) {
+        if (inDialog)
+            inDialog(dialog);
+        if (reason.isEmpty()) {
+            dialog.reject();
+            return;
+        }
+        dialog.findChild<QLineEdit*>()->setText(reason);
+        dialog.accept();
+    });
 }
 
 // Refreshes act on the visible tab, as an operator sees it.

@@ -6,6 +6,8 @@
 #include "common/listviewsetup.h"
 #include "common/timerangefilter.h"
 #include "core/timeformatter.h"
+#include "operations/auditrepository.h"
+#include "operations/linediff.h"
 #include "operations/outboxoperator.h"
 
 #include <QComboBox>
@@ -34,6 +36,7 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     m_action->addItem(tr("Every action"), QString());
     m_action->addItem(tr("Requeue"), AuditAction::Requeue);
     m_action->addItem(tr("Discard"), AuditAction::Discard);
+    m_action->addItem(tr("Edit and retry"), AuditAction::Edit);
     m_action->addItem(tr("Release lease"), AuditAction::ReleaseLease);
 
     auto* filterBar = new QWidget(this);
@@ -112,6 +115,21 @@ void AuditView::refresh()
     ListViewSetup::refresh(m_table, m_model);
 }
 
+QString AuditView::editedContent(const AuditEntry& entry)
+{
+    if (entry.action != AuditAction::Edit)
+        return {};
+    QString text;
+    const auto section = [&text](const QString& title, const QString& before, const QString& after) {
+        const LineDiff diff(before, after);
+        text += QStringLiteral("\n\n") + title + QLatin1Char('\n');
+        text += diff.isEmpty() ? tr("unchanged") : diff.unified(EditContext).join(QLatin1Char('\n'));
+    };
+    section(tr("Payload (- before, + after):"), entry.contentBefore.payload, entry.contentAfter.payload);
+    section(tr("Headers (- before, + after):"), entry.contentBefore.headers, entry.contentAfter.headers);
+    return text;
+}
+
 void AuditView::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
@@ -125,8 +143,9 @@ void AuditView::showSelected()
     for (const qint64 id : entry.entityIds)
         ids.append(QString::number(id));
     m_detail->setPlainText(tr("%1 by %2 at %3\nReason: %4\n\n%n %5 row(s): %6\n\nBefore: %7\nAfter:  %8", nullptr,
-        int(entry.entityIds.size()))
+                               int(entry.entityIds.size()))
                                .arg(entry.action, entry.actor, TimeFormatter::display(entry.at), entry.reason,
                                    entry.entity, ids.join(QStringLiteral(", ")), QString::fromUtf8(entry.stateBefore),
-                                   QString::fromUtf8(entry.stateAfter)));
+                                   QString::fromUtf8(entry.stateAfter))
+        + editedContent(entry));
 }

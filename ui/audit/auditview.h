@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+struct AuditEntry;
+
 class AuditTableModel;
 class DatabaseClient;
 class QComboBox;
@@ -40,6 +42,9 @@ signals:
 private:
     AuditFilter filterFromControls() const;
     void showSelected();
+    // An edit's payload and headers, before and after, as lines removed and added; empty for other actions.
+    static QString editedContent(const AuditEntry& entry);
+    static constexpr int EditContext = 3;
 
     AuditTableModel* m_model;
     QTableView* m_table;

@@ -326,6 +326,8 @@ void MainWindow::buildMenus()
 
     QMenu* actions = menuBar()->addMenu(tr("&Actions"));
     actions->addAction(m_outbox->requeueSelectedAction());
+    actions->addAction(m_outbox->editSelectedAction());
+    actions->addAction(m_outbox->discardSelectedAction());
     actions->addAction(m_outbox->releaseSelectedAction());
     actions->addAction(m_outbox->requeueMatchingAction());
     actions->addSeparator();

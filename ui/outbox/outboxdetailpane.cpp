@@ -159,11 +159,14 @@ void OutboxDetailPane::present(const OutboxDossier& dossier)
     const auto addRequeuesAfter = [&](const QDateTime& instant) {
         for (; audit < dossier.audit.size() && (!instant.isValid() || dossier.audit.at(audit).at > instant); ++audit) {
             const AuditEntry& entry = dossier.audit.at(audit);
-            if (entry.action != AuditAction::Requeue)
+            if (!AuditAction::startsAttemptsAgain(entry.action))
                 continue;
+            const bool edited = entry.action == AuditAction::Edit;
             auto* item = new QTreeWidgetItem(m_attempts,
-                { TimeFormatter::display(entry.at), tr("requeued"), entry.actor,
-                    tr("Requeued by %1: %2 (attempts count from 0 again)").arg(entry.actor, entry.reason) });
+                { TimeFormatter::display(entry.at), edited ? tr("edited") : tr("requeued"), entry.actor,
+                    (edited ? tr("Edited and requeued by %1: %2 (attempts count from 0 again)")
+                            : tr("Requeued by %1: %2 (attempts count from 0 again)"))
+                        .arg(entry.actor, entry.reason) });
             item->setToolTip(0, TimeFormatter::exact(entry.at));
             for (int column = 0; column < 4; ++column)
                 item->setForeground(column, palette().placeholderText());

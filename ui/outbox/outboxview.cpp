@@ -9,7 +9,9 @@
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
 #include "export/exporttables.h"
+#include "operations/outboxoperator.h"
 #include "operations/requeuecandidates.h"
+#include "outbox/editcontentdialog.h"
 #include "outbox/outboxdetailpane.h"
 #include "outbox/outboxtablemodel.h"
 #include "outbox/requeuefollowup.h"
@@ -56,6 +58,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
     , m_releaseSelected(new QAction(tr("Re&lease lease"), this))
     , m_discardSelected(new QAction(tr("Dis&card selected"), this))
+    , m_editSelected(new QAction(tr("&Edit and retry…"), this))
 {
     auto* filterBar = new QWidget(this);
     buildFilterBar(filterBar);
@@ -79,7 +82,8 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     });
 
     auto* actionBar = new QHBoxLayout;
-    for (QAction* action : { m_requeueSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
+    for (QAction* action :
+        { m_requeueSelected, m_editSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
         auto* button = new QToolButton(this);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -92,12 +96,15 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     m_releaseSelected->setToolTip(tr("Put selected in-flight rows whose lease expired back to pending"));
     m_discardSelected->setToolTip(tr("Give up on the selected failed or dead rows: they are not published, the later "
                                      "rows of their ordering keys flow again, and Retry brings them back"));
+    m_editSelected->setToolTip(tr("Change the payload or headers of the selected failed, dead or discarded row, see "
+                                  "the difference, and requeue it (both versions go into the audit log)"));
     m_requeueMatching->setToolTip(tr("Requeue every failed or dead row matching the filter, not just the loaded ones "
                                      "(discarded ones too if the status filter selects them)"));
     connect(m_requeueSelected, &QAction::triggered, this, &OutboxView::requeueSelected);
     connect(m_requeueMatching, &QAction::triggered, this, &OutboxView::requeueMatching);
     connect(m_releaseSelected, &QAction::triggered, this, &OutboxView::releaseSelected);
     connect(m_discardSelected, &QAction::triggered, this, &OutboxView::discardSelected);
+    connect(m_editSelected, &QAction::triggered, this, &OutboxView::editSelected);
     connect(m_table, &QWidget::customContextMenuRequested, this, &OutboxView::showContextMenu);
     // The row another waits behind: the list narrows to it, selected, so Retry and Discard act on it at once.
     connect(m_detail, &OutboxDetailPane::rowLinkActivated, this, [this](qint64 id) {
@@ -309,7 +316,11 @@ void OutboxView::updateActions()
     m_discardSelected->setEnabled(readOnly.isEmpty() && discardable > 0);
     m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);
     m_requeueMatching->setEnabled(readOnly.isEmpty() && m_model->rowCount() > 0);
-    for (QAction* action : { m_requeueSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
+    // One row at a time: an edit is made for one message.
+    m_editSelected->setEnabled(
+        readOnly.isEmpty() && retryable == 1 && m_table->selectionModel()->selectedRows().size() == 1);
+    for (QAction* action :
+        { m_requeueSelected, m_editSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
         // The action's own tooltip comes back when a later connection may act again.
         if (!action->property("ownToolTip").isValid())
             action->setProperty("ownToolTip", action->toolTip());
@@ -386,6 +397,45 @@ void OutboxView::releaseSelected()
            "runs."));
 }
 
+void OutboxView::editSelected()
+{
+    const QList<qint64> ids = selectedWhere(isRetryable);
+    if (ids.size() != 1)
+        return;
+    const qint64 id = ids.first();
+    m_editSelected->setEnabled(false);
+    m_actions.run<ContentEditPreview>(
+        this, [id](DbSession& session) { return OutboxOperator(session).previewEdit(id, {}, {}); },
+        [this](const ContentEditPreview& row) {
+            updateActions();
+            if (!row.editable()) {
+                QMessageBox::information(this, tr("Cannot edit"),
+                    tr("Row %1 is %2 by now: only failed, dead or discarded rows can be edited.")
+                        .arg(row.id)
+                        .arg(OutboxStatusNames.name(row.status)));
+                refresh();
+                return;
+            }
+            EditContentDialog dialog(m_actions, row, this);
+            if (dialog.exec() != QDialog::Accepted)
+                return;
+            const ContentEditPreview edit = dialog.confirmed();
+            const QString reason = dialog.reason();
+            m_actions.run<OperatorActionReport>(
+                this,
+                [edit, reason](DbSession& session) { return OutboxOperator(session).editAndRequeue(edit, reason); },
+                [this](const OperatorActionReport& report) { reportResult(RowAction::Edit, report); },
+                [this](const OutboxError& error) {
+                    QMessageBox::warning(this, tr("%1 failed").arg(verbOf(RowAction::Edit)), error.message());
+                    refresh();
+                });
+        },
+        [this](const OutboxError& error) {
+            updateActions();
+            QMessageBox::warning(this, tr("Cannot edit"), error.message());
+        });
+}
+
 void OutboxView::requeueMatching()
 {
     actOnMatching(RowAction::Requeue);
@@ -401,16 +451,8 @@ void OutboxView::actOnMatching(RowAction action)
     // Freeze the set first, on the action worker: what the dialog shows is exactly what will be acted on.
     const OutboxFilter shown = m_model->filter();
     OutboxFilter filter = shown;
-    // Discarded rows only when the status filter names them: an operator gave up on each, and a retry of "all
-    // matching" should not undo that unasked.
-    QList<OutboxStatus> statuses;
-    const QList<OutboxStatus> actedOn
-        = action == RowAction::Requeue && filter.statuses.contains(OutboxStatus::Discarded) ? retryableStatuses()
-                                                                                            : failureStatuses();
-    for (const OutboxStatus status : actedOn) {
-        if (filter.statuses.isEmpty() || filter.statuses.contains(status))
-            statuses.append(status);
-    }
+    const QList<OutboxStatus> statuses = OutboxOperator::statusesToActOn(
+        filter.statuses, action == RowAction::Requeue ? retryableStatuses() : failureStatuses());
     if (statuses.isEmpty()) {
         QMessageBox::information(this, tr("Nothing to act on"),
             action == RowAction::Requeue ? tr("The filter shows no failed, dead or discarded rows.")
@@ -498,6 +540,8 @@ QString OutboxView::verbOf(RowAction action) const
         return tr("Discard");
     case RowAction::ReleaseLease:
         return tr("Release the lease of");
+    case RowAction::Edit:
+        return tr("Edit and retry");
     }
     return {};
 }
@@ -520,6 +564,7 @@ bool OutboxView::confirmAndRun(
         case RowAction::ReleaseLease:
             return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
         case RowAction::Requeue:
+        case RowAction::Edit: // not a bulk action: editSelected() applies it
             break;
         }
         return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
@@ -538,8 +583,11 @@ void OutboxView::reportResult(RowAction action, const OperatorActionReport& repo
 {
     const QString verb = verbOf(action);
     QString summary = tr("%1: %n row(s) changed", nullptr, int(report.changed.size())).arg(verb);
-    if (!report.leftAlone.isEmpty())
-        summary += tr(", %n left alone because their state had changed", nullptr, int(report.leftAlone.size()));
+    if (!report.leftAlone.isEmpty()) {
+        summary += action == RowAction::Edit
+            ? tr(", not edited because its state or content changed after it was opened; nothing was written")
+            : tr(", %n left alone because their state had changed", nullptr, int(report.leftAlone.size()));
+    }
     if (report.cancelled)
         summary += tr(", cancelled before the remaining batches");
     QList<qint64> acted = report.changed + report.leftAlone;
@@ -551,7 +599,8 @@ void OutboxView::reportResult(RowAction action, const OperatorActionReport& repo
         // they are: there is nothing to follow.)
         const QString what = action == RowAction::ReleaseLease
             ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
-            : tr("Requeued %n row(s)", nullptr, int(report.changed.size()));
+            : action == RowAction::Edit ? tr("Edited and requeued %n row(s)", nullptr, int(report.changed.size()))
+                                        : tr("Requeued %n row(s)", nullptr, int(report.changed.size()));
         RequeueFollowUp* followUp = RequeueFollowUp::start(m_actions, this, what, report.changed, m_followUpLimitMs);
         connect(followUp, &RequeueFollowUp::finished, this,
             [this](const QString& message, const QList<qint64>& rows) { emit outcomeReported(message, rows); });
@@ -575,6 +624,7 @@ void OutboxView::showContextMenu(const QPoint& position)
     const QModelIndex index = m_table->indexAt(position);
     QMenu menu(this);
     menu.addAction(m_requeueSelected);
+    menu.addAction(m_editSelected);
     menu.addAction(m_discardSelected);
     menu.addAction(m_releaseSelected);
     menu.addAction(m_copy);

@@ -24,8 +24,8 @@ struct OperatorActionReport;
 struct RequeueCandidates;
 
 // The outbox list with its filters, the detail pane of the selected row, and the operator actions:
-// requeue (the retry button), discard and release lease, for the selected rows, and requeue and discard for every
-// row matching the filter.
+// requeue (the retry button), discard and release lease, for the selected rows, edit and retry for one, and requeue
+// and discard for every row matching the filter.
 class OutboxView final : public QWidget {
     Q_OBJECT
 public:
@@ -50,6 +50,7 @@ public:
     QAction* requeueSelectedAction() const { return m_requeueSelected; }
     QAction* requeueMatchingAction() const { return m_requeueMatching; }
     QAction* discardSelectedAction() const { return m_discardSelected; }
+    QAction* editSelectedAction() const { return m_editSelected; }
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
 
@@ -82,7 +83,7 @@ protected:
 
 private:
     // The audited actions on rows (OutboxOperator's), each with its verb and its report.
-    enum class RowAction { Requeue, Discard, ReleaseLease };
+    enum class RowAction { Requeue, Discard, ReleaseLease, Edit };
     QString verbOf(RowAction action) const;
     // What every Discard confirmation says: the guard's last sentences, and the warning beside it.
     static QString discardConsequence();
@@ -98,6 +99,8 @@ private:
     void requeueSelected();
     void discardSelected();
     void releaseSelected();
+    // Reads the selected row's content on the action worker, opens the editor, and applies what was confirmed.
+    void editSelected();
     // The selected rows in a status for which `holds` is true, ascending.
     QList<qint64> selectedWhere(bool (*holds)(OutboxStatus)) const;
     // Selects the row a link asked for once the list has loaded it.
@@ -139,5 +142,6 @@ private:
     QAction* m_requeueMatching;
     QAction* m_releaseSelected;
     QAction* m_discardSelected;
+    QAction* m_editSelected;
     QAction* m_copy;
 };
