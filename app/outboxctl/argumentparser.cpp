@@ -94,10 +94,12 @@ QDateTime ArgumentParser::instant(const QString& name, const QDateTime& now, con
         return now;
     if (text.startsWith(QLatin1String("now-")))
         return now.addMSecs(-toDurationMs(name, text.mid(4)));
+    if (text.startsWith(QLatin1String("now+")))
+        return now.addMSecs(toDurationMs(name, text.mid(4)));
     QDateTime instant = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (!instant.isValid()) {
         throw usageError(QStringLiteral("--%1: invalid time '%2': expected ISO-8601 such as "
-                                        "2026-11-30T06:00:00Z, now or now-DURATION")
+                                        "2026-11-30T06:00:00Z, now, now-DURATION or now+DURATION")
                              .arg(name, text));
     }
     // Qt reads a time without an offset as local time; it means a time in the chosen zone.

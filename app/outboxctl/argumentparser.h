@@ -45,7 +45,8 @@ public:
     qint64 durationMs(const QString& name) const { return toDurationMs(name, value(name)); }
     // `text`, given with option `name`, as milliseconds.
     qint64 toDurationMs(const QString& name, const QString& text) const;
-    // The option's value as an instant: ISO-8601 (without an offset it is read in `zone`), now or now-DURATION.
+    // The option's value as an instant: ISO-8601 (without an offset it is read in `zone`), now, now-DURATION or
+    // now+DURATION.
     QDateTime instant(const QString& name, const QDateTime& now, const QTimeZone& zone) const;
     // The option's value (or default), which must be one of `allowed`.
     QString choice(const QString& name, const QStringList& allowed) const;

@@ -8,7 +8,7 @@ QString DiscardCommand::summary() const
 }
 
 OperatorActionReport DiscardCommand::perform(
-    OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const
+    OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason, const QDateTime&) const
 {
     return outboxOperator.discard(ids, reason);
 }

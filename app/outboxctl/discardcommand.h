@@ -13,6 +13,6 @@ protected:
     QString verb() const final override { return QStringLiteral("discard"); }
     QString pastTense() const final override { return QStringLiteral("discarded"); }
     QList<OutboxStatus> sourceStatuses() const final override { return failureStatuses(); }
-    OperatorActionReport perform(
-        OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const final override;
+    OperatorActionReport perform(OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason,
+        const QDateTime& at) const final override;
 };

@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QSet>
+#include <QTimeZone>
 #include <algorithm>
 
 static constexpr int DefaultCap = 100'000;
@@ -30,8 +31,9 @@ static QString statesInWords(const QList<OutboxStatus>& statuses)
 QString OperatorRowsCommand::synopsis() const
 {
     return QStringLiteral("(--id ID ... | [--status %1] [--signature SIG] [--older-than DURATION] "
-                          "[--error-like TEXT] [--limit N]) --reason TEXT [--dry-run [--ids-file PATH]]")
-        .arg(OutboxStatusNames.names(sourceStatuses()).join(QLatin1Char('|')));
+                          "[--error-like TEXT] [--limit N]) --reason TEXT%2 [--dry-run [--ids-file PATH]]")
+        .arg(OutboxStatusNames.names(sourceStatuses()).join(QLatin1Char('|')),
+            takesDueTime() ? QStringLiteral(" [--at TIME]") : QString());
 }
 
 void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
@@ -54,6 +56,11 @@ void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
         QString::number(DefaultCap));
     parser.addValue(
         QStringLiteral("reason"), QStringLiteral("TEXT"), QStringLiteral("Why, for the audit log (required)."));
+    if (takesDueTime()) {
+        parser.addValue(QStringLiteral("at"), QStringLiteral("TIME"),
+            QStringLiteral("Retry later: the rows become due at TIME (ISO-8601, e.g. 2026-12-04T06:00:00Z, a time "
+                           "without an offset is local; or now+DURATION, e.g. now+2h) instead of now."));
+    }
     parser.addFlag(QStringLiteral("dry-run"),
         QStringLiteral("Show how many rows would be %1 (and the first 20 ids) and change nothing.").arg(pastTense()));
     parser.addValue(QStringLiteral("ids-file"), QStringLiteral("PATH"),
@@ -121,6 +128,14 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     }
 
     const auto session = connect(settings);
+    // The server's clock: now+DURATION and "in the future" mean what the relays will see.
+    const QDateTime at = takesDueTime() && parser.isSet(QStringLiteral("at"))
+        ? parser.instant(QStringLiteral("at"), session->serverNow(), QTimeZone::systemTimeZone())
+        : QDateTime();
+    if (at.isValid() && at <= session->serverNow())
+        throw parser.usageError(QStringLiteral("--at %1 is not in the future; to retry now, leave --at out")
+                                    .arg(parser.value(QStringLiteral("at"))));
+    const QString due = at.isValid() ? QStringLiteral(", due at %1").arg(at.toUTC().toString(Qt::ISODate)) : QString();
     if (bySignature)
         selection.errorSignature = SignatureOption::resolve(parser, *session);
     OutboxOperator outboxOperator(*session);
@@ -142,9 +157,10 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
                     QStringLiteral("--ids-file: cannot write %1: %2").arg(idsFile, file.errorString()));
             Console::hint(QStringLiteral("%1 ids written to %2").arg(ids.size()).arg(idsFile));
         }
-        Console::line(QStringLiteral("dry run: would %1 %2%3 rows")
+        Console::line(QStringLiteral("dry run: would %1 %2%3 rows%4")
                           .arg(verb(), byId ? QStringLiteral("up to ") : QString())
-                          .arg(ids.size()));
+                          .arg(ids.size())
+                          .arg(due));
         // A count and a glimpse; a selection of 100,000 ids is for a file, not a terminal line.
         if (!ids.isEmpty()) {
             Console::line(
@@ -158,10 +174,11 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
                               .arg(pastTense(), statesInWords(sourceStatuses())));
         return ExitCode::Success;
     }
-    const OperatorActionReport report = perform(outboxOperator, ids, reason);
-    Console::line(QStringLiteral("%1 %2, left alone %3 (not %4 when applied)")
+    const OperatorActionReport report = perform(outboxOperator, ids, reason, at);
+    Console::line(QStringLiteral("%1 %2%3, left alone %4 (not %5 when applied)")
                       .arg(pastTense())
                       .arg(report.changed.size())
+                      .arg(due)
                       .arg(report.leftAlone.size())
                       .arg(statesInWords(sourceStatuses())));
     if (!report.leftAlone.isEmpty())

@@ -18,8 +18,11 @@ protected:
     virtual QString pastTense() const = 0;
     // The states the action moves rows out of; rows in any other are left alone.
     virtual QList<OutboxStatus> sourceStatuses() const = 0;
+    // Whether the action takes --at, the time the rows become due (a retry later).
+    virtual bool takesDueTime() const { return false; }
+    // `at`: the --at time, invalid when not given.
     virtual OperatorActionReport perform(
-        OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const = 0;
+        OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason, const QDateTime& at) const = 0;
 
     QString synopsis() const final override;
     void addOptions(ArgumentParser& parser) const final override;

@@ -8,7 +8,7 @@ QString RequeueCommand::summary() const
 }
 
 OperatorActionReport RequeueCommand::perform(
-    OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const
+    OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason, const QDateTime& at) const
 {
-    return outboxOperator.requeue(ids, reason);
+    return outboxOperator.requeue(ids, reason, at);
 }

@@ -12,6 +12,7 @@ protected:
     QString verb() const final override { return QStringLiteral("requeue"); }
     QString pastTense() const final override { return QStringLiteral("requeued"); }
     QList<OutboxStatus> sourceStatuses() const final override { return retryableStatuses(); }
-    OperatorActionReport perform(
-        OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason) const final override;
+    bool takesDueTime() const final override { return true; }
+    OperatorActionReport perform(OutboxOperator& outboxOperator, const QList<qint64>& ids, const QString& reason,
+        const QDateTime& at) const final override;
 };

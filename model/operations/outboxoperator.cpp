@@ -8,6 +8,8 @@
 #include "operations/jsonsyntax.h"
 #include "outbox/outboxreadrepository.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlQuery>
 
@@ -37,12 +39,24 @@ QList<qint64> OutboxOperator::freeze(const OutboxFilter& filter, int cap)
 }
 
 OperatorActionReport OutboxOperator::requeue(
-    const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
+    const QList<qint64>& ids, const QString& reason, const QDateTime& at, int batchSize, const Progress& progress)
 {
+    QString details;
+    if (at.isValid()) {
+        const QDateTime now = m_session.serverNow();
+        if (at <= now)
+            throw OutboxError(OutboxError::Kind::InvalidInput,
+                QStringLiteral("the time to retry at, %1, is not in the future (the server's time is %2); to retry "
+                               "now, give no time")
+                    .arg(at.toUTC().toString(Qt::ISODate), now.toUTC().toString(Qt::ISODate)));
+        details = QString::fromUtf8(
+            QJsonDocument(QJsonObject { { QStringLiteral("next_attempt_at"), at.toUTC().toString(Qt::ISODateWithMs) } })
+                .toJson(QJsonDocument::Compact));
+    }
     return apply(
         AuditAction::Requeue,
-        [](OutboxRepository& outbox, const QList<qint64>& batch) {
-            return BatchChanges { outbox.requeue(batch), {} };
+        [at, details](OutboxRepository& outbox, const QList<qint64>& batch) {
+            return BatchChanges { outbox.requeue(batch, at), details };
         },
         ids, reason, batchSize, progress);
 }

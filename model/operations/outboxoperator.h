@@ -51,11 +51,13 @@ public:
     // Ids of all rows matching `filter`, ascending, at most `cap` of them.
     QList<qint64> freeze(const OutboxFilter& filter, int cap);
 
-    // failed/dead/discarded -> pending. `progress(done, total)` is called after each batch; returning false stops
-    // before the next batch. Throws OutboxError(InvalidInput) for an empty reason and OutboxError(Permission)
-    // naming the role needed when the database user may not change outbox rows.
-    OperatorActionReport requeue(const QList<qint64>& ids, const QString& reason, int batchSize = DefaultBatchSize,
-        const Progress& progress = {});
+    // failed/dead/discarded -> pending, due now, or at `at` when it is valid (a retry later: after a fix is deployed,
+    // outside the consumers' busy hour); the audit entry's details say when. `progress(done, total)` is called after
+    // each batch; returning false stops before the next batch. Throws OutboxError(InvalidInput) for an empty reason
+    // or an `at` that is not in the future by the server's clock, and OutboxError(Permission) naming the role
+    // needed when the database user may not change outbox rows.
+    OperatorActionReport requeue(const QList<qint64>& ids, const QString& reason, const QDateTime& at = {},
+        int batchSize = DefaultBatchSize, const Progress& progress = {});
 
     // failed/dead -> discarded, the same way: the rows are not published, and the rows of their ordering keys that
     // waited behind them flow again. For a consumer that event of the key is missing, unless a requeue brings it

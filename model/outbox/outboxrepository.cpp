@@ -52,9 +52,10 @@ static QList<StatusChange> changesTo(
 }
 
 // An operator transition: `assignments` (SQL) for the rows of `ids` still in one of `from`, locked first so that the
-// state read for the audit log is the one changed. Rows: id, status before, ordering key.
-QSqlQuery& OutboxRepository::moveFrom(
-    const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments, const QString& what)
+// state read for the audit log is the one changed; `assignmentBinds` are the values of its placeholders. Rows: id,
+// status before, ordering key.
+QSqlQuery& OutboxRepository::moveFrom(const QList<qint64>& ids, const QList<OutboxStatus>& from,
+    const QString& assignments, const QString& what, const QVariantList& assignmentBinds)
 {
     return m_session.exec(
         QStringLiteral("WITH target AS ("
@@ -64,16 +65,18 @@ QSqlQuery& OutboxRepository::moveFrom(
                        "FROM target t WHERE o.id = t.id AND o.status = t.status "
                        "RETURNING o.id, t.status, o.ordering_key")
             .arg(assignments),
-        { SqlValues::bigintArray(ids), SqlValues::nameArray(OutboxStatusNames.names(from)) }, what);
+        QVariantList { SqlValues::bigintArray(ids), SqlValues::nameArray(OutboxStatusNames.names(from)) }
+            + assignmentBinds,
+        what);
 }
 
-QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids)
+QList<StatusChange> OutboxRepository::requeue(const QList<qint64>& ids, const QDateTime& at)
 {
     if (ids.isEmpty())
         return {};
     QSqlQuery& q = moveFrom(ids, retryableStatuses(),
-        QStringLiteral("status = 'pending', attempts = 0, next_attempt_at = now()"),
-        QStringLiteral("requeueing outbox rows"));
+        QStringLiteral("status = 'pending', attempts = 0, next_attempt_at = coalesce(?::timestamptz, now())"),
+        QStringLiteral("requeueing outbox rows"), { SqlValues::timestamp(at) });
     return changesTo(OutboxStatus::Pending, q);
 }
 

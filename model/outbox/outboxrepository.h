@@ -6,6 +6,7 @@
 #include "outbox/outboxmessage.h"
 #include "outbox/statuschange.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -42,8 +43,9 @@ public:
     // same on its own.
     static SqlFragment enqueuePart(const DerivedMessage& message);
 
-    // failed/dead/discarded -> pending with a fresh attempt budget. Rows in any other state are left alone.
-    QList<StatusChange> requeue(const QList<qint64>& ids);
+    // failed/dead/discarded -> pending with a fresh attempt budget, due now or at `at` (when valid). Rows in any other
+    // state are left alone.
+    QList<StatusChange> requeue(const QList<qint64>& ids, const QDateTime& at = {});
 
     // What an edit replaced: the row's change of state and the content it carried before.
     struct ContentEdit {
@@ -71,8 +73,8 @@ public:
     int purgePublished(qint64 olderThanMs, int batchSize);
 
 private:
-    QSqlQuery& moveFrom(
-        const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments, const QString& what);
+    QSqlQuery& moveFrom(const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments,
+        const QString& what, const QVariantList& assignmentBinds = {});
 
     DbSession& m_session;
 };

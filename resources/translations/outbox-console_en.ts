@@ -1491,6 +1491,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>%1 %n rows</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Later, at</source>
+        <translation>&amp;Later, at</translation>
+    </message>
+    <message>
+        <source>&amp;Now</source>
+        <translation>&amp;Now</translation>
+    </message>
+    <message>
+        <source>When:</source>
+        <translation>When:</translation>
+    </message>
 </context>
 <context>
     <name>OutboxDetailPane</name>
@@ -1998,6 +2010,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>Edited and requeued %n row</numerusform>
             <numerusform>Edited and requeued %n rows</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, due at %1</source>
+        <translation>, due at %1</translation>
     </message>
 </context>
 <context>

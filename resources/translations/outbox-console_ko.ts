@@ -1468,6 +1468,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>행 %n개 %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Later, at</source>
+        <translation>나중에(&amp;L), 시각</translation>
+    </message>
+    <message>
+        <source>&amp;Now</source>
+        <translation>지금(&amp;N)</translation>
+    </message>
+    <message>
+        <source>When:</source>
+        <translation>시점:</translation>
+    </message>
 </context>
 <context>
     <name>OutboxDetailPane</name>
@@ -1962,6 +1974,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>
             <numerusform>%n개 행을 수정 후 재시도했습니다</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, due at %1</source>
+        <translation>, %1에 처리 예정</translation>
     </message>
 </context>
 <context>

@@ -810,6 +810,58 @@ private slots:
             1);
     }
 
+    // requeue --at: the rows wait for their time (a relay run before it publishes nothing) and are published once
+    // it has come; the time must be in the future.
+    void requeueLaterIsPublishedAtItsTime()
+    {
+        enqueue(2);
+        db().exec(QStringLiteral("UPDATE outbox SET status = 'dead', attempts = 5, last_error = 'boom'"));
+        const CliRun past = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=dead"),
+            QStringLiteral("--at=now-5m"), QStringLiteral("--reason=x") });
+        EXPECT_EXIT(past, 2);
+        QVERIFY2(
+            isOneDiagnostic(past) && past.err.contains("--at now-5m is not in the future"), qPrintable(describe(past)));
+        const CliRun garbled = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=dead"),
+            QStringLiteral("--at=tomorrow"), QStringLiteral("--reason=x") });
+        EXPECT_EXIT(garbled, 2);
+        QVERIFY2(garbled.err.contains("--at: invalid time 'tomorrow'"), qPrintable(describe(garbled)));
+        // Discard has no time: it is not a retry.
+        EXPECT_EXIT(ctl({ QStringLiteral("discard"), QStringLiteral("--status=dead"), QStringLiteral("--at=now+1h"),
+                        QStringLiteral("--reason=x") }),
+            2);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+
+        const QStringList later { QStringLiteral("requeue"), QStringLiteral("--status=dead"),
+            QStringLiteral("--at=now+1h"), QStringLiteral("--reason=after the 06:00 deploy") };
+        const CliRun dryRun = ctl(later + QStringList { QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QVERIFY2(
+            QRegularExpression(
+                QStringLiteral("^dry run: would requeue 2 rows, due at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\n"))
+                .match(QString::fromUtf8(dryRun.out))
+                .hasMatch(),
+            qPrintable(describe(dryRun)));
+        const CliRun run = ctl(later);
+        EXPECT_EXIT(run, 0);
+        QVERIFY2(run.out.startsWith("requeued 2, due at "), qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral(
+                                 "SELECT string_agg(DISTINCT status || ' ' || attempts || ' ' || "
+                                 "(next_attempt_at - now() BETWEEN interval '59 minutes' AND interval '1 hour'), ',') "
+                                 "FROM outbox"))
+                     .toString(),
+            QStringLiteral("pending 0 true"));
+        QVERIFY(db().scalar(QStringLiteral("SELECT details->>'next_attempt_at' FROM audit_log")).isValid());
+
+        const CliRun early = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") });
+        EXPECT_EXIT(early, 0);
+        QVERIFY2(early.out.startsWith("claimed 0 published 0"), qPrintable(describe(early)));
+        // The time has come.
+        db().exec(QStringLiteral("UPDATE outbox SET next_attempt_at = now() - interval '1 second'"));
+        const CliRun due = ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") });
+        EXPECT_EXIT(due, 0);
+        QVERIFY2(due.out.startsWith("claimed 2 published 2"), qPrintable(describe(due)));
+    }
+
     void requeueByIdSkipsRowsInOtherStates()
     {
         enqueue(5);

@@ -222,7 +222,7 @@ private slots:
 
         QList<qsizetype> progress;
         const OperatorActionReport cancelled
-            = op.requeue(frozen, QStringLiteral("first batch only"), 1000, [&](qsizetype done, qsizetype total) {
+            = op.requeue(frozen, QStringLiteral("first batch only"), {}, 1000, [&](qsizetype done, qsizetype total) {
                   progress.append(done);
                   return total != 2500; // cancel after the first batch
               });
@@ -233,7 +233,7 @@ private slots:
 
         progress.clear();
         const OperatorActionReport rest
-            = op.requeue(frozen, QStringLiteral("the rest"), 1000, [&](qsizetype done, qsizetype) {
+            = op.requeue(frozen, QStringLiteral("the rest"), {}, 1000, [&](qsizetype done, qsizetype) {
                   progress.append(done);
                   return true;
               });
@@ -261,6 +261,31 @@ private slots:
             QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
         }
         QCOMPARE(statusOf(4), QStringLiteral("failed"));
+    }
+
+    // A retry later: the rows are pending but not due before their time, and the audit entry says when.
+    void aRetryLaterIsDueAtItsTime()
+    {
+        seedOnePerStatus();
+        OutboxOperator op(session());
+        const QDateTime now = session().serverNow();
+        QVERIFY_THROWS_EXCEPTION(OutboxError, op.requeue({ 4, 5 }, QStringLiteral("too late"), now.addSecs(-60)));
+        QCOMPARE(statusOf(4), QStringLiteral("failed"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
+
+        const QDateTime at = now.addSecs(2 * 3600);
+        const OperatorActionReport report = op.requeue({ 4, 5 }, QStringLiteral("after the 06:00 deploy"), at);
+        QCOMPARE(report.changed, (QList<qint64> { 4, 5 }));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT string_agg(status || ' ' || attempts || ' ' || "
+                                       "epoch_ms(next_attempt_at), ',' ORDER BY id) FROM outbox WHERE id IN (4, 5)"))
+                .toString(),
+            QStringLiteral("pending 0 %1,pending 0 %1").arg(at.toMSecsSinceEpoch()));
+        const QList<AuditEntry> audit = AuditRepository(session()).forEntity(QStringLiteral("outbox"), 4, 10);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(
+            QJsonDocument::fromJson(audit.first().details).object().value(QStringLiteral("next_attempt_at")).toString(),
+            at.toUTC().toString(Qt::ISODateWithMs));
     }
 
     // Edit and retry: the row goes back to pending with the new content and a fresh budget; the audit entry keeps

@@ -36,9 +36,11 @@
 #include <QApplication>
 #include <QBrush>
 #include <QCoreApplication>
+#include <QDateTimeEdit>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
@@ -243,7 +245,7 @@ private slots:
             = BulkActionRunner::start(worker, window.get(), QStringLiteral("Requeue"), { 6 }, QStringLiteral("sneaky"),
                 [](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
                     const OutboxOperator::Progress& progress) {
-                    return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+                    return op.requeue(ids, reason, {}, OutboxOperator::DefaultBatchSize, progress);
                 });
         QSignalSpy failedSpy(runner, &BulkActionRunner::failed);
         QVERIFY(failedSpy.wait(10'000));
@@ -731,6 +733,49 @@ private slots:
     // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
     // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
     // brings the discarded row back.
+    // The Retry confirmation offers a time instead of now (Discard's does not): the rows are requeued due then, and
+    // the message says when.
+    void aRetryCanBeScheduledForLater()
+    {
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
+        OutboxFilter rows;
+        rows.ids = { 1, 2 };
+        view.showFilter(rows);
+        QVERIFY(ConsoleTesting::waitForRows(view, 2));
+        ConsoleTesting::selectIds(view, { 1 });
+        bool laterOffered = true;
+        ConsoleTesting::answerNextDialog(this, QString(),
+            [&laterOffered](OperatorActionDialog& dialog) { laterOffered = dialog.laterButton()->isVisible(); });
+        view.discardSelectedAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!laterOffered, 10'000);
+
+        ConsoleTesting::selectIds(view, { 1, 2 });
+        QSignalSpy finished(&view, &OutboxView::actionFinished);
+        const QDateTime at = QDateTime::currentDateTimeUtc().addSecs(3 * 3600);
+        const QDateTime atMinute = at.addSecs(-at.time().second()).addMSecs(-at.time().msec());
+        ConsoleTesting::answerNextDialog(
+            this, QStringLiteral("after the deploy"), [atMinute](OperatorActionDialog& dialog) {
+                QVERIFY(dialog.laterButton()->isVisible());
+                QVERIFY(!dialog.dueAtEdit()->isEnabled());
+                dialog.laterButton()->setChecked(true);
+                QVERIFY(dialog.dueAtEdit()->isEnabled());
+                dialog.dueAtEdit()->setDateTime(atMinute.toLocalTime());
+                GuiTesting::saveScreenshot(dialog, QStringLiteral("retry-later-dialog.png"));
+            });
+        view.requeueSelectedAction()->trigger();
+        QVERIFY(finished.wait(10'000));
+        QVERIFY2(finished.first().first().toString().contains(QStringLiteral(", due at ")),
+            qPrintable(finished.first().first().toString()));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT string_agg(status || ' ' || epoch_ms(next_attempt_at), ',' ORDER BY id) "
+                                       "FROM outbox WHERE id IN (1, 2)"))
+                .toString(),
+            QStringLiteral("pending %1,pending %1").arg(atMinute.toMSecsSinceEpoch()));
+    }
+
     // Edit and retry from the console: the editor says where the JSON is wrong, the review shows the difference as
     // the database will store it, and the row is requeued carrying the edit, audited with both versions.
     void anEditIsReviewedAndAppliedFromTheUi()

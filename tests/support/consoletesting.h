@@ -63,7 +63,7 @@ inline void answerNextDialog(
             dialog.reject();
             return;
         }
-        dialog.findChild<QLineEdit*>()->setText(reason);
+        dialog.findChild<QLineEdit*>(QStringLiteral("reason"))->setText(reason);
         dialog.accept();
     });
 }

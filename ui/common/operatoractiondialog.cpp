@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/operatoractiondialog.h"
 
+#include <QDateTimeEdit>
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QVBoxLayout>
 
 static constexpr int ListedIds = 1000;
@@ -15,6 +18,9 @@ OperatorActionDialog::OperatorActionDialog(
     : QDialog(parent)
     , m_notice(new QLabel(this))
     , m_reason(new QLineEdit(this))
+    , m_when(new QWidget(this))
+    , m_later(new QRadioButton(tr("&Later, at"), m_when))
+    , m_dueAt(new QDateTimeEdit(m_when))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("%1 %n outbox row(s)", nullptr, int(ids.size())).arg(verb));
@@ -43,9 +49,26 @@ OperatorActionDialog::OperatorActionDialog(
 
     auto* reasonLabel = new QLabel(tr("&Reason (recorded in the audit log):"), this);
     reasonLabel->setBuddy(m_reason);
+    m_reason->setObjectName(QStringLiteral("reason"));
     m_reason->setPlaceholderText(tr("e.g. broker fixed after incident 4711"));
     layout->addWidget(reasonLabel);
     layout->addWidget(m_reason);
+
+    // When: now, or later (after a fix is deployed, outside the consumers' busy hour). Shown by offerLater().
+    auto* when = new QHBoxLayout(m_when);
+    when->setContentsMargins(0, 0, 0, 0);
+    auto* now = new QRadioButton(tr("&Now"), m_when);
+    now->setChecked(true);
+    when->addWidget(new QLabel(tr("When:"), m_when));
+    when->addWidget(now);
+    when->addWidget(m_later);
+    m_dueAt->setCalendarPopup(true);
+    m_dueAt->setEnabled(false);
+    when->addWidget(m_dueAt);
+    when->addStretch(1);
+    connect(m_later, &QRadioButton::toggled, m_dueAt, &QWidget::setEnabled);
+    m_when->hide();
+    layout->addWidget(m_when);
 
     QPushButton* ok = m_buttons->button(QDialogButtonBox::Ok);
     ok->setText(tr("%1 %n row(s)", nullptr, int(ids.size())).arg(verb));
@@ -72,6 +95,23 @@ void OperatorActionDialog::setNotice(const QString& text, bool warning)
 QString OperatorActionDialog::notice() const
 {
     return m_notice->isHidden() ? QString() : m_notice->text();
+}
+
+void OperatorActionDialog::offerLater()
+{
+    // An hour from now, on the minute: a time the operator adjusts rather than types.
+    const QDateTime now = QDateTime::currentDateTime();
+    const QDateTime inAnHour = now.addSecs(3600);
+    m_dueAt->setDateTime(QDateTime(inAnHour.date(), QTime(inAnHour.time().hour(), inAnHour.time().minute())));
+    m_dueAt->setMinimumDateTime(now);
+    m_when->show();
+    resize(width(), sizeHint().height());
+}
+
+QDateTime OperatorActionDialog::dueAt() const
+{
+    // Asked after the dialog closed, when nothing in it is visible: whether it was offered at all.
+    return !m_when->isHidden() && m_later->isChecked() ? m_dueAt->dateTime().toUTC() : QDateTime();
 }
 
 QString OperatorActionDialog::reason() const

@@ -554,10 +554,13 @@ bool OutboxView::confirmAndRun(
     const QString verb = verbOf(action);
     OperatorActionDialog dialog(verb, ids, guard, this);
     dialog.setNotice(notice, noticeIsWarning);
+    if (action == RowAction::Requeue)
+        dialog.offerLater();
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    const BulkActionRunner::Action run = [action](OutboxOperator& op, const QList<qint64>& ids, const QString& reason,
-                                             const OutboxOperator::Progress& progress) {
+    const QDateTime dueAt = dialog.dueAt();
+    const BulkActionRunner::Action run = [action, dueAt](OutboxOperator& op, const QList<qint64>& ids,
+                                             const QString& reason, const OutboxOperator::Progress& progress) {
         switch (action) {
         case RowAction::Discard:
             return op.discard(ids, reason, OutboxOperator::DefaultBatchSize, progress);
@@ -567,11 +570,11 @@ bool OutboxView::confirmAndRun(
         case RowAction::Edit: // not a bulk action: editSelected() applies it
             break;
         }
-        return op.requeue(ids, reason, OutboxOperator::DefaultBatchSize, progress);
+        return op.requeue(ids, reason, dueAt, OutboxOperator::DefaultBatchSize, progress);
     };
     BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), run);
     connect(runner, &BulkActionRunner::finished, this,
-        [this, action](const OperatorActionReport& report) { reportResult(action, report); });
+        [this, action, dueAt](const OperatorActionReport& report) { reportResult(action, report, dueAt); });
     connect(runner, &BulkActionRunner::failed, this, [this, verb](const QString& message) {
         QMessageBox::warning(this, tr("%1 failed").arg(verb), message);
         refresh();
@@ -579,10 +582,12 @@ bool OutboxView::confirmAndRun(
     return true;
 }
 
-void OutboxView::reportResult(RowAction action, const OperatorActionReport& report)
+void OutboxView::reportResult(RowAction action, const OperatorActionReport& report, const QDateTime& dueAt)
 {
     const QString verb = verbOf(action);
     QString summary = tr("%1: %n row(s) changed", nullptr, int(report.changed.size())).arg(verb);
+    if (dueAt.isValid())
+        summary += tr(", due at %1").arg(TimeFormatter::display(dueAt));
     if (!report.leftAlone.isEmpty()) {
         summary += action == RowAction::Edit
             ? tr(", not edited because its state or content changed after it was opened; nothing was written")
@@ -594,9 +599,9 @@ void OutboxView::reportResult(RowAction action, const OperatorActionReport& repo
     std::sort(acted.begin(), acted.end());
     m_lastActed = report.changed;
     emit actionFinished(summary, acted);
-    if (!report.changed.isEmpty() && action != RowAction::Discard) {
+    if (!report.changed.isEmpty() && action != RowAction::Discard && !dueAt.isValid()) {
         // The rows are pending now; what the relay makes of them is the real outcome. (Discarded rows stay as
-        // they are: there is nothing to follow.)
+        // they are, and rows retried later wait for their time: there is nothing to follow yet.)
         const QString what = action == RowAction::ReleaseLease
             ? tr("Released the leases of %n row(s)", nullptr, int(report.changed.size()))
             : action == RowAction::Edit ? tr("Edited and requeued %n row(s)", nullptr, int(report.changed.size()))

@@ -112,7 +112,8 @@ private:
         bool noticeIsWarning = false);
     // When the candidates last failed, for the confirmation.
     static QString lastFailureNotice(const RequeueCandidates& candidates, bool ofGroup);
-    void reportResult(RowAction action, const OperatorActionReport& report);
+    // `dueAt`: when requeued rows become due, invalid for now.
+    void reportResult(RowAction action, const OperatorActionReport& report, const QDateTime& dueAt = {});
     void updateEmptyState();
     void showContextMenu(const QPoint& position);
 
