@@ -5,6 +5,9 @@
 #include "common/duration.h"
 #include "console.h"
 
+#include <QSet>
+#include <algorithm>
+
 ArgumentParser::ArgumentParser(const QString& command, const QString& synopsis, const QString& description)
     : m_command(command)
     , m_synopsis(synopsis)
@@ -106,6 +109,23 @@ QDateTime ArgumentParser::instant(const QString& name, const QDateTime& now, con
     if (instant.timeSpec() == Qt::LocalTime)
         instant = QDateTime(instant.date(), instant.time(), zone);
     return instant;
+}
+
+QList<qint64> ArgumentParser::ids(const QString& name) const
+{
+    QSet<qint64> ids;
+    for (const QString& value : values(name)) {
+        for (const QString& part : value.split(QLatin1Char(','))) {
+            bool ok = false;
+            const qint64 id = part.trimmed().toLongLong(&ok);
+            if (!ok || id < 1)
+                throw usageError(QStringLiteral("--%1: invalid id '%2': expected a positive integer").arg(name, part));
+            ids.insert(id);
+        }
+    }
+    QList<qint64> sorted(ids.cbegin(), ids.cend());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
 }
 
 QString ArgumentParser::choice(const QString& name, const QStringList& allowed) const

@@ -48,6 +48,8 @@ public:
     // The option's value as an instant: ISO-8601 (without an offset it is read in `zone`), now, now-DURATION or
     // now+DURATION.
     QDateTime instant(const QString& name, const QDateTime& now, const QTimeZone& zone) const;
+    // Every value of the option as positive ids, distinct and ascending; a value may list several, separated by commas.
+    QList<qint64> ids(const QString& name) const;
     // The option's value (or default), which must be one of `allowed`.
     QString choice(const QString& name, const QStringList& allowed) const;
     // The option's value, which must not be blank.

@@ -16,6 +16,7 @@
 #include "discardcommand.h"
 #include "editcommand.h"
 #include "failurescommand.h"
+#include "forgetrelayscommand.h"
 #include "listcommand.h"
 #include "loadgencommand.h"
 #include "metricscommand.h"
@@ -46,6 +47,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<CreateOrderCommand>());
     m_commands.push_back(std::make_unique<RelayCommand>());
     m_commands.push_back(std::make_unique<RelaysCommand>());
+    m_commands.push_back(std::make_unique<ForgetRelaysCommand>());
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());

@@ -3,6 +3,7 @@
 
 #include "common/diagnosticlog.h"
 
+#include <QStringList>
 #include <cstdio>
 
 namespace Console {
@@ -11,6 +12,14 @@ void write(const QByteArray& bytes)
 {
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
     std::fflush(stdout);
+}
+
+QString idList(const QList<qint64>& ids)
+{
+    QStringList texts;
+    for (const qint64 id : ids)
+        texts.append(QString::number(id));
+    return texts.join(QLatin1Char(','));
 }
 
 void line(const QString& text)

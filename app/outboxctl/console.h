@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 // Everything outboxctl prints goes through here: results to stdout, diagnostics to stderr (as text or JSON lines,
@@ -9,6 +10,8 @@
 namespace Console {
 
 void write(const QByteArray& bytes);
+// Ids as the command line takes them: "4,7,9".
+QString idList(const QList<qint64>& ids);
 void line(const QString& text);
 
 // One diagnostic line, "outboxctl: <text>"; line breaks in `text` are folded so it stays one line.

@@ -67,31 +67,6 @@ void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("With --dry-run: write every id that would be %1 to PATH, one per line.").arg(pastTense()));
 }
 
-static QList<qint64> idsFrom(const ArgumentParser& parser)
-{
-    QSet<qint64> ids;
-    for (const QString& value : parser.values(QStringLiteral("id"))) {
-        for (const QString& part : value.split(QLatin1Char(','))) {
-            bool ok = false;
-            const qint64 id = part.trimmed().toLongLong(&ok);
-            if (!ok || id < 1)
-                throw parser.usageError(QStringLiteral("--id: invalid id '%1': expected a positive integer").arg(part));
-            ids.insert(id);
-        }
-    }
-    QList<qint64> sorted(ids.cbegin(), ids.cend());
-    std::sort(sorted.begin(), sorted.end());
-    return sorted;
-}
-
-static QString idList(const QList<qint64>& ids)
-{
-    QStringList texts;
-    for (qint64 id : ids)
-        texts.append(QString::number(id));
-    return texts.join(QLatin1Char(','));
-}
-
 int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
 {
     const bool byId = parser.isSet(QStringLiteral("id"));
@@ -114,7 +89,7 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     OutboxFilter selection;
     int cap = DefaultCap;
     if (byId) {
-        ids = idsFrom(parser);
+        ids = parser.ids(QStringLiteral("id"));
     } else {
         QList<OutboxStatus> requested;
         if (parser.isSet(QStringLiteral("status")))
@@ -165,7 +140,7 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
         if (!ids.isEmpty()) {
             Console::line(
                 QStringLiteral("ids: %1%2")
-                    .arg(idList(ids.mid(0, DryRunIdsShown)),
+                    .arg(Console::idList(ids.mid(0, DryRunIdsShown)),
                         ids.size() > DryRunIdsShown ? QStringLiteral(" and %1 more").arg(ids.size() - DryRunIdsShown)
                                                     : QString()));
         }
@@ -182,6 +157,6 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
                       .arg(report.leftAlone.size())
                       .arg(statesInWords(sourceStatuses())));
     if (!report.leftAlone.isEmpty())
-        Console::line(QStringLiteral("left alone: %1").arg(idList(report.leftAlone)));
+        Console::line(QStringLiteral("left alone: %1").arg(Console::idList(report.leftAlone)));
     return ExitCode::Success;
 }

@@ -16,15 +16,24 @@ AuditRepository::AuditRepository(DbSession& session)
 void AuditRepository::record(const QString& action, const QString& reason, const QString& entity,
     const QList<StatusChange>& changes, const QString& details)
 {
+    QList<AuditedChange> named;
+    for (const StatusChange& change : changes)
+        named.append({ change.id, OutboxStatusNames.name(change.before), OutboxStatusNames.name(change.after) });
+    record(action, reason, entity, named, details);
+}
+
+void AuditRepository::record(const QString& action, const QString& reason, const QString& entity,
+    const QList<AuditedChange>& changes, const QString& details)
+{
     if (changes.isEmpty())
         return;
     QList<qint64> ids;
     QJsonObject before;
     QJsonObject after;
-    for (const StatusChange& change : changes) {
+    for (const AuditedChange& change : changes) {
         ids.append(change.id);
-        before.insert(QString::number(change.id), OutboxStatusNames.name(change.before));
-        after.insert(QString::number(change.id), OutboxStatusNames.name(change.after));
+        before.insert(QString::number(change.id), change.before);
+        after.insert(QString::number(change.id), change.after);
     }
     m_session.exec(
         QStringLiteral("INSERT INTO audit_log (action, reason, entity, entity_ids, state_before, state_after, details) "

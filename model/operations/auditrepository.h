@@ -12,6 +12,19 @@
 class DbSession;
 class QSqlQuery;
 
+// What an audit entry's ids are (audit_log.entity).
+namespace AuditEntity {
+inline const QString Outbox = QStringLiteral("outbox");
+inline const QString Relay = QStringLiteral("relay");
+} // namespace AuditEntity
+
+// One entity an action changed, with its state before and after in the entity's own words.
+struct AuditedChange {
+    qint64 id = 0;
+    QString before;
+    QString after;
+};
+
 struct AuditEntry {
     qint64 id = 0;
     QDateTime at;
@@ -38,6 +51,9 @@ public:
     // nothing for an empty change set.
     void record(const QString& action, const QString& reason, const QString& entity, const QList<StatusChange>& changes,
         const QString& details = {});
+    // The same for entities other than outbox rows (relays), whose states are not outbox statuses.
+    void record(const QString& action, const QString& reason, const QString& entity,
+        const QList<AuditedChange>& changes, const QString& details = {});
 
     // Entries that touched `entityId`, newest first.
     QList<AuditEntry> forEntity(const QString& entity, qint64 entityId, int limit);

@@ -14,7 +14,7 @@ OutboxDossier OutboxDossier::load(DbSession& session, qint64 id)
         return dossier;
     dossier.attempts = outbox.attempts(id, HistoryLimit);
     dossier.failedAttempts = outbox.attemptCount(id);
-    dossier.audit = AuditRepository(session).forEntity(QStringLiteral("outbox"), id, HistoryLimit);
+    dossier.audit = AuditRepository(session).forEntity(AuditEntity::Outbox, id, HistoryLimit);
     const OutboxRowSummary& row = dossier.detail->summary;
     if (row.status == OutboxStatus::Waiting)
         dossier.waitsBehind = outbox.keyHead(row);

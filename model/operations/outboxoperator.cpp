@@ -6,6 +6,7 @@
 #include "db/unitofwork.h"
 #include "operations/auditrepository.h"
 #include "operations/jsonsyntax.h"
+#include "operations/operatorrole.h"
 #include "outbox/outboxreadrepository.h"
 
 #include <QJsonDocument>
@@ -154,9 +155,7 @@ OperatorActionReport OutboxOperator::editAndRequeue(const ContentEditPreview& pr
 OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAction& changeBatch,
     const QList<qint64>& ids, const QString& reason, int batchSize, const Progress& progress)
 {
-    if (reason.trimmed().isEmpty())
-        throw OutboxError(
-            OutboxError::Kind::InvalidInput, QStringLiteral("a reason is required to %1 rows").arg(action));
+    const QString why = OperatorRole::requiredReason(reason, action, QStringLiteral("rows"));
     OperatorActionReport report;
     for (qsizetype offset = 0; offset < ids.size(); offset += batchSize) {
         const QList<qint64> batch = ids.mid(offset, batchSize);
@@ -166,16 +165,12 @@ OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAct
             OutboxRepository outbox(m_session);
             const BatchChanges batchChanges = changeBatch(outbox, batch);
             changes = batchChanges.changes;
-            AuditRepository(m_session).record(
-                action, reason.trimmed(), QStringLiteral("outbox"), changes, batchChanges.details);
+            AuditRepository(m_session).record(action, why, AuditEntity::Outbox, changes, batchChanges.details);
             uow.commit();
         } catch (const OutboxError& error) {
             if (error.kind() != OutboxError::Kind::Permission)
                 throw;
-            throw OutboxError(OutboxError::Kind::Permission,
-                QStringLiteral("database user '%1' may not %2 outbox rows (grant it the outbox_operator role): %3")
-                    .arg(m_session.currentUser(), action, error.message()),
-                error.sqlState());
+            throw OperatorRole::refused(m_session, action, QStringLiteral("outbox rows"), error);
         }
         QSet<qint64> changed;
         for (const StatusChange& change : changes) {

@@ -18,6 +18,7 @@ inline const QString Requeue = QStringLiteral("requeue");
 inline const QString Discard = QStringLiteral("discard");
 inline const QString Edit = QStringLiteral("edit");
 inline const QString ReleaseLease = QStringLiteral("release lease");
+inline const QString ForgetRelay = QStringLiteral("forget relay");
 
 // Whether the action gave the rows a fresh attempt budget (the relay's count starts from 0 again).
 inline bool startsAttemptsAgain(const QString& action)

@@ -3,6 +3,11 @@
 
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
+#include "db/unitofwork.h"
+#include "operations/auditrepository.h"
+#include "operations/operatorrole.h"
+
+#include <QSet>
 
 RelayFleet::RelayFleet(DbSession& session)
     : m_session(session)
@@ -51,6 +56,42 @@ QList<RelayNode> RelayFleet::recent(int limit)
         nodes.append(node);
     }
     return nodes;
+}
+
+OperatorActionReport RelayFleet::forget(const QList<qint64>& ids, const QString& reason)
+{
+    const QString why = OperatorRole::requiredReason(reason, QStringLiteral("forget"), QStringLiteral("relays"));
+    QList<AuditedChange> changes;
+    try {
+        UnitOfWork uow(m_session);
+        // The state guard: relay_node_state() by the database's clock, under the row's lock, so a relay that
+        // heartbeats again meanwhile stays.
+        QSqlQuery& q = m_session.exec(QStringLiteral("DELETE FROM relay_nodes n WHERE n.id = ANY(?::bigint[]) "
+                                                     "  AND relay_node_state(n) NOT IN ('alive', 'failing') "
+                                                     "RETURNING n.id, relay_node_state(n)"),
+            { SqlValues::bigintArray(ids) }, QStringLiteral("forgetting relays"));
+        changes = SqlValues::collect(q, [](const QSqlQuery& row) {
+            return AuditedChange { row.value(0).toLongLong(), row.value(1).toString(), QStringLiteral("forgotten") };
+        });
+        std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        AuditRepository(m_session).record(AuditAction::ForgetRelay, why, AuditEntity::Relay, changes);
+        uow.commit();
+    } catch (const OutboxError& error) {
+        if (error.kind() != OutboxError::Kind::Permission)
+            throw;
+        throw OperatorRole::refused(m_session, QStringLiteral("forget"), QStringLiteral("relays"), error);
+    }
+    OperatorActionReport report;
+    QSet<qint64> forgotten;
+    for (const AuditedChange& change : changes) {
+        forgotten.insert(change.id);
+        report.changed.append(change.id);
+    }
+    for (const qint64 id : ids) {
+        if (!forgotten.contains(id))
+            report.leftAlone.append(id);
+    }
+    return report;
 }
 
 int RelayFleet::purgeGone(qint64 olderThanMs, int batchSize)

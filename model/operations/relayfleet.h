@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/outboxoperator.h"
 #include "operations/relaynode.h"
 
 #include <QList>
@@ -17,6 +18,12 @@ public:
     // The `limit` relays seen most recently, most recent first: every live relay is among them, since a live
     // relay heartbeats every few seconds and a dead or stopped one does not.
     QList<RelayNode> recent(int limit = DefaultLimit);
+
+    // Forgets the relays of `ids` that do not run (stopped, stale or gone by the database's clock): deletes their
+    // registry rows in one transaction with an audit entry (action "forget relay", entity "relay", the state each
+    // was in). A relay that runs again, or is forgotten already, is left alone and reported. Throws like
+    // OutboxOperator's actions: for a blank reason, or naming the role when the user may not.
+    OperatorActionReport forget(const QList<qint64>& ids, const QString& reason);
 
     // Deletes up to `batchSize` stopped or stale rows last seen more than `olderThanMs` ago; returns how many.
     int purgeGone(qint64 olderThanMs, int batchSize);

@@ -33,5 +33,7 @@ GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_
     headers)
     ON outbox TO outbox_operator;
 GRANT INSERT ON audit_log TO outbox_operator;
+-- Forgetting a relay that no longer runs (the console's fleet list, outboxctl forget-relays) deletes its registry row.
+GRANT DELETE ON relay_nodes TO outbox_operator;
 -- A requeue or discard changes the failure-group sizes (migration 0008's trigger runs as the operator).
 GRANT INSERT ON outbox_failure_counts TO outbox_operator;

@@ -107,6 +107,10 @@ After:  %8</numerusform>
         <source>Headers (- before, + after):</source>
         <translation>Headers (- before, + after):</translation>
     </message>
+    <message>
+        <source>Forget relay</source>
+        <translation>Forget relay</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -1131,6 +1135,32 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Export failed: %1</source>
         <translation>Export failed: %1</translation>
     </message>
+    <message>
+        <source>Forget</source>
+        <translation>Forget</translation>
+    </message>
+    <message>
+        <source>Each relay is removed from the registry only if it still does not run when the action runs; one that heartbeats again is left alone. A forgotten relay that starts again registers anew.</source>
+        <translation>Each relay is removed from the registry only if it still does not run when the action runs; one that heartbeats again is left alone. A forgotten relay that starts again registers anew.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Forgot %n relay(s)</source>
+        <translation>
+            <numerusform>Forgot %n relay</numerusform>
+            <numerusform>Forgot %n relays</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone because they run again</source>
+        <translation>
+            <numerusform>, %n left alone because it runs again</numerusform>
+            <numerusform>, %n left alone because they run again</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Forget failed</source>
+        <translation>Forget failed</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>
@@ -1502,6 +1532,20 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>When:</source>
         <translation>When:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n relay(s)</source>
+        <translation>
+            <numerusform>%1 %n relay</numerusform>
+            <numerusform>%1 %n relays</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 %n relay(s).&lt;/b&gt; %2</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1 %n relay.&lt;/b&gt; %2</numerusform>
+            <numerusform>&lt;b&gt;%1 %n relays.&lt;/b&gt; %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2222,6 +2266,25 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>waiting behind their key</source>
         <translation>waiting behind their key</translation>
+    </message>
+    <message>
+        <source>&amp;Forget…</source>
+        <translation>&amp;Forget…</translation>
+    </message>
+    <message>
+        <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
+        <translation>A running relay (alive or failing) cannot be forgotten: stop it first</translation>
+    </message>
+    <message>
+        <source>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</source>
+        <translation>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay(s): %4</source>
+        <translation>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay: %4</numerusform>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relays: %4</numerusform>
+        </translation>
     </message>
 </context>
 <context>

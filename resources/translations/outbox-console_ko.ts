@@ -100,6 +100,10 @@ After:  %8</source>
         <source>Headers (- before, + after):</source>
         <translation>헤더 (- 변경 전, + 변경 후):</translation>
     </message>
+    <message>
+        <source>Forget relay</source>
+        <translation>릴레이 잊기</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -1114,6 +1118,30 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Export failed: %1</source>
         <translation>내보내기 실패: %1</translation>
     </message>
+    <message>
+        <source>Forget</source>
+        <translation>잊기</translation>
+    </message>
+    <message>
+        <source>Each relay is removed from the registry only if it still does not run when the action runs; one that heartbeats again is left alone. A forgotten relay that starts again registers anew.</source>
+        <translation>작업이 실행될 때 여전히 실행되지 않는 릴레이만 레지스트리에서 제거됩니다. 다시 하트비트를 보내는 릴레이는 그대로 둡니다. 잊은 릴레이가 다시 시작하면 새로 등록됩니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Forgot %n relay(s)</source>
+        <translation>
+            <numerusform>릴레이 %n개를 잊었습니다</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone because they run again</source>
+        <translation>
+            <numerusform>, 다시 실행 중이라 %n개는 그대로 둠</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Forget failed</source>
+        <translation>잊기 실패</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>
@@ -1479,6 +1507,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>When:</source>
         <translation>시점:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n relay(s)</source>
+        <translation>
+            <numerusform>릴레이 %n개 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 %n relay(s).&lt;/b&gt; %2</source>
+        <translation>
+            <numerusform>&lt;b&gt;릴레이 %n개 %1.&lt;/b&gt; %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2179,6 +2219,24 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>waiting behind their key</source>
         <translation>키의 이전 행을 기다리는 중</translation>
+    </message>
+    <message>
+        <source>&amp;Forget…</source>
+        <translation>잊기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
+        <translation>실행 중인 릴레이(정상 또는 실패 중)는 잊을 수 없습니다: 먼저 중지하세요</translation>
+    </message>
+    <message>
+        <source>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</source>
+        <translation>선택한 중지됨, 응답 없음 또는 사라진 릴레이를 감사 기록용 사유와 함께 레지스트리에서 제거합니다 (다시 시작하는 릴레이는 새로 등록됩니다)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay(s): %4</source>
+        <translation>
+            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 릴레이 %n개: %4</numerusform>
+        </translation>
     </message>
 </context>
 <context>

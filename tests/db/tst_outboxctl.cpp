@@ -1419,6 +1419,38 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 0);
     }
 
+    // forget-relays: by id or by state, a dry run that lists them, an audited reason; a running relay and an id
+    // that is not in the registry are left alone and said so.
+    void forgetRelaysRemovesThoseThatDoNotRun()
+    {
+        EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--name=old-relay") }), 0);
+        const qint64 id = db().scalar(QStringLiteral("SELECT id FROM relay_nodes")).toLongLong();
+        EXPECT_EXIT(
+            ctl({ QStringLiteral("forget-relays"), QStringLiteral("--state=alive"), QStringLiteral("--reason=x") }), 2);
+        EXPECT_EXIT(ctl({ QStringLiteral("forget-relays"), QStringLiteral("--reason=x") }), 2);
+        const CliRun dryRun = ctl({ QStringLiteral("forget-relays"), QStringLiteral("--state=stopped"),
+            QStringLiteral("--reason=old version"), QStringLiteral("--dry-run") });
+        EXPECT_EXIT(dryRun, 0);
+        QCOMPARE(dryRun.outLines().size(), 2);
+        QCOMPARE(dryRun.outLines().at(0), QByteArray("dry run: would forget 1 relays (a running one is left alone)"));
+        QVERIFY2(dryRun.outLines().at(1).startsWith(QByteArray::number(id) + " old-relay on ")
+                && dryRun.outLines().at(1).endsWith("(stopped)"),
+            dryRun.out.constData());
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 1);
+
+        const CliRun run = ctl({ QStringLiteral("forget-relays"), QStringLiteral("--id"),
+            QStringLiteral("%1,999999").arg(id), QStringLiteral("--reason=old version") });
+        EXPECT_EXIT(run, 0);
+        QCOMPARE(run.out, QByteArray("forgot 1, left alone 0 (running when applied)\n"));
+        QVERIFY2(run.err.contains("there is no relay 999999 in the registry"), qPrintable(describe(run)));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 0);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT action || ' ' || entity || ' ' || reason || ' ' || state_before::text "
+                                       "FROM audit_log"))
+                .toString(),
+            QStringLiteral("forget relay relay old version {\"%1\": \"stopped\"}").arg(id));
+    }
+
     // `failures` groups by cause; a group's id selects it in `list` and `requeue`; dry runs stay short.
     void failuresGroupsAndTheirIdSelectsTheRows()
     {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/sinkspec.h"
+#include "db/outboxerror.h"
+#include "operations/auditrepository.h"
 #include "operations/relayfleet.h"
 #include "operations/retentionpurger.h"
 #include "relay/outboxrelay.h"
@@ -175,6 +177,71 @@ private slots:
                   .toString();
         QCOMPARE(judged, state);
         QVERIFY(RelayStateNames.parse(judged).has_value());
+    }
+
+    // Forget: the relays that do not run leave the registry with an audit entry of the state each was in; a running
+    // one is left alone and reported, whatever the operator selected.
+    void forgettingLeavesRunningRelaysAlone()
+    {
+        insertNode(QStringLiteral("running"), 0, false);
+        insertNode(QStringLiteral("stale"), 600, false);
+        insertNode(QStringLiteral("stopped"), 60, true);
+        const qint64 running = node(QStringLiteral("running"))->id;
+        const qint64 stale = node(QStringLiteral("stale"))->id;
+        const qint64 stopped = node(QStringLiteral("stopped"))->id;
+        QCOMPARE(node(QStringLiteral("running"))->state, RelayState::Alive);
+        QCOMPARE(node(QStringLiteral("stale"))->state, RelayState::Stale);
+        RelayFleet fleet(session());
+        QVERIFY_THROWS_EXCEPTION(OutboxError, fleet.forget({ stale }, QStringLiteral("  ")));
+
+        const OperatorActionReport report = fleet.forget({ running, stale, stopped }, QStringLiteral("old hosts"));
+        QCOMPARE(report.changed, (QList<qint64> { stale, stopped }));
+        QCOMPARE(report.leftAlone, QList<qint64> { running });
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(name, ',') FROM relay_nodes")).toString(),
+            QStringLiteral("running"));
+        const QList<AuditEntry> audit = AuditRepository(session()).page(AuditFilter {}, 10, 0);
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().action, AuditAction::ForgetRelay);
+        QCOMPARE(audit.first().entity, AuditEntity::Relay);
+        QCOMPARE(audit.first().entityIds, (QList<qint64> { stale, stopped }));
+        QCOMPARE(QString::fromUtf8(audit.first().stateBefore),
+            QStringLiteral("{\"%1\": \"stale\", \"%2\": \"stopped\"}").arg(stale).arg(stopped));
+        QCOMPARE(QString::fromUtf8(audit.first().stateAfter),
+            QStringLiteral("{\"%1\": \"forgotten\", \"%2\": \"forgotten\"}").arg(stale).arg(stopped));
+        // Forgotten already: nothing to do, and no second entry.
+        QCOMPARE(fleet.forget({ stale }, QStringLiteral("again")).leftAlone, QList<qint64> { stale });
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 1);
+    }
+
+    void forgettingNeedsTheOperatorRole_data()
+    {
+        QTest::addColumn<QString>("groupRole");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("viewer") << QStringLiteral("outbox_viewer") << false;
+        QTest::newRow("operator") << QStringLiteral("outbox_operator") << true;
+    }
+
+    void forgettingNeedsTheOperatorRole()
+    {
+        QFETCH(QString, groupRole);
+        QFETCH(bool, allowed);
+        insertNode(QStringLiteral("stopped"), 60, true);
+        const QString login = QStringLiteral("tst_forget_%1_%2").arg(groupRole).arg(QCoreApplication::applicationPid());
+        DbSession session(db().createLoginRole(login, groupRole), QStringLiteral("role"));
+        try {
+            QCOMPARE(RelayFleet(session)
+                         .forget({ node(QStringLiteral("stopped"))->id }, QStringLiteral("gone"))
+                         .changed.size(),
+                1);
+            QVERIFY2(allowed, "the viewer role could forget a relay");
+        } catch (const OutboxError& error) {
+            QVERIFY2(!allowed, qPrintable(error.message()));
+            QCOMPARE(error.kind(), OutboxError::Kind::Permission);
+            QVERIFY2(error.message().contains(QStringLiteral("may not forget relays"))
+                    && error.message().contains(QStringLiteral("outbox_operator")),
+                qPrintable(error.message()));
+            QVERIFY(node(QStringLiteral("stopped")).has_value());
+        }
     }
 
     // The sessions a heartbeat names are judged against this server's lifetime: after a restart every pid is new,

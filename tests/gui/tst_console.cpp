@@ -13,6 +13,7 @@
 #include "keys/keystablemodel.h"
 #include "keys/keysview.h"
 #include "mainwindow/mainwindow.h"
+#include "messages/messagelog.h"
 #include "metrics/metricsrecorder.h"
 #include "metrics/metricthresholds.h"
 #include "operations/outboxoperator.h"
@@ -733,6 +734,70 @@ private slots:
     // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
     // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
     // brings the discarded row back.
+    // The fleet list's Forget: enabled only while every selected relay does not run; confirmed with a reason, the
+    // relay leaves the list and the audit log says so (with no outbox rows to show).
+    void stoppedRelaysAreForgottenFromTheFleetList()
+    {
+        db().exec(
+            QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
+                           "  heartbeat_ms, stopped_at) VALUES "
+                           "('relay-live', 'host-a', 1, 'test', 'null', 1, 10, 30000, 3600000, NULL), "
+                           "('relay-old', 'host-b', 2, 'test', 'null', 1, 10, 30000, 3600000, now())"));
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        OverviewPage* overview = window->overview();
+        RelayFleetModel* relays = overview->relays();
+        QTRY_COMPARE_WITH_TIMEOUT(relays->rowCount(), 2, 10'000);
+        auto* table = overview->findChild<QTableView*>(QStringLiteral("relays"));
+        auto* forget = overview->findChild<QPushButton*>(QStringLiteral("forgetRelays"));
+        QVERIFY(table && forget);
+        const int live = relays->rows().at(0).name == QLatin1String("relay-live") ? 0 : 1;
+        table->selectionModel()->select(
+            relays->index(1 - live, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(forget->isEnabled());
+        table->selectionModel()->select(
+            relays->index(live, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QVERIFY(!forget->isEnabled());
+        QVERIFY(forget->toolTip().contains(QStringLiteral("running relay")));
+        table->selectionModel()->select(
+            relays->index(1 - live, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        // A refresh replaces the list: the selection stays.
+        overview->refresh();
+        QSignalSpy reset(relays, &QAbstractItemModel::modelReset);
+        QVERIFY(reset.wait(10'000));
+        QVERIFY(forget->isEnabled());
+
+        QSignalSpy posted(window->messages(), &MessageLog::posted);
+        ConsoleTesting::answerNextDialog(
+            this, QStringLiteral("host-b decommissioned"), [](OperatorActionDialog& dialog) {
+                // (This test runs without the English catalogue: plurals read "(s)".)
+                QVERIFY2(dialog.windowTitle().startsWith(QStringLiteral("Forget 1 relay")),
+                    qPrintable(dialog.windowTitle()));
+                QVERIFY(!dialog.laterButton()->isVisible());
+            });
+        forget->click();
+        QVERIFY(posted.wait(10'000));
+        const QString message = posted.last().first().value<MessageLog::Entry>().text;
+        QVERIFY2(
+            message.startsWith(QStringLiteral("Forgot 1 relay")) && !message.contains(QStringLiteral("left alone")),
+            qPrintable(message));
+        QTRY_COMPARE_WITH_TIMEOUT(relays->rowCount(), 1, 10'000);
+        QCOMPARE(relays->rows().first().name, QStringLiteral("relay-live"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT action || ' ' || entity || ' ' || reason FROM audit_log")).toString(),
+            QStringLiteral("forget relay relay host-b decommissioned"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-fleet-forgotten.png"));
+
+        AuditView* audit = window->auditView();
+        window->findChild<QTabWidget*>()->setCurrentWidget(audit);
+        audit->showFilter(AuditFilter {});
+        auto* entries = audit->findChild<QTableView*>();
+        QTRY_COMPARE_WITH_TIMEOUT(entries->model()->rowCount(), 1, 10'000);
+        entries->selectRow(0);
+        QVERIFY(!audit->findChild<QPushButton*>()->isEnabled());
+    }
+
     // The Retry confirmation offers a time instead of now (Discard's does not): the rows are requeued due then, and
     // the message says when.
     void aRetryCanBeScheduledForLater()

@@ -38,6 +38,7 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     m_action->addItem(tr("Discard"), AuditAction::Discard);
     m_action->addItem(tr("Edit and retry"), AuditAction::Edit);
     m_action->addItem(tr("Release lease"), AuditAction::ReleaseLease);
+    m_action->addItem(tr("Forget relay"), AuditAction::ForgetRelay);
 
     auto* filterBar = new QWidget(this);
     auto* bar = new QHBoxLayout(filterBar);
@@ -133,7 +134,8 @@ QString AuditView::editedContent(const AuditEntry& entry)
 void AuditView::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    m_showRows->setEnabled(!rows.isEmpty());
+    // The outbox list shows outbox rows: a relay's id is no row of it.
+    m_showRows->setEnabled(!rows.isEmpty() && m_model->rowAt(rows.first().row()).entity == AuditEntity::Outbox);
     if (rows.isEmpty()) {
         m_detail->clear();
         return;

@@ -169,7 +169,7 @@ void followSelection(QTableView* table, int idRole, std::function<qint64()> show
 }
 
 void keepSelectionAcrossResets(
-    QTableView* table, PagedListModelBase* model, int idRole, std::function<int(qint64)> rowOfId)
+    QTableView* table, QAbstractItemModel* model, int idRole, std::function<int(qint64)> rowOfId)
 {
     auto selected = std::make_shared<QList<qint64>>();
     QObject::connect(model, &QAbstractItemModel::modelAboutToBeReset, table,

@@ -67,11 +67,11 @@ QList<qint64> selectedIds(const QTableView* table, int idRole);
 // the lowest selected id; 0 (an empty pane) when nothing is selected.
 void followSelection(QTableView* table, int idRole, std::function<qint64()> shown, std::function<void(qint64)> show);
 
-// A reload's first page replaces the rows in one model reset, which clears the selection: the ids selected at that
-// moment (also those selected while the page was on its way) are selected again where they still are. Once per
-// table.
+// A reload's first page (or a snapshot's refresh) replaces the rows in one model reset, which clears the selection:
+// the ids selected at that moment (also those selected while the page was on its way) are selected again where they
+// still are. Once per table.
 void keepSelectionAcrossResets(
-    QTableView* table, PagedListModelBase* model, int idRole, std::function<int(qint64)> rowOfId);
+    QTableView* table, QAbstractItemModel* model, int idRole, std::function<int(qint64)> rowOfId);
 template<typename Model> void keepSelectionAcrossResets(QTableView* table, Model* model)
 {
     keepSelectionAcrossResets(table, model, Model::IdRole, [model](qint64 id) { return model->rowOfId(id); });

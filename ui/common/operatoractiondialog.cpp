@@ -14,7 +14,7 @@
 static constexpr int ListedIds = 1000;
 
 OperatorActionDialog::OperatorActionDialog(
-    const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent)
+    const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent, Subject subject)
     : QDialog(parent)
     , m_notice(new QLabel(this))
     , m_reason(new QLineEdit(this))
@@ -23,10 +23,15 @@ OperatorActionDialog::OperatorActionDialog(
     , m_dueAt(new QDateTimeEdit(m_when))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
-    setWindowTitle(tr("%1 %n outbox row(s)", nullptr, int(ids.size())).arg(verb));
+    const int count = int(ids.size());
+    const bool relays = subject == Subject::Relays;
+    setWindowTitle(
+        (relays ? tr("%1 %n relay(s)", nullptr, count) : tr("%1 %n outbox row(s)", nullptr, count)).arg(verb));
     auto* layout = new QVBoxLayout(this);
-    auto* summary
-        = new QLabel(tr("<b>%1 %n row(s).</b> %2", nullptr, int(ids.size())).arg(verb, guard.toHtmlEscaped()), this);
+    auto* summary = new QLabel(
+        (relays ? tr("<b>%1 %n relay(s).</b> %2", nullptr, count) : tr("<b>%1 %n row(s).</b> %2", nullptr, count))
+            .arg(verb, guard.toHtmlEscaped()),
+        this);
     summary->setWordWrap(true);
     layout->addWidget(summary);
     m_notice->setWordWrap(true);
@@ -71,7 +76,7 @@ OperatorActionDialog::OperatorActionDialog(
     layout->addWidget(m_when);
 
     QPushButton* ok = m_buttons->button(QDialogButtonBox::Ok);
-    ok->setText(tr("%1 %n row(s)", nullptr, int(ids.size())).arg(verb));
+    ok->setText((relays ? tr("%1 %n relay(s)", nullptr, count) : tr("%1 %n row(s)", nullptr, count)).arg(verb));
     ok->setEnabled(false);
     connect(m_reason, &QLineEdit::textChanged, this,
         [ok](const QString& text) { ok->setEnabled(!text.trimmed().isEmpty()); });

@@ -16,9 +16,12 @@ class QRadioButton;
 class OperatorActionDialog final : public QDialog {
     Q_OBJECT
 public:
+    // What the ids are.
+    enum class Subject { OutboxRows, Relays };
+
     // `verb` e.g. "Requeue", `guard` says which rows of the set will actually change.
-    OperatorActionDialog(
-        const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent = nullptr);
+    OperatorActionDialog(const QString& verb, const QList<qint64>& ids, const QString& guard, QWidget* parent = nullptr,
+        Subject subject = Subject::OutboxRows);
 
     QString reason() const;
 

@@ -2,6 +2,7 @@
 #include "mainwindow/mainwindow.h"
 
 #include "audit/auditview.h"
+#include "common/operatoractiondialog.h"
 #include "connect/connectdialog.h"
 #include "connect/connectionbanner.h"
 #include "connect/recentconnections.h"
@@ -16,6 +17,7 @@
 #include "messages/messagelogview.h"
 #include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
+#include "operations/relayfleet.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
 
@@ -177,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_failures, &FailuresView::discardGroup, this, actOnGroup(&OutboxView::discardMatching));
     connect(m_overview, &OverviewPage::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
+    connect(m_overview, &OverviewPage::forgetRelays, this, &MainWindow::forgetRelays);
     // An action and, once its rows settled, its outcome: both change what the overview and the groups count.
     const auto logAction = [this](const QString& message, const QList<qint64>& rows) {
         m_messages->post(message, rows);
@@ -529,6 +532,34 @@ void MainWindow::noteReconnected(const DatabaseClient* client)
         return;
     m_messages->post(tr("Connection to the database restored"));
     m_banner->showRestored();
+}
+
+void MainWindow::forgetRelays(const QList<RelayNode>& relays)
+{
+    QList<qint64> ids;
+    for (const RelayNode& relay : relays)
+        ids.append(relay.id);
+    std::sort(ids.begin(), ids.end());
+    OperatorActionDialog dialog(tr("Forget"), ids,
+        tr("Each relay is removed from the registry only if it still does not run when the action runs; one that "
+           "heartbeats again is left alone. A forgotten relay that starts again registers anew."),
+        this, OperatorActionDialog::Subject::Relays);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString reason = dialog.reason();
+    m_actions.run<OperatorActionReport>(
+        this, [ids, reason](DbSession& session) { return RelayFleet(session).forget(ids, reason); },
+        [this](const OperatorActionReport& report) {
+            QString message = tr("Forgot %n relay(s)", nullptr, int(report.changed.size()));
+            if (!report.leftAlone.isEmpty())
+                message += tr(", %n left alone because they run again", nullptr, int(report.leftAlone.size()));
+            m_messages->post(message);
+            m_overview->refresh();
+        },
+        [this](const OutboxError& error) {
+            QMessageBox::warning(this, tr("Forget failed"), error.message());
+            m_overview->refresh();
+        });
 }
 
 void MainWindow::showOutboxRows(const QList<qint64>& ids)

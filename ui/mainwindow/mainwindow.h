@@ -4,6 +4,7 @@
 #include "connect/passwordkeychain.h"
 #include "core/databaseclient.h"
 #include "db/connectionsettings.h"
+#include "operations/relaynode.h"
 #include "operations/sessioninfo.h"
 
 #include <QMainWindow>
@@ -94,6 +95,8 @@ private:
     void noteConnectionLost(const DatabaseClient* client, const QString& message);
     void noteReconnected(const DatabaseClient* client);
     void showOutboxRows(const QList<qint64>& ids);
+    // Asks for a reason and forgets `relays` on the action worker; the message log says how it went.
+    void forgetRelays(const QList<RelayNode>& relays);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
     void exportMetricsCsv();

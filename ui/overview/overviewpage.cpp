@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "overview/overviewpage.h"
 
+#include "common/listviewsetup.h"
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
 #include "failures/failuregroupsmodel.h"
 #include "metrics/metricschart.h"
 #include "metrics/metricthresholds.h"
+#include "operations/auditrepository.h"
 #include "operations/outboxoverview.h"
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
 #include <QMap>
@@ -92,6 +96,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_nothingPublishing(new QLabel(this))
     , m_relayModel(new RelayFleetModel(this))
     , m_relayTable(new QTableView(this))
+    , m_forgetRelays(new QPushButton(tr("&Forget…"), this))
     , m_groupModel(new FailureGroupsModel(this))
     , m_groupTable(new QTableView(this))
     , m_retryGroup(new QPushButton(tr("&Retry group…"), this))
@@ -134,6 +139,18 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     m_nothingPublishing->hide();
     setUpSnapshotTable(m_relayTable, m_relayModel, QStringLiteral("relays"));
     m_relayTable->horizontalHeader()->setSectionResizeMode(RelayFleetModel::LastError, QHeaderView::Stretch);
+    // Several at once: after a redeploy every relay of the old version is stopped or stale.
+    m_relayTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_forgetRelays->setObjectName(QStringLiteral("forgetRelays"));
+    ListViewSetup::keepSelectionAcrossResets(m_relayTable, m_relayModel);
+    connect(m_relayTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &OverviewPage::updateForgetRelays);
+    connect(m_relayModel, &QAbstractItemModel::modelReset, this, &OverviewPage::updateForgetRelays);
+    connect(m_forgetRelays, &QPushButton::clicked, this, [this] { emit forgetRelays(selectedRelays()); });
+    updateForgetRelays();
+    auto* fleetBar = new QHBoxLayout;
+    fleetBar->addWidget(m_fleet, 1);
+    fleetBar->addWidget(m_forgetRelays);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(grid);
@@ -142,7 +159,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     layout->addWidget(m_rates);
     layout->addWidget(m_nothingPublishing);
     layout->addWidget(explanations());
-    layout->addWidget(m_fleet);
+    layout->addLayout(fleetBar);
     layout->addWidget(m_relayTable, 1);
     layout->addWidget(m_updated);
 }
@@ -237,6 +254,31 @@ void OverviewPage::setMayChangeOutbox(bool may, const QString& reason)
     m_retryGroup->setEnabled(may && m_groupTable->selectionModel()->hasSelection());
     m_retryGroup->setToolTip(
         may ? tr("Requeue every row of the selected group, as they are when you confirm") : reason);
+    m_forgetReadOnlyReason = may ? QString() : reason;
+    updateForgetRelays();
+}
+
+QList<RelayNode> OverviewPage::selectedRelays() const
+{
+    QList<RelayNode> relays;
+    for (const QModelIndex& index : m_relayTable->selectionModel()->selectedRows())
+        relays.append(m_relayModel->rows().at(index.row()));
+    return relays;
+}
+
+void OverviewPage::updateForgetRelays()
+{
+    const QList<RelayNode> relays = selectedRelays();
+    const bool anyRunning
+        = std::any_of(relays.cbegin(), relays.cend(), [](const RelayNode& node) { return isRunning(node.state); });
+    m_forgetRelays->setEnabled(m_mayChangeOutbox && !relays.isEmpty() && !anyRunning);
+    if (!m_mayChangeOutbox)
+        m_forgetRelays->setToolTip(m_forgetReadOnlyReason);
+    else if (anyRunning)
+        m_forgetRelays->setToolTip(tr("A running relay (alive or failing) cannot be forgotten: stop it first"));
+    else
+        m_forgetRelays->setToolTip(tr("Remove the selected stopped, stale or gone relays from the registry, with a "
+                                      "reason for the audit log (a relay that starts again registers anew)"));
 }
 
 OutboxFilter OverviewPage::selectedGroupRows() const
@@ -264,7 +306,9 @@ void OverviewPage::presentExplanations(const OutboxOverview& overview)
 
     QStringList lines;
     for (const AuditEntry& entry : overview.recentActions) {
-        lines.append(tr("%1 · <b>%2</b> %3 %n row(s): %4", nullptr, int(entry.entityIds.size()))
+        const int count = int(entry.entityIds.size());
+        lines.append((entry.entity == AuditEntity::Outbox ? tr("%1 · <b>%2</b> %3 %n row(s): %4", nullptr, count)
+                                                          : tr("%1 · <b>%2</b> %3 %n relay(s): %4", nullptr, count))
                          .arg(TimeFormatter::display(entry.at), entry.actor.toHtmlEscaped(),
                              entry.action.toHtmlEscaped(), entry.reason.toHtmlEscaped()));
     }

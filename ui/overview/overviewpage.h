@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/relaynode.h"
 #include "outbox/outboxfilter.h"
 
 #include <QWidget>
@@ -36,7 +37,7 @@ public:
     // The figures as shown, for tests and screen readers: e.g. "pending" -> "1,234".
     QString figure(const QString& name) const;
 
-    // Retry group needs the right to change outbox rows; without it the button says which role is missing.
+    // Retry group and Forget need the operator's role; without it the buttons say which role is missing.
     void setMayChangeOutbox(bool may, const QString& reason);
 
     RelayFleetModel* relays() const { return m_relayModel; }
@@ -50,6 +51,8 @@ signals:
     // Retry group on the rows of `filter` (one failure group), as the Failures tab's.
     void retryGroup(const OutboxFilter& filter);
     void showAudit();
+    // Forget (remove from the registry) these relays, none of which runs.
+    void forgetRelays(const QList<RelayNode>& relays);
     void loadFailed(const QString& message);
 
 private:
@@ -59,6 +62,8 @@ private:
     void presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs);
     void presentExplanations(const OutboxOverview& overview);
     OutboxFilter selectedGroupRows() const;
+    QList<RelayNode> selectedRelays() const;
+    void updateForgetRelays();
     QWidget* explanations();
     QLayout* failureGroupsPane();
     QLayout* waitingRowsPane();
@@ -74,10 +79,12 @@ private:
     QLabel* m_nothingPublishing;
     RelayFleetModel* m_relayModel;
     QTableView* m_relayTable;
+    QPushButton* m_forgetRelays;
     FailureGroupsModel* m_groupModel;
     QTableView* m_groupTable;
     QPushButton* m_retryGroup;
     bool m_mayChangeOutbox = false;
+    QString m_forgetReadOnlyReason;
     WaitingRowsModel* m_waitingModel;
     QTableView* m_waitingTable;
     MetricsChart* m_lastHour;

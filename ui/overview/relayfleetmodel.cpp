@@ -60,6 +60,13 @@ QString RelayFleetModel::lastErrorText(const RelayNode& node) const
         .arg(TimeFormatter::durationBetween(node.lastErrorAt, m_serverNow), firstLine(node.lastError));
 }
 
+int RelayFleetModel::rowOfId(qint64 id) const
+{
+    const auto found
+        = std::find_if(rows().cbegin(), rows().cend(), [id](const RelayNode& node) { return node.id == id; });
+    return found == rows().cend() ? -1 : int(found - rows().cbegin());
+}
+
 QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -67,6 +74,8 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     const RelayNode& node = rows().at(index.row());
     if (role == StateRole)
         return RelayStateNames.name(node.state);
+    if (role == IdRole)
+        return node.id;
     const bool alarming
         = node.state == RelayState::Failing || node.state == RelayState::Gone || node.state == RelayState::Stale;
     if (role == Qt::ForegroundRole) {

@@ -11,11 +11,13 @@ class RelayFleetModel final : public SnapshotTableModel<RelayNode> {
     Q_OBJECT
 public:
     enum Column { Name, Host, State, LastSeen, PublishRate, Published, Workers, Version, Sink, LastError, ColumnCount };
-    enum Role { StateRole = Qt::UserRole + 1 };
+    enum Role { StateRole = Qt::UserRole + 1, IdRole };
 
     explicit RelayFleetModel(QObject* parent = nullptr);
 
     void setRows(const QList<RelayNode>& rows, const QDateTime& serverNow);
+    // The row of relay `id` (relay_nodes.id), -1 if it is not listed.
+    int rowOfId(qint64 id) const;
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final override;
