@@ -22,8 +22,9 @@ QString ListCommand::summary() const
 QString ListCommand::synopsis() const
 {
     return QStringLiteral("outbox|keys [--status S] [--limit N] [--after CURSOR] [--format table|json|csv] "
-                          "[outbox: --event-type T] [--aggregate ID] [--error-contains TEXT] [--signature SIG] "
-                          "[--created-from TIME] [--created-to TIME] [--stuck] [--blocking]]");
+                          "[outbox: --event-type T] [--aggregate ID] [--dedupe-key KEY] [--error-contains TEXT] "
+                          "[--signature SIG] [--created-from TIME] [--created-to TIME] [--payload-contains TEXT] "
+                          "[--stuck] [--blocking]]");
 }
 
 void ListCommand::addOptions(ArgumentParser& parser) const
@@ -38,6 +39,8 @@ void ListCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(QStringLiteral("event-type"), QStringLiteral("T"), QStringLiteral("outbox: this event type only."));
     parser.addValue(
         QStringLiteral("aggregate"), QStringLiteral("ID"), QStringLiteral("outbox: this aggregate id only."));
+    parser.addValue(QStringLiteral("dedupe-key"), QStringLiteral("KEY"),
+        QStringLiteral("outbox: the row with this dedupe key, which is also its message id at the broker."));
     parser.addValue(QStringLiteral("error-contains"), QStringLiteral("TEXT"),
         QStringLiteral("outbox: rows whose last error contains TEXT (case-insensitive)."));
     parser.addValue(QStringLiteral("signature"), QStringLiteral("SIG"),
@@ -46,14 +49,18 @@ void ListCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("outbox: created at or after TIME (ISO-8601 in UTC unless it has an offset, now, now-1h)."));
     parser.addValue(
         QStringLiteral("created-to"), QStringLiteral("TIME"), QStringLiteral("outbox: created before TIME."));
+    parser.addValue(QStringLiteral("payload-contains"), QStringLiteral("TEXT"),
+        QStringLiteral("outbox: rows whose payload (as JSON text) contains TEXT (case-insensitive); needs "
+                       "--created-from, since it reads every row created in the range."));
     parser.addFlag(QStringLiteral("stuck"), QStringLiteral("outbox: only rows that look stuck (see the README)."));
     parser.addFlag(QStringLiteral("blocking"),
         QStringLiteral("outbox: only dead rows with an ordering key, each holding back the later rows of its key."));
 }
 
 static const QStringList OutboxOnlyOptions { QStringLiteral("event-type"), QStringLiteral("aggregate"),
-    QStringLiteral("error-contains"), QStringLiteral("signature"), QStringLiteral("created-from"),
-    QStringLiteral("created-to"), QStringLiteral("stuck"), QStringLiteral("blocking") };
+    QStringLiteral("dedupe-key"), QStringLiteral("error-contains"), QStringLiteral("signature"),
+    QStringLiteral("created-from"), QStringLiteral("created-to"), QStringLiteral("payload-contains"),
+    QStringLiteral("stuck"), QStringLiteral("blocking") };
 
 namespace {
 
@@ -83,6 +90,11 @@ OutboxFilter outboxFilter(const ArgumentParser& parser, DbSession& session, cons
     filter.eventType = parser.value(QStringLiteral("event-type"));
     filter.aggregateId = parser.value(QStringLiteral("aggregate"));
     filter.errorContains = parser.value(QStringLiteral("error-contains"));
+    filter.dedupeKey = parser.value(QStringLiteral("dedupe-key"));
+    filter.payloadContains = parser.value(QStringLiteral("payload-contains"));
+    if (!filter.payloadContains.isEmpty() && !parser.isSet(QStringLiteral("created-from")))
+        throw parser.usageError(QStringLiteral("--payload-contains needs --created-from (e.g. now-1h): no index serves "
+                                               "a payload search, so it reads the rows created in that range"));
     if (parser.isSet(QStringLiteral("signature")))
         filter.errorSignature = SignatureOption::resolve(parser, session);
     const QDateTime now = session.serverNow();

@@ -14,6 +14,10 @@ struct OutboxFilter {
     QList<OutboxStatus> statuses; // any of these
     QString eventType; // exact
     QString aggregateId; // exact
+    QString dedupeKey; // exact: the message's dedupe key, which is also its message id at the broker
+    // Case-insensitive substring of the payload's JSON text. No index serves it: it is looked for only among the rows
+    // of a created-time range (createdFrom is required), so a search that matches nothing reads that range once.
+    QString payloadContains;
     QString errorContains; // case-insensitive substring of last_error
     QString errorSignature; // exact: the signature of last_error (a failure group)
     QList<qint64> ids; // only these rows (e.g. those an audited action touched); empty = any

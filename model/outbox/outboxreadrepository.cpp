@@ -3,6 +3,7 @@
 
 #include "db/dbsession.h"
 #include "db/keysetquery.h"
+#include "db/outboxerror.h"
 #include "db/sqlvalues.h"
 #include "outbox/stuckrowclassifier.h"
 
@@ -42,6 +43,16 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         query.require(QStringLiteral("event_type = ?::text"), { filter.eventType });
     if (!filter.aggregateId.isEmpty())
         query.require(QStringLiteral("aggregate_id = ?::text"), { filter.aggregateId });
+    if (!filter.dedupeKey.isEmpty()) {
+        // At most one row, found by outbox_dedupe_key_unique: walking the statuses in id order for it would read the
+        // whole table when no row has the key.
+        query.require(QStringLiteral("dedupe_key = ?::text"), { filter.dedupeKey });
+        query.collectBeforeOrdering();
+    }
+    if (!filter.payloadContains.isEmpty()) {
+        query.require(QStringLiteral("payload::text ILIKE '%' || ?::text || '%' ESCAPE '\\'"),
+            { SqlValues::likeLiteral(filter.payloadContains) });
+    }
     if (!filter.errorContains.isEmpty()) {
         const SqlFragment condition = errorContains(filter.errorContains);
         query.require(condition.sql, condition.binds);
@@ -111,8 +122,17 @@ OutboxReadRepository::OutboxReadRepository(DbSession& session)
     : m_session(session)
 { }
 
+static void requireBoundedPayloadSearch(const OutboxFilter& filter)
+{
+    if (!filter.payloadContains.isEmpty() && !filter.createdFrom.isValid())
+        throw OutboxError(OutboxError::Kind::InvalidInput,
+            QStringLiteral("a payload search needs a created-from time: no index serves it, so it reads the rows "
+                           "created in a range"));
+}
+
 OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qint64 beforeId)
 {
+    requireBoundedPayloadSearch(filter);
     OutboxPage page;
     page.serverNow = m_session.serverNow();
     // Stuck rows are mostly failed and dead ones too.
@@ -149,6 +169,7 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
 
 QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
 {
+    requireBoundedPayloadSearch(filter);
     const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"));
     if (!query)
         return {};

@@ -2059,6 +2059,22 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>, due at %1</source>
         <translation>, due at %1</translation>
     </message>
+    <message>
+        <source>Message id (dedupe key), exactly</source>
+        <translation>Message id (dedupe key), exactly</translation>
+    </message>
+    <message>
+        <source>Payload contains (within the created range)</source>
+        <translation>Payload contains (within the created range)</translation>
+    </message>
+    <message>
+        <source>The row whose dedupe key is exactly this: the message id the broker and the consumers see</source>
+        <translation>The row whose dedupe key is exactly this: the message id the broker and the consumers see</translation>
+    </message>
+    <message>
+        <source>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</source>
+        <translation>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</translation>
+    </message>
 </context>
 <context>
     <name>OverviewPage</name>

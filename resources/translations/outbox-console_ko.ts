@@ -2019,6 +2019,22 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>, due at %1</source>
         <translation>, %1에 처리 예정</translation>
     </message>
+    <message>
+        <source>Message id (dedupe key), exactly</source>
+        <translation>메시지 ID (중복 제거 키), 정확히 일치</translation>
+    </message>
+    <message>
+        <source>Payload contains (within the created range)</source>
+        <translation>페이로드 내용 검색 (생성 시각 범위 안에서)</translation>
+    </message>
+    <message>
+        <source>The row whose dedupe key is exactly this: the message id the broker and the consumers see</source>
+        <translation>중복 제거 키가 정확히 이 값인 행: 브로커와 소비자가 보는 메시지 ID입니다</translation>
+    </message>
+    <message>
+        <source>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</source>
+        <translation>페이로드에 이 텍스트가 들어 있는 행 (대소문자 구분 없음). 인덱스를 쓰지 않으므로 옆의 생성 시각 범위에 만들어진 행을 읽습니다: 범위가 없으면 여기에 입력할 때 최근 24시간으로 설정됩니다. 오래 걸리는 검색은 취소할 수 있습니다.</translation>
+    </message>
 </context>
 <context>
     <name>OverviewPage</name>

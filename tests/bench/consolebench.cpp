@@ -34,7 +34,8 @@ void seed(DbSession& session, int rows)
             "  last_error, created_at, updated_at, published_at, next_attempt_at, lease_owner, lease_expires_at) "
             "SELECT 'order', (g % 100000)::text, "
             "  (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.cancelled'])[1 + g % 4], "
-            "  jsonb_build_object('id', g), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
+            "  jsonb_build_object('id', g, 'customer', 'C-' || g % 50000, 'amount', (g % 100000) / 100.0, "
+            "    'sku', 'SKU-' || g % 997), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
             "THEN 3 ELSE 1 END, "
             "  CASE WHEN s.status IN ('failed', 'dead') THEN CASE g % 7 "
             "    WHEN 0 THEN 'message size ' || (g % 90000) || ' larger than max 16384' "
@@ -155,6 +156,18 @@ int main(int argc, char** argv)
         { "error contains 'NO_ROUTE'", [](OutboxFilter& f) { f.errorContains = QStringLiteral("NO_ROUTE"); } },
         { "error contains, no match", [](OutboxFilter& f) { f.errorContains = QStringLiteral("zebra crossing"); } },
         { "created last 24 h", [&](OutboxFilter& f) { f.createdFrom = now.addDays(-1); } },
+        { "message id (dedupe key)", [](OutboxFilter& f) { f.dedupeKey = QStringLiteral("bench:9999001"); } },
+        { "message id matching nothing", [](OutboxFilter& f) { f.dedupeKey = QStringLiteral("bench:none"); } },
+        { "payload contains a customer, last 24 h",
+            [&](OutboxFilter& f) {
+                f.createdFrom = now.addDays(-1);
+                f.payloadContains = QStringLiteral("\"C-4242\"");
+            } },
+        { "payload contains nothing, last 24 h",
+            [&](OutboxFilter& f) {
+                f.createdFrom = now.addDays(-1);
+                f.payloadContains = QStringLiteral("zebra crossing");
+            } },
         { "created 3 weeks back, 1 week",
             [&](OutboxFilter& f) {
                 f.createdFrom = now.addDays(-28);

@@ -225,6 +225,9 @@ private slots:
             { QStringLiteral("requeue"), QStringLiteral("--status=dead"), QStringLiteral("--reason=x"),
                 QStringLiteral("--dry-run"), QStringLiteral("--ids-file=/nonexistent/dir/ids.txt") },
             2, QStringLiteral("--ids-file: cannot write /nonexistent/dir/ids.txt"));
+        row("list payload search without a range",
+            { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--payload-contains=C-7") }, 2,
+            QStringLiteral("--payload-contains needs --created-from"));
         row("edit without content", { QStringLiteral("edit"), QStringLiteral("--id=1"), QStringLiteral("--reason=x") },
             2, QStringLiteral("give --payload-file, --headers-file or both"));
         row("edit without id",

@@ -44,14 +44,15 @@ public:
 private:
     // 2,500 rows, one minute apart from 2024-01-01T00:01Z, statuses in turn (500 each), three event types,
     // seven aggregates. Failed and dead rows carry errors that an unescaped LIKE would confuse: "100%" vs
-    // "100 ms", "queue_a" vs "queueXa".
+    // "100 ms", "queue_a" vs "queueXa"; payloads name one of eleven customers and a note of "50%" or "50 now".
     void seedMixed()
     {
         db().exec(QStringLiteral(
             "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, last_error, "
             "  lease_owner, lease_expires_at, created_at) "
             "SELECT 'order', 'agg-' || g % 7, (ARRAY['order.created', 'order.paid', 'order.shipped'])[1 + g % 3], "
-            "  '{}', 'mixed:' || g, st.status, "
+            "  jsonb_build_object('customer', 'C-' || g % 11, 'note', CASE WHEN g % 13 = 0 THEN 'save 50%' "
+            "    ELSE 'save 50 now' END), 'mixed:' || g, st.status, "
             "  CASE WHEN st.status IN ('failed', 'dead') THEN (ARRAY["
             "    E'Broker rejected: 100% of quota used\\nretry later', 'queue_a unavailable', 'queueXa unavailable', "
             "    'timeout after 100 ms'])[1 + g % 4] END, "
@@ -203,6 +204,26 @@ private slots:
                                       << 250;
         QTest::newRow("status and aggregate id")
             << deadOfOneAggregate << QStringLiteral("status = 'dead' AND aggregate_id = 'agg-3'") << 71;
+        QTest::newRow("dedupe key") << with<OutboxFilter>([](auto& f) { f.dedupeKey = QStringLiteral("mixed:1234"); })
+                                    << QStringLiteral("dedupe_key = 'mixed:1234'") << 1;
+        QTest::newRow("dedupe key and another status") << with<OutboxFilter>([](auto& f) {
+            f.dedupeKey = QStringLiteral("mixed:1234");
+            f.statuses = { OutboxStatus::Failed };
+        }) << QStringLiteral("false") << 0;
+        QTest::newRow("dedupe key no row has")
+            << with<OutboxFilter>([](auto& f) { f.dedupeKey = QStringLiteral("mixed:0"); }) << QStringLiteral("false")
+            << 0;
+        QTest::newRow("payload contains, any case, in a range") << with<OutboxFilter>([&](auto& f) {
+            f = tenToEight;
+            f.payloadContains = QStringLiteral("c-7\"");
+        }) << QStringLiteral("%1 AND strpos(payload::text, 'C-7\"') > 0").arg(tenToEightSql)
+                                                                << 55;
+        QTest::newRow("payload with a literal percent sign") << with<OutboxFilter>([&](auto& f) {
+            f = tenToEight;
+            f.statuses = outboxStatuses(failedOrDead);
+            f.payloadContains = QStringLiteral("50%");
+        }) << QStringLiteral("%1 AND %2 AND strpos(payload::text, '50%') > 0").arg(tenToEightSql, failedOrDeadSql)
+                                                             << 18;
         QTest::newRow("nothing matches") << with<OutboxFilter>([](auto& f) {
             f.eventType = QStringLiteral("order.cancelled");
         }) << QStringLiteral("false") << 0;
@@ -239,6 +260,25 @@ private slots:
         QList<qint64> newestFirst = matching;
         std::reverse(newestFirst.begin(), newestFirst.end());
         QCOMPARE(newestFirst, listed);
+    }
+
+    // No index serves a payload search: without a created range it would read the whole table, so it is refused.
+    void aPayloadSearchNeedsACreatedRange()
+    {
+        seedMixed();
+        OutboxFilter filter;
+        filter.payloadContains = QStringLiteral("C-7");
+        OutboxReadRepository outbox(session());
+        for (const auto& read : { std::function<void()>([&] { outbox.page(filter, 10, 0); }),
+                 std::function<void()>([&] { outbox.matchingIds(filter, 10, 0); }) }) {
+            try {
+                read();
+                QFAIL("a payload search without a range was run");
+            } catch (const OutboxError& error) {
+                QCOMPARE(error.kind(), OutboxError::Kind::InvalidInput);
+                QVERIFY2(error.message().contains(QStringLiteral("created-from")), qPrintable(error.message()));
+            }
+        }
     }
 
     // An error searched among failed rows is first looked for among the newest rows; when they hold less than a

@@ -734,6 +734,34 @@ private slots:
     // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
     // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
     // brings the discarded row back.
+    // Finding a message by what it carries: its message id (the dedupe key) exactly, or text in its payload among
+    // the rows of a created range, which typing in the payload field sets to the last day when none is set.
+    void aMessageIsFoundByItsDedupeKeyOrPayload()
+    {
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
+        view.dedupeKeyEdit()->setText(QStringLiteral("k7"));
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowCount() == 1 && !view.model()->isLoading(), 10'000);
+        QCOMPARE(view.model()->rowAt(0).id, 7LL);
+        QCOMPARE(view.filter().dedupeKey, QStringLiteral("k7"));
+        view.dedupeKeyEdit()->setText(QStringLiteral("no such key"));
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowCount() == 0 && !view.model()->isLoading(), 10'000);
+        view.dedupeKeyEdit()->clear();
+
+        QVERIFY(!view.filter().createdFrom.isValid());
+        view.payloadContainsEdit()->setText(QStringLiteral("\"ID\": 13"));
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowCount() == 1 && !view.model()->isLoading(), 10'000);
+        QCOMPARE(view.model()->rowAt(0).id, 13LL);
+        // The range it looked through is there to see and widen: the last day.
+        const QDateTime from = view.filter().createdFrom;
+        QVERIFY(from.isValid());
+        QVERIFY(qAbs(from.secsTo(QDateTime::currentDateTimeUtc().addDays(-1))) < 60);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-find-by-payload.png"));
+    }
+
     // The fleet list's Forget: enabled only while every selected relay does not run; confirmed with a reason, the
     // relay leaves the list and the audit log says so (with no outbox rows to show).
     void stoppedRelaysAreForgottenFromTheFleetList()

@@ -29,6 +29,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace {
 
@@ -47,6 +48,8 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_eventType(ListViewSetup::filterEdit(tr("Event type"), this))
     , m_aggregateId(ListViewSetup::filterEdit(tr("Aggregate id"), this))
     , m_errorContains(ListViewSetup::filterEdit(tr("Error contains"), this))
+    , m_dedupeKey(ListViewSetup::filterEdit(tr("Message id (dedupe key), exactly"), this))
+    , m_payloadContains(ListViewSetup::filterEdit(tr("Payload contains (within the created range)"), this))
     , m_created(new TimeRangeFilter(tr("Created from"), this))
     , m_stuckOnly(new QCheckBox(tr("Stuck only"), this))
     , m_blockingOnly(new QCheckBox(tr("Blocking keys only"), this))
@@ -179,8 +182,20 @@ bool OutboxView::eventFilter(QObject* watched, QEvent* event)
 
 void OutboxView::buildFilterBar(QWidget* bar)
 {
-    auto* layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
+    // Two rows: what narrows the list, then what finds one message by what it carries.
+    auto* rows = new QVBoxLayout(bar);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto* layout = new QHBoxLayout;
+    rows->addLayout(layout);
+    auto* find = new QHBoxLayout;
+    rows->addLayout(find);
+    m_dedupeKey->setToolTip(tr("The row whose dedupe key is exactly this: the message id the broker and the consumers "
+                               "see"));
+    m_payloadContains->setToolTip(tr("Rows whose payload contains this text (case-insensitive). No index serves it, so "
+                                     "it reads the rows created in the range beside it: typing here sets the range to "
+                                     "the last 24 hours if none is set. Cancel stops a long search."));
+    find->addWidget(m_dedupeKey, 1);
+    find->addWidget(m_payloadContains, 2);
     layout->addWidget(m_statuses);
     layout->addWidget(m_eventType, 1);
     layout->addWidget(m_aggregateId, 1);
@@ -202,8 +217,13 @@ void OutboxView::buildFilterBar(QWidget* bar)
 
     const auto later = [this] { m_filterDelay->start(); };
     connect(m_statuses, &StatusFilterButton::statusesChanged, this, later);
-    for (QLineEdit* edit : { m_eventType, m_aggregateId, m_errorContains })
+    for (QLineEdit* edit : { m_eventType, m_aggregateId, m_errorContains, m_dedupeKey, m_payloadContains })
         connect(edit, &QLineEdit::textChanged, this, later);
+    // A payload search reads a created range: give it one the operator sees and can widen.
+    connect(m_payloadContains, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (!text.trimmed().isEmpty() && !m_created->from().isValid())
+            m_created->setRange(QDateTime::currentDateTimeUtc().addDays(-1), m_created->to());
+    });
     connect(m_created, &TimeRangeFilter::rangeChanged, this, later);
     connect(m_stuckOnly, &QCheckBox::toggled, this, later);
     connect(m_blockingOnly, &QCheckBox::toggled, this, later);
@@ -216,6 +236,8 @@ OutboxFilter OutboxView::filterFromControls() const
     filter.eventType = m_eventType->text().trimmed();
     filter.aggregateId = m_aggregateId->text().trimmed();
     filter.errorContains = m_errorContains->text().trimmed();
+    filter.dedupeKey = m_dedupeKey->text().trimmed();
+    filter.payloadContains = m_payloadContains->text().trimmed();
     filter.createdFrom = m_created->from();
     filter.createdTo = m_created->to();
     filter.stuckOnly = m_stuckOnly->isChecked();
@@ -253,13 +275,15 @@ void OutboxView::applyFilterControls()
 
 void OutboxView::showFilter(const OutboxFilter& filter)
 {
-    const QSignalBlocker blockers[]
-        = { QSignalBlocker(m_statuses), QSignalBlocker(m_eventType), QSignalBlocker(m_aggregateId),
-              QSignalBlocker(m_errorContains), QSignalBlocker(m_stuckOnly), QSignalBlocker(m_blockingOnly) };
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_statuses), QSignalBlocker(m_eventType),
+        QSignalBlocker(m_aggregateId), QSignalBlocker(m_errorContains), QSignalBlocker(m_dedupeKey),
+        QSignalBlocker(m_payloadContains), QSignalBlocker(m_stuckOnly), QSignalBlocker(m_blockingOnly) };
     m_statuses->setCheckedStatuses(OutboxStatusNames.names(filter.statuses));
     m_eventType->setText(filter.eventType);
     m_aggregateId->setText(filter.aggregateId);
     m_errorContains->setText(filter.errorContains);
+    m_dedupeKey->setText(filter.dedupeKey);
+    m_payloadContains->setText(filter.payloadContains);
     m_created->setRange(filter.createdFrom, filter.createdTo);
     m_stuckOnly->setChecked(filter.stuckOnly);
     m_blockingOnly->setChecked(filter.blockingOnly);

@@ -53,6 +53,8 @@ public:
     QAction* editSelectedAction() const { return m_editSelected; }
     QAction* releaseSelectedAction() const { return m_releaseSelected; }
     QAction* copyAction() const { return m_copy; }
+    QLineEdit* dedupeKeyEdit() const { return m_dedupeKey; }
+    QLineEdit* payloadContainsEdit() const { return m_payloadContains; }
 
     // Freezes every failed or dead row matching the filter (and the discarded ones if the status filter asks for
     // them) on the action worker, shows exactly those rows in the list, confirms with a reason (and when they last
@@ -127,6 +129,8 @@ private:
     QLineEdit* m_eventType;
     QLineEdit* m_aggregateId;
     QLineEdit* m_errorContains;
+    QLineEdit* m_dedupeKey;
+    QLineEdit* m_payloadContains;
     TimeRangeFilter* m_created;
     QCheckBox* m_stuckOnly;
     QCheckBox* m_blockingOnly;
