@@ -174,6 +174,7 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
         OutboxFilter failed;
         failed.statuses = { OutboxStatus::Failed };
         view.showFilter(failed);
@@ -205,10 +206,15 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
+        // The Outbox tab's actions act on its list: on another tab they are off, in the Actions menu too.
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->auditView());
+        QVERIFY(!view.requeueMatchingAction()->isEnabled());
+        ConsoleTesting::showOutboxTab(*window);
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
         QVERIFY(ConsoleTesting::waitForRows(view, 5));
+        QVERIFY(view.requeueMatchingAction()->isEnabled());
         QSignalSpy finished(&view, &OutboxView::actionFinished);
         ConsoleTesting::answerNextDialog(this, QStringLiteral("incident 4711"), [this](OperatorActionDialog&) {
             db().exec(QStringLiteral("UPDATE outbox SET status = 'dead' WHERE id = 40"));
@@ -230,6 +236,7 @@ private slots:
         QVERIFY(window);
         QVERIFY(!window->session().mayChangeOutbox);
         OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window); // where the actions would be on for an operator
         OutboxFilter failed;
         failed.statuses = { OutboxStatus::Failed };
         view.showFilter(failed);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/statusfilterbutton.h"
 #include "common/timerangefilter.h"
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
@@ -24,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSet>
 #include <QSignalSpy>
@@ -126,10 +128,16 @@ private slots:
         QCOMPARE(boxes.size(), 2);
         boxes.first()->click();
         QCOMPARE(changed.size(), 1);
+        // Ticked, a bound starts from the present: "from" an hour ago, whenever the filter was made.
         QVERIFY(range.from().isValid());
+        QVERIFY2(qAbs(range.from().secsTo(QDateTime::currentDateTime().addSecs(-3600))) <= 60,
+            qPrintable(range.from().toString(Qt::ISODate)));
         boxes.last()->click();
         QCOMPARE(changed.size(), 2);
         QVERIFY(!range.to().isValid());
+        boxes.last()->click();
+        QVERIFY2(
+            qAbs(range.to().secsTo(QDateTime::currentDateTime())) <= 60, qPrintable(range.to().toString(Qt::ISODate)));
     }
 
     void pagingFetchesEveryKeyOnceInDescendingOrder()
@@ -375,6 +383,29 @@ private slots:
             reselected.append(index.data(KeysTableModel::IdRole).toLongLong());
         std::sort(reselected.begin(), reselected.end());
         QCOMPARE(reselected, selected);
+    }
+
+    // Several states are chosen in one visit: a click on a state toggles it and the menu stays open.
+    void statusMenuStaysOpenWhileStatesAreChosen()
+    {
+        StatusFilterButton button({ u"pending"_s, u"failed"_s, u"dead"_s });
+        button.show();
+        QSignalSpy changed(&button, &StatusFilterButton::statusesChanged);
+        QMenu* menu = button.menu();
+        menu->popup(button.mapToGlobal(QPoint(0, button.height())));
+        QVERIFY(QTest::qWaitForWindowExposed(menu));
+        const QList<QAction*> actions = menu->actions();
+        QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(actions.at(1)).center());
+        QVERIFY(menu->isVisible());
+        QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(actions.at(2)).center());
+        QVERIFY(menu->isVisible());
+        QCOMPARE(button.checkedStatuses(), (QStringList { u"failed"_s, u"dead"_s }));
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(button.text(), u"Status: failed, dead"_s);
+        // Clicked again, a state is unchosen.
+        QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(actions.at(1)).center());
+        QCOMPARE(button.checkedStatuses(), QStringList { u"dead"_s });
+        menu->close();
     }
 
     // OutboxView is built from the same pieces (time range, table setup, selection, copy, refresh).

@@ -336,6 +336,7 @@ private slots:
         QVERIFY(window);
         MessageLog& log = *window->messages();
         OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);
@@ -365,6 +366,7 @@ private slots:
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 860));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
         OutboxFilter dead;
         dead.statuses = { OutboxStatus::Dead };
         view.showFilter(dead);

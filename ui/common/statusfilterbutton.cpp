@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/statusfilterbutton.h"
 
+#include <QKeyEvent>
 #include <QMenu>
+#include <QMouseEvent>
 
 StatusFilterButton::StatusFilterButton(const QStringList& statuses, QWidget* parent)
     : QToolButton(parent)
@@ -15,10 +17,27 @@ StatusFilterButton::StatusFilterButton(const QStringList& statuses, QWidget* par
             emit statusesChanged(checkedStatuses());
         });
     }
+    // Several states are chosen at once: a click (or Space) on one toggles it and leaves the menu open.
+    menu->installEventFilter(this);
     setMenu(menu);
     setPopupMode(QToolButton::InstantPopup);
     setToolButtonStyle(Qt::ToolButtonTextOnly);
     updateText();
+}
+
+bool StatusFilterButton::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != menu())
+        return QToolButton::eventFilter(watched, event);
+    QAction* action = nullptr;
+    if (event->type() == QEvent::MouseButtonRelease)
+        action = menu()->actionAt(static_cast<QMouseEvent*>(event)->position().toPoint());
+    else if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Space)
+        action = menu()->activeAction();
+    if (!action || !action->isCheckable() || !action->isEnabled())
+        return QToolButton::eventFilter(watched, event);
+    action->trigger();
+    return true;
 }
 
 QStringList StatusFilterButton::checkedStatuses() const

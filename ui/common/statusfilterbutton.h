@@ -16,6 +16,9 @@ public:
 signals:
     void statusesChanged(const QStringList& statuses);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) final override;
+
 private:
     void updateText();
 };

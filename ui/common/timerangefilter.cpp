@@ -4,7 +4,7 @@
 #include <QCheckBox>
 #include <QDateTimeEdit>
 #include <QHBoxLayout>
-#include <utility>
+#include <tuple>
 
 namespace {
 
@@ -43,8 +43,16 @@ TimeRangeFilter::TimeRangeFilter(const QString& fromText, QWidget* parent)
     layout->addWidget(m_toEnabled);
     layout->addWidget(m_to);
 
-    for (auto [enabled, edit] : { std::pair(m_fromEnabled, m_from), std::pair(m_toEnabled, m_to) }) {
-        connect(enabled, &QCheckBox::toggled, this, [this, edit](bool checked) {
+    // A bound ticked by the operator starts from the present, not from when the console was opened: "from" an hour
+    // ago, "to" the next minute (so that what was created just now is in).
+    for (auto [enabled, edit, fromNowSecs] :
+        { std::tuple(m_fromEnabled, m_from, -3600), std::tuple(m_toEnabled, m_to, 60) }) {
+        connect(enabled, &QCheckBox::toggled, this, [this, edit = edit, fromNowSecs = fromNowSecs](bool checked) {
+            if (checked) {
+                const QSignalBlocker blocker(edit);
+                const QDateTime at = QDateTime::currentDateTime().addSecs(fromNowSecs);
+                edit->setDateTime(at.addSecs(-at.time().second()).addMSecs(-at.time().msec()));
+            }
             edit->setEnabled(checked);
             emit rangeChanged();
         });

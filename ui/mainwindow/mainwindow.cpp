@@ -196,7 +196,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_audit, &AuditView::loadFailed, this, showFailure);
     connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
     // The charts are read only while they are seen: on opening the tab, then with every refresh.
+    m_outbox->setShown(m_tabs->currentIndex() == OutboxTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        m_outbox->setShown(index == OutboxTab);
         if (index == MetricsTab)
             m_metrics->refresh();
         else if (index == FailuresTab)

@@ -317,6 +317,12 @@ void OutboxView::focusFilter()
     m_errorContains->selectAll();
 }
 
+void OutboxView::setShown(bool shown)
+{
+    m_shown = shown;
+    updateActions();
+}
+
 void OutboxView::setSessionInfo(const SessionInfo& info)
 {
     m_session = info;
@@ -336,6 +342,12 @@ void OutboxView::updateActions()
         releasable += kind == int(StuckRowClassifier::Kind::LeaseExpired) ? 1 : 0;
     }
     const QString readOnly = m_session.readOnlyReason();
+    if (!m_shown) {
+        for (QAction* action :
+            { m_requeueSelected, m_editSelected, m_discardSelected, m_releaseSelected, m_requeueMatching })
+            action->setEnabled(false);
+        return;
+    }
     m_requeueSelected->setEnabled(readOnly.isEmpty() && retryable > 0);
     m_discardSelected->setEnabled(readOnly.isEmpty() && discardable > 0);
     m_releaseSelected->setEnabled(readOnly.isEmpty() && releasable > 0);

@@ -32,6 +32,9 @@ public:
     OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* parent = nullptr);
 
     void setSessionInfo(const SessionInfo& info);
+    // Whether the Outbox tab is the one shown: its actions (also in the Actions menu) act on its list and selection,
+    // so elsewhere they are off.
+    void setShown(bool shown);
     void showFilter(const OutboxFilter& filter);
     const OutboxFilter& filter() const;
 
@@ -141,6 +144,7 @@ private:
     qint64 m_selectWhenLoaded = 0;
     QLabel* m_empty;
     int m_followUpLimitMs;
+    bool m_shown = true;
     QTimer* m_filterDelay;
     qint64 m_stuckThresholdMs = OutboxFilter::DefaultStuckThresholdMs;
     QAction* m_requeueSelected;
