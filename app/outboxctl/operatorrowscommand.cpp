@@ -114,6 +114,7 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     if (bySignature)
         selection.errorSignature = SignatureOption::resolve(parser, *session);
     OutboxOperator outboxOperator(*session);
+    outboxOperator.setSelectedGroup(selection.errorSignature);
     if (byStatus) {
         ids = outboxOperator.freeze(selection, cap);
         if (ids.size() == cap)

@@ -42,7 +42,6 @@ QList<qint64> OutboxOperator::freeze(const OutboxFilter& filter, int cap)
 OperatorActionReport OutboxOperator::requeue(
     const QList<qint64>& ids, const QString& reason, const QDateTime& at, int batchSize, const Progress& progress)
 {
-    QString details;
     if (at.isValid()) {
         const QDateTime now = m_session.serverNow();
         if (at <= now)
@@ -50,10 +49,8 @@ OperatorActionReport OutboxOperator::requeue(
                 QStringLiteral("the time to retry at, %1, is not in the future (the server's time is %2); to retry "
                                "now, give no time")
                     .arg(at.toUTC().toString(Qt::ISODate), now.toUTC().toString(Qt::ISODate)));
-        details = QString::fromUtf8(
-            QJsonDocument(QJsonObject { { QStringLiteral("next_attempt_at"), at.toUTC().toString(Qt::ISODateWithMs) } })
-                .toJson(QJsonDocument::Compact));
     }
+    const QString details = selectionDetails(at);
     return apply(
         AuditAction::Requeue,
         [at, details](OutboxRepository& outbox, const QList<qint64>& batch) {
@@ -67,8 +64,8 @@ OperatorActionReport OutboxOperator::discard(
 {
     return apply(
         AuditAction::Discard,
-        [](OutboxRepository& outbox, const QList<qint64>& batch) {
-            return BatchChanges { outbox.discard(batch), {} };
+        [details = selectionDetails({})](OutboxRepository& outbox, const QList<qint64>& batch) {
+            return BatchChanges { outbox.discard(batch), details };
         },
         ids, reason, batchSize, progress);
 }
@@ -82,6 +79,16 @@ OperatorActionReport OutboxOperator::releaseLeases(
             return BatchChanges { outbox.releaseExpiredLeases(batch), {} };
         },
         ids, reason, batchSize, progress);
+}
+
+QString OutboxOperator::selectionDetails(const QDateTime& dueAt) const
+{
+    QJsonObject details;
+    if (!m_selectedGroup.isEmpty())
+        details.insert(QStringLiteral("signature"), m_selectedGroup);
+    if (dueAt.isValid())
+        details.insert(QStringLiteral("next_attempt_at"), dueAt.toUTC().toString(Qt::ISODateWithMs));
+    return details.isEmpty() ? QString() : QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact));
 }
 
 QString OutboxOperator::normalizedJson(const QString& text, const QString& what, bool objectOnly)

@@ -49,6 +49,10 @@ public:
     // only when its state is asked for by name: an operator gave up on it, and a broad retry must not undo that.
     static QList<OutboxStatus> statusesToActOn(const QList<OutboxStatus>& requested, const QList<OutboxStatus>& source);
 
+    // The failure group (error signature) the ids of the actions that follow were selected by, empty for none: their
+    // audit entries record it in their details, so the log tells a group retry and which group it was.
+    void setSelectedGroup(const QString& errorSignature) { m_selectedGroup = errorSignature; }
+
     // Ids of all rows matching `filter`, ascending, at most `cap` of them.
     QList<qint64> freeze(const OutboxFilter& filter, int cap);
 
@@ -94,5 +98,9 @@ private:
     OperatorActionReport apply(const QString& action, const BatchAction& changeBatch, const QList<qint64>& ids,
         const QString& reason, int batchSize, const Progress& progress);
 
+    // The audit details of a requeue or discard: the selected group, and for a retry later when.
+    QString selectionDetails(const QDateTime& dueAt) const;
+
     DbSession& m_session;
+    QString m_selectedGroup;
 };

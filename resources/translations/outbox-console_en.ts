@@ -62,31 +62,6 @@
         <source>Open the rows this action touched in the outbox list</source>
         <translation>Open the rows this action touched in the outbox list</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 by %2 at %3
-Reason: %4
-
-%n %5 row(s): %6
-
-Before: %7
-After:  %8</source>
-        <translation>
-            <numerusform>%1 by %2 at %3
-Reason: %4
-
-%n %5 row: %6
-
-Before: %7
-After:  %8</numerusform>
-            <numerusform>%1 by %2 at %3
-Reason: %4
-
-%n %5 rows: %6
-
-Before: %7
-After:  %8</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Discard</source>
         <translation>Discard</translation>
@@ -110,6 +85,59 @@ After:  %8</numerusform>
     <message>
         <source>Forget relay</source>
         <translation>Forget relay</translation>
+    </message>
+    <message>
+        <source>From the failure group: %1</source>
+        <translation>From the failure group: %1</translation>
+    </message>
+    <message>
+        <source>Due at: %1</source>
+        <translation>Due at: %1</translation>
+    </message>
+    <message>
+        <source>Relay</source>
+        <translation>Relay</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Row</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Before</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>After</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n relay(s)</source>
+        <translation>
+            <numerusform>%n relay</numerusform>
+            <numerusform>%n relays</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n outbox row(s)</source>
+        <translation>
+            <numerusform>%n outbox row</numerusform>
+            <numerusform>%n outbox rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 by %2 at %3 — %4
+Reason: %5
+</source>
+        <translation>%1 by %2 at %3 — %4
+Reason: %5
+</translation>
     </message>
 </context>
 <context>

@@ -62,24 +62,6 @@
         <source>Open the rows this action touched in the outbox list</source>
         <translation>이 작업이 변경한 행을 아웃박스 목록에서 열기</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 by %2 at %3
-Reason: %4
-
-%n %5 row(s): %6
-
-Before: %7
-After:  %8</source>
-        <translation>
-            <numerusform>%1 · 수행자 %2 · %3
-사유: %4
-
-%5 행 %n개: %6
-
-변경 전: %7
-변경 후: %8</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Discard</source>
         <translation>폐기</translation>
@@ -103,6 +85,56 @@ After:  %8</source>
     <message>
         <source>Forget relay</source>
         <translation>릴레이 잊기</translation>
+    </message>
+    <message>
+        <source>From the failure group: %1</source>
+        <translation>실패 그룹에서: %1</translation>
+    </message>
+    <message>
+        <source>Due at: %1</source>
+        <translation>처리 예정 시각: %1</translation>
+    </message>
+    <message>
+        <source>Relay</source>
+        <translation>릴레이</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>행</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>변경 전</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>변경 후</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 외 %n개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n relay(s)</source>
+        <translation>
+            <numerusform>릴레이 %n개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n outbox row(s)</source>
+        <translation>
+            <numerusform>아웃박스 행 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 by %2 at %3 — %4
+Reason: %5
+</source>
+        <translation>%1 · 수행자 %2 · %3 — %4
+사유: %5
+</translation>
     </message>
 </context>
 <context>

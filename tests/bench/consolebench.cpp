@@ -199,6 +199,12 @@ int main(int argc, char** argv)
         session.exec(QStringLiteral("SELECT count(*) FROM outbox WHERE last_error ILIKE '%NO_ROUTE%'"), {},
             QStringLiteral("counting"));
     }));
+    // And the bare scan a payload search of the last 24 hours must make: every row of the range, its JSON as text.
+    std::printf("%-52s %9.1f ms\n", "baseline: count(*) of a payload text, last 24 h", medianMs(3, [&] {
+        session.exec(QStringLiteral("SELECT count(*) FROM outbox WHERE created_at >= now() - interval '1 day' "
+                                    "AND payload::text ILIKE '%zebra crossing%'"),
+            {}, QStringLiteral("counting"));
+    }));
     OutboxReadRepository outbox(session);
     std::printf("%-52s %12s %16s\n", "outbox list, page of 200 rows", "first page", "page 50 deep");
     for (const auto& [statusName, statuses] : statusSets) {

@@ -927,6 +927,10 @@ private slots:
                                             "AND reason = 'order 9 was cancelled upstream' AND entity_ids = '{1}'"))
                      .toLongLong(),
             1);
+        // Selected by its failure group: the entry names the group.
+        QCOMPARE(db().scalar(QStringLiteral("SELECT details->>'signature' FROM audit_log WHERE action = 'discard'"))
+                     .toString(),
+            signature);
         EXPECT_EXIT(ctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink=null") }), 0);
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox")).toString(),
             QStringLiteral("discarded,published,published"));

@@ -7,6 +7,7 @@
 #include "core/bulkactionrunner.h"
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
+#include "core/timeformatter.h"
 #include "failures/failuregroupsmodel.h"
 #include "failures/failuresview.h"
 #include "keys/keydetailpane.h"
@@ -42,6 +43,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
@@ -575,6 +577,16 @@ private slots:
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT reason || ' ' || cardinality(entity_ids) FROM audit_log")).toString(),
             QStringLiteral("broker back after the network fix 8"));
+        // The entry says it was a group retry, and which group; the Audit tab says so too.
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT details->>'signature' FROM audit_log")).toString(), largest.signature);
+        tabs->setCurrentWidget(window->auditView());
+        window->auditView()->showFilter(AuditFilter {});
+        QTRY_COMPARE_WITH_TIMEOUT(window->auditView()->model()->rowCount(), 1, 10'000);
+        window->auditView()->table()->selectRow(0);
+        QVERIFY2(window->auditView()->detail()->toPlainText().contains(
+                     QStringLiteral("From the failure group: %1").arg(largest.signature)),
+            qPrintable(window->auditView()->detail()->toPlainText()));
         tabs->setCurrentWidget(failures);
         QTRY_COMPARE_WITH_TIMEOUT(failures->model()->rowCount(), 1, 10'000);
     }
@@ -645,7 +657,14 @@ private slots:
         audit->table()->selectRow(1);
         QVERIFY2(audit->detail()->toPlainText().contains(QStringLiteral("Reason: first batch after the fix")),
             qPrintable(audit->detail()->toPlainText()));
-        QVERIFY(audit->detail()->toPlainText().contains(QStringLiteral("1, 2, 3")));
+        // The states as a table, a line per row.
+        for (const char* id : { "1", "2", "3" }) {
+            QVERIFY2(QRegularExpression(QStringLiteral("^%1 +dead +pending$").arg(QLatin1String(id)),
+                         QRegularExpression::MultilineOption)
+                         .match(audit->detail()->toPlainText())
+                         .hasMatch(),
+                qPrintable(audit->detail()->toPlainText()));
+        }
         GuiTesting::saveScreenshot(*window, QStringLiteral("console-audit.png"));
 
         const auto buttons = audit->findChildren<QPushButton*>();
@@ -874,6 +893,16 @@ private slots:
                                        "FROM outbox WHERE id IN (1, 2)"))
                 .toString(),
             QStringLiteral("pending %1,pending %1").arg(atMinute.toMSecsSinceEpoch()));
+        // The audit entry says when.
+        AuditView* audit = window->auditView();
+        window->findChild<QTabWidget*>()->setCurrentWidget(audit);
+        audit->showFilter(AuditFilter {});
+        auto* entries = audit->findChild<QTableView*>();
+        QTRY_COMPARE_WITH_TIMEOUT(entries->model()->rowCount(), 1, 10'000);
+        entries->selectRow(0);
+        const QString detail = audit->findChild<QPlainTextEdit*>()->toPlainText();
+        QVERIFY2(
+            detail.contains(QStringLiteral("Due at: %1").arg(TimeFormatter::display(atMinute))), qPrintable(detail));
     }
 
     // Edit and retry from the console: the editor says where the JSON is wrong, the review shows the difference as

@@ -13,6 +13,8 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -116,19 +118,56 @@ void AuditView::refresh()
     ListViewSetup::refresh(m_table, m_model);
 }
 
-QString AuditView::editedContent(const AuditEntry& entry)
+QString AuditView::detailsText(const AuditEntry& entry)
 {
-    if (entry.action != AuditAction::Edit)
-        return {};
+    const QJsonObject details = QJsonDocument::fromJson(entry.details).object();
     QString text;
+    // A group retry or discard: which group.
+    if (const QJsonValue group = details.value(QStringLiteral("signature")); group.isString())
+        text += tr("From the failure group: %1").arg(group.toString()) + QLatin1Char('\n');
+    // A retry later: when the rows became due.
+    if (const QJsonValue dueAt = details.value(QStringLiteral("next_attempt_at")); dueAt.isString()) {
+        text += tr("Due at: %1").arg(TimeFormatter::display(QDateTime::fromString(dueAt.toString(), Qt::ISODateWithMs)))
+            + QLatin1Char('\n');
+    }
+    if (entry.action != AuditAction::Edit)
+        return text;
     const auto section = [&text](const QString& title, const QString& before, const QString& after) {
         const LineDiff diff(before, after);
-        text += QStringLiteral("\n\n") + title + QLatin1Char('\n');
-        text += diff.isEmpty() ? tr("unchanged") : diff.unified(EditContext).join(QLatin1Char('\n'));
+        text += QLatin1Char('\n') + title + QLatin1Char('\n');
+        text += (diff.isEmpty() ? tr("unchanged") : diff.unified(EditContext).join(QLatin1Char('\n')))
+            + QLatin1Char('\n');
     };
     section(tr("Payload (- before, + after):"), entry.contentBefore.payload, entry.contentAfter.payload);
     section(tr("Headers (- before, + after):"), entry.contentBefore.headers, entry.contentAfter.headers);
     return text;
+}
+
+QString AuditView::statesTable(const AuditEntry& entry)
+{
+    // One line per row or relay, in columns: 27 ids in a JSON map were a wall of text.
+    const QJsonObject before = QJsonDocument::fromJson(entry.stateBefore).object();
+    const QJsonObject after = QJsonDocument::fromJson(entry.stateAfter).object();
+    const QString idHeader = entry.entity == AuditEntity::Relay ? tr("Relay") : tr("Row");
+    const QString beforeHeader = tr("Before");
+    int idWidth = int(idHeader.size());
+    int beforeWidth = int(beforeHeader.size());
+    for (const qint64 id : entry.entityIds) {
+        idWidth = qMax(idWidth, int(QString::number(id).size()));
+        beforeWidth = qMax(beforeWidth, int(before.value(QString::number(id)).toString().size()));
+    }
+    const auto line = [&](const QString& id, const QString& from, const QString& to) {
+        return id.leftJustified(idWidth + 2) + from.leftJustified(beforeWidth + 2) + to;
+    };
+    QStringList lines { line(idHeader, beforeHeader, tr("After")) };
+    const qsizetype shown = qMin<qsizetype>(entry.entityIds.size(), ListedStates);
+    for (qsizetype i = 0; i < shown; ++i) {
+        const QString id = QString::number(entry.entityIds.at(i));
+        lines.append(line(id, before.value(id).toString(), after.value(id).toString()));
+    }
+    if (entry.entityIds.size() > shown)
+        lines.append(tr("… and %n more", nullptr, int(entry.entityIds.size() - shown)));
+    return lines.join(QLatin1Char('\n'));
 }
 
 void AuditView::showSelected()
@@ -141,13 +180,10 @@ void AuditView::showSelected()
         return;
     }
     const AuditEntry& entry = m_model->rowAt(rows.first().row());
-    QStringList ids;
-    for (const qint64 id : entry.entityIds)
-        ids.append(QString::number(id));
-    m_detail->setPlainText(tr("%1 by %2 at %3\nReason: %4\n\n%n %5 row(s): %6\n\nBefore: %7\nAfter:  %8", nullptr,
-                               int(entry.entityIds.size()))
-                               .arg(entry.action, entry.actor, TimeFormatter::display(entry.at), entry.reason,
-                                   entry.entity, ids.join(QStringLiteral(", ")), QString::fromUtf8(entry.stateBefore),
-                                   QString::fromUtf8(entry.stateAfter))
-        + editedContent(entry));
+    const int count = int(entry.entityIds.size());
+    const QString subject = entry.entity == AuditEntity::Relay ? tr("%n relay(s)", nullptr, count)
+                                                               : tr("%n outbox row(s)", nullptr, count);
+    m_detail->setPlainText(tr("%1 by %2 at %3 — %4\nReason: %5\n")
+                               .arg(entry.action, entry.actor, TimeFormatter::display(entry.at), subject, entry.reason)
+        + detailsText(entry) + QLatin1Char('\n') + statesTable(entry));
 }

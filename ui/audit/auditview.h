@@ -42,9 +42,13 @@ signals:
 private:
     AuditFilter filterFromControls() const;
     void showSelected();
-    // An edit's payload and headers, before and after, as lines removed and added; empty for other actions.
-    static QString editedContent(const AuditEntry& entry);
+    // What an entry's details say: an edit's payload and headers, before and after, as lines removed and added, or
+    // when the rows of a retry later became due; empty for the other actions.
+    static QString detailsText(const AuditEntry& entry);
     static constexpr int EditContext = 3;
+    // The rows' (or relays') states before and after, one line each, in columns.
+    static QString statesTable(const AuditEntry& entry);
+    static constexpr int ListedStates = 1000;
 
     AuditTableModel* m_model;
     QTableView* m_table;

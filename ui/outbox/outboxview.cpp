@@ -523,7 +523,8 @@ void OutboxView::actOnMatching(RowAction action)
                 guard += retryOfDiscardedConsequence();
             const QString notice
                 = discard ? discardWarning() : lastFailureNotice(candidates, !shown.errorSignature.isEmpty());
-            if (!confirmAndRun(action, ids, guard, notice, discard || candidates.failedWithin(RecentFailureMs)))
+            if (!confirmAndRun(action, ids, guard, notice, discard || candidates.failedWithin(RecentFailureMs),
+                    shown.errorSignature))
                 showFilter(shown);
         },
         [this](const OutboxError& error) {
@@ -582,8 +583,8 @@ QString OutboxView::verbOf(RowAction action) const
     return {};
 }
 
-bool OutboxView::confirmAndRun(
-    RowAction action, const QList<qint64>& ids, const QString& guard, const QString& notice, bool noticeIsWarning)
+bool OutboxView::confirmAndRun(RowAction action, const QList<qint64>& ids, const QString& guard, const QString& notice,
+    bool noticeIsWarning, const QString& group)
 {
     if (ids.isEmpty())
         return false;
@@ -595,8 +596,9 @@ bool OutboxView::confirmAndRun(
     if (dialog.exec() != QDialog::Accepted)
         return false;
     const QDateTime dueAt = dialog.dueAt();
-    const BulkActionRunner::Action run = [action, dueAt](OutboxOperator& op, const QList<qint64>& ids,
+    const BulkActionRunner::Action run = [action, dueAt, group](OutboxOperator& op, const QList<qint64>& ids,
                                              const QString& reason, const OutboxOperator::Progress& progress) {
+        op.setSelectedGroup(group);
         switch (action) {
         case RowAction::Discard:
             return op.discard(ids, reason, OutboxOperator::DefaultBatchSize, progress);

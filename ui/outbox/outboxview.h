@@ -113,8 +113,9 @@ private:
     // A failure group or the rows of an audited action: narrows the list beyond the filter bar's controls.
     void setNarrowing(const QString& errorSignature, const QList<qint64>& ids);
     // Asks for the reason (with `notice`, e.g. when the rows last failed) and runs the action; false if cancelled.
+    // `group`: the failure group the ids were selected by, recorded in the audit entry.
     bool confirmAndRun(RowAction action, const QList<qint64>& ids, const QString& guard, const QString& notice = {},
-        bool noticeIsWarning = false);
+        bool noticeIsWarning = false, const QString& group = {});
     // When the candidates last failed, for the confirmation.
     static QString lastFailureNotice(const RequeueCandidates& candidates, bool ofGroup);
     // `dueAt`: when requeued rows become due, invalid for now.
