@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QStringDecoder>
 #include <cstdio>
+#include <limits>
 
 // RabbitMQ's largest message (max_message_size); a bigger payload could not be published anyway.
 static constexpr qint64 MaxFileBytes = 128 * 1024 * 1024;
