@@ -56,8 +56,7 @@ static QString readText(const ArgumentParser& parser, const QString& option)
         throw parser.usageError(QStringLiteral("--%1: cannot read %2: %3").arg(option, path, file.errorString()));
     if (bytes.size() > MaxFileBytes)
         throw parser.usageError(QStringLiteral("--%1: %2 is larger than %3 MiB, the largest message RabbitMQ takes")
-                                    .arg(option, path)
-                                    .arg(MaxFileBytes / 1024 / 1024));
+                                    .arg(option, path, QString::number(MaxFileBytes / 1024 / 1024)));
     QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
     const QString text = decoder.decode(bytes);
     if (decoder.hasError())

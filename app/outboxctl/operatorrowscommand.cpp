@@ -107,9 +107,6 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     const QDateTime at = takesDueTime() && parser.isSet(QStringLiteral("at"))
         ? parser.instant(QStringLiteral("at"), session->serverNow(), QTimeZone::systemTimeZone())
         : QDateTime();
-    if (at.isValid() && at <= session->serverNow())
-        throw parser.usageError(QStringLiteral("--at %1 is not in the future; to retry now, leave --at out")
-                                    .arg(parser.value(QStringLiteral("at"))));
     const QString due = at.isValid() ? QStringLiteral(", due at %1").arg(at.toUTC().toString(Qt::ISODate)) : QString();
     if (bySignature)
         selection.errorSignature = SignatureOption::resolve(parser, *session);

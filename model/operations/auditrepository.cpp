@@ -45,7 +45,12 @@ void AuditRepository::record(const QString& action, const QString& reason, const
         QStringLiteral("writing the audit log"));
 }
 
+// What lists read: the details without an edit's payloads and headers, which stay out of list queries.
 static const QString EntryColumns = QStringLiteral(
+    "id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, state_after::text, "
+    "(details - 'payload' - 'headers')::text, NULL, NULL, NULL, NULL");
+// One entry whole: an edit's content too.
+static const QString EntryWithContentColumns = QStringLiteral(
     "id, epoch_ms(at), actor, action, reason, entity, entity_ids::text, state_before::text, state_after::text, "
     "details::text, jsonb_pretty(details->'payload'->'before'), jsonb_pretty(details->'payload'->'after'), "
     "jsonb_pretty(details->'headers'->'before'), jsonb_pretty(details->'headers'->'after')");
@@ -86,6 +91,15 @@ QList<AuditEntry> AuditRepository::page(const AuditFilter& filter, int limit, qi
     const SqlFragment sql = query.build(true, beforeId, limit);
     QSqlQuery& q = m_session.exec(sql.sql, sql.binds, QStringLiteral("reading the audit log"));
     return entriesFrom(q);
+}
+
+std::optional<AuditEntry> AuditRepository::withContent(qint64 id)
+{
+    QSqlQuery& q = m_session.exec(
+        QStringLiteral("SELECT ") + EntryWithContentColumns + QStringLiteral(" FROM audit_log WHERE id = ?::bigint"),
+        { id }, QStringLiteral("reading an audit entry"));
+    const QList<AuditEntry> entries = entriesFrom(q);
+    return entries.isEmpty() ? std::nullopt : std::optional(entries.first());
 }
 
 QList<AuditEntry> AuditRepository::byIds(const QList<qint64>& ids)

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <optional>
 
 class DbSession;
 class QSqlQuery;
@@ -35,8 +36,11 @@ struct AuditEntry {
     QList<qint64> entityIds;
     QByteArray stateBefore; // JSON {"<id>": "<status>"}
     QByteArray stateAfter;
-    QByteArray details; // JSON, or empty: what the action changed besides the states (migration 0018)
-    // An edit's content before and after, as the database renders it (jsonb_pretty); empty for other actions.
+    // JSON, or empty: what the action changed besides the states (migration 0018); without an edit's content except
+    // from withContent().
+    QByteArray details;
+    // An edit's content before and after, as the database renders it (jsonb_pretty); empty for other actions and
+    // except from withContent().
     MessageContent contentBefore;
     MessageContent contentAfter;
 };
@@ -62,6 +66,8 @@ public:
     // each filter (migration 0006), so a page costs the same at any size of the log.
     QList<AuditEntry> page(const AuditFilter& filter, int limit, qint64 beforeId);
     QList<AuditEntry> byIds(const QList<qint64>& ids);
+    // Entry `id` whole, an edit's payloads and headers too (which the list reads above leave out).
+    std::optional<AuditEntry> withContent(qint64 id);
 
 private:
     QList<AuditEntry> entriesFrom(QSqlQuery& q);

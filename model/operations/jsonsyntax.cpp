@@ -32,10 +32,16 @@ std::optional<JsonSyntax::Problem> JsonSyntax::check(const QString& text)
         return container || document.array().size() == 1
             ? std::nullopt
             : std::optional(Problem { Problem::Kind::SeveralValues, 0, 0, {} });
-    // Qt's offset is just past the character it stumbled on.
-    const qsizetype offset = qBound(qsizetype(0), qsizetype(error.offset) - (container ? 1 : 2), utf8.size());
+    // Qt refuses a number a double cannot hold, which jsonb's numeric keeps: the server decides about numbers.
+    if (error.error == QJsonParseError::IllegalNumber)
+        return std::nullopt;
+    // Qt's offset is just past the character it stumbled on, but at the garbage itself after a complete document.
+    // Inside the brackets a scalar is parsed in, text after the value is garbage only once the text closed the
+    // brackets: the character before is that closing bracket, where the mistake is.
+    const qsizetype back = container ? (error.error == QJsonParseError::GarbageAtEnd ? 0 : 1) : 2;
+    const qsizetype offset = qBound(qsizetype(0), qsizetype(error.offset) - back, utf8.size());
     const QByteArray before = utf8.left(offset);
     const qsizetype lineStart = before.lastIndexOf('\n') + 1;
     return Problem { Problem::Kind::Syntax, int(before.count('\n') + 1),
-        int(QString::fromUtf8(before.mid(lineStart)).size() + 1), error.errorString() };
+        int(QString::fromUtf8(before.mid(lineStart)).toUcs4().size() + 1), error.errorString() };
 }

@@ -7,7 +7,8 @@ OutboxError OperatorRole::refused(
     DbSession& session, const QString& action, const QString& what, const OutboxError& error)
 {
     return OutboxError(OutboxError::Kind::Permission,
-        QStringLiteral("database user '%1' may not %2 %3 (grant it the outbox_operator role): %4")
+        QStringLiteral("database user '%1' may not %2 %3 (grant it the outbox_operator role; after an upgrade, "
+                       "outboxctl migrate --grant-roles gives that role what the new schema needs): %4")
             .arg(session.currentUser(), action, what, error.message()),
         error.sqlState());
 }

@@ -29,10 +29,16 @@ OutboxRowSummary summaryFromRow(const QSqlQuery& q)
         SqlValues::instant(q.value(10)), SqlValues::instant(q.value(11)), q.value(12).toString() };
 }
 
+// `text` as a case-insensitive substring of the text expression `column`, literally (no LIKE wildcards).
+SqlFragment containsText(const QString& column, const QString& text)
+{
+    return { column + QStringLiteral(" ILIKE '%' || ?::text || '%' ESCAPE '\\'"), { SqlValues::likeLiteral(text) } };
+}
+
 // Case-insensitive substring of last_error; the trigram index serves it (migration 0007).
 SqlFragment errorContains(const QString& text)
 {
-    return { QStringLiteral("last_error ILIKE '%' || ?::text || '%' ESCAPE '\\'"), { SqlValues::likeLiteral(text) } };
+    return containsText(QStringLiteral("last_error"), text);
 }
 
 // The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
@@ -50,8 +56,8 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         query.collectBeforeOrdering();
     }
     if (!filter.payloadContains.isEmpty()) {
-        query.require(QStringLiteral("payload::text ILIKE '%' || ?::text || '%' ESCAPE '\\'"),
-            { SqlValues::likeLiteral(filter.payloadContains) });
+        const SqlFragment condition = containsText(QStringLiteral("payload::text"), filter.payloadContains);
+        query.require(condition.sql, condition.binds);
     }
     if (!filter.errorContains.isEmpty()) {
         const SqlFragment condition = errorContains(filter.errorContains);

@@ -139,6 +139,14 @@ Reason: %5
 Reason: %5
 </translation>
     </message>
+    <message>
+        <source>Reading the edit…</source>
+        <translation>Reading the edit…</translation>
+    </message>
+    <message>
+        <source>The edit could not be read: %1</source>
+        <translation>The edit could not be read: %1</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -461,6 +469,10 @@ Reason: %5
     <message>
         <source>Headers</source>
         <translation>Headers</translation>
+    </message>
+    <message>
+        <source>Row %1 was changed while you edited it: its payload or headers are not what you started from. Cancel and open it again to edit what it carries now.</source>
+        <translation>Row %1 was changed while you edited it: its payload or headers are not what you started from. Cancel and open it again to edit what it carries now.</translation>
     </message>
 </context>
 <context>
@@ -1178,16 +1190,16 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>Forgot %n relays</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>, %n left alone because they run again</source>
-        <translation>
-            <numerusform>, %n left alone because it runs again</numerusform>
-            <numerusform>, %n left alone because they run again</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Forget failed</source>
         <translation>Forget failed</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone (running again, or forgotten already)</source>
+        <translation>
+            <numerusform>, %n left alone (running again, or forgotten already)</numerusform>
+            <numerusform>, %n left alone (running again, or forgotten already)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2312,10 +2324,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>waiting behind their key</translation>
     </message>
     <message>
-        <source>&amp;Forget…</source>
-        <translation>&amp;Forget…</translation>
-    </message>
-    <message>
         <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
         <translation>A running relay (alive or failing) cannot be forgotten: stop it first</translation>
     </message>
@@ -2329,6 +2337,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay: %4</numerusform>
             <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relays: %4</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>For&amp;get…</source>
+        <translation>For&amp;get…</translation>
     </message>
 </context>
 <context>

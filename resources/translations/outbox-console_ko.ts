@@ -136,6 +136,14 @@ Reason: %5
 사유: %5
 </translation>
     </message>
+    <message>
+        <source>Reading the edit…</source>
+        <translation>수정 내용을 읽는 중…</translation>
+    </message>
+    <message>
+        <source>The edit could not be read: %1</source>
+        <translation>수정 내용을 읽을 수 없습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>BulkActionRunner</name>
@@ -455,6 +463,10 @@ Reason: %5
     <message>
         <source>Headers</source>
         <translation>헤더</translation>
+    </message>
+    <message>
+        <source>Row %1 was changed while you edited it: its payload or headers are not what you started from. Cancel and open it again to edit what it carries now.</source>
+        <translation>편집하는 동안 행 %1이(가) 바뀌었습니다: 페이로드나 헤더가 편집을 시작한 내용과 다릅니다. 취소하고 다시 열어 지금 담긴 내용을 편집하세요.</translation>
     </message>
 </context>
 <context>
@@ -1164,15 +1176,15 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>릴레이 %n개를 잊었습니다</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>, %n left alone because they run again</source>
-        <translation>
-            <numerusform>, 다시 실행 중이라 %n개는 그대로 둠</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Forget failed</source>
         <translation>잊기 실패</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n left alone (running again, or forgotten already)</source>
+        <translation>
+            <numerusform>, %n개는 그대로 둠 (다시 실행 중이거나 이미 잊음)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2269,10 +2281,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>키의 이전 행을 기다리는 중</translation>
     </message>
     <message>
-        <source>&amp;Forget…</source>
-        <translation>잊기(&amp;F)…</translation>
-    </message>
-    <message>
         <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
         <translation>실행 중인 릴레이(정상 또는 실패 중)는 잊을 수 없습니다: 먼저 중지하세요</translation>
     </message>
@@ -2285,6 +2293,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>
             <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 릴레이 %n개: %4</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>For&amp;get…</source>
+        <translation>잊기(&amp;G)…</translation>
     </message>
 </context>
 <context>

@@ -822,8 +822,7 @@ private slots:
         const CliRun past = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=dead"),
             QStringLiteral("--at=now-5m"), QStringLiteral("--reason=x") });
         EXPECT_EXIT(past, 2);
-        QVERIFY2(
-            isOneDiagnostic(past) && past.err.contains("--at now-5m is not in the future"), qPrintable(describe(past)));
+        QVERIFY2(isOneDiagnostic(past) && past.err.contains("is not in the future"), qPrintable(describe(past)));
         const CliRun garbled = ctl({ QStringLiteral("requeue"), QStringLiteral("--status=dead"),
             QStringLiteral("--at=tomorrow"), QStringLiteral("--reason=x") });
         EXPECT_EXIT(garbled, 2);

@@ -18,6 +18,8 @@ private slots:
         QTest::newRow("number") << QStringLiteral("12345678901234567890");
         QTest::newRow("string") << QStringLiteral("\"text\"");
         QTest::newRow("null") << QStringLiteral("null");
+        // Beyond a double: jsonb keeps it, so the server decides.
+        QTest::newRow("number beyond a double") << QStringLiteral("{\"n\": 1e400}");
         QTest::newRow("blanks around") << QStringLiteral("\n  {}\n");
     }
 
@@ -34,9 +36,13 @@ private slots:
         QTest::newRow("empty") << QString() << QStringLiteral("empty");
         QTest::newRow("blank") << QStringLiteral("  \n") << QStringLiteral("empty");
         QTest::newRow("two values") << QStringLiteral("1, 2") << QStringLiteral("more than one JSON value");
-        QTest::newRow("two objects") << QStringLiteral("{} {}") << QStringLiteral("line 1, column 3: garbage");
+        QTest::newRow("two objects") << QStringLiteral("{} {}") << QStringLiteral("line 1, column 4: garbage");
+        QTest::newRow("two objects on two lines")
+            << QStringLiteral("{}\n{}") << QStringLiteral("line 2, column 1: garbage");
         QTest::newRow("unclosed") << QStringLiteral("{\"a\": 1") << QStringLiteral("line 1, column ");
         // A missing comma on the third line: the place is counted in lines and in characters, not bytes.
+        QTest::newRow("an emoji is one character")
+            << QStringLiteral("{\"😀\": 1 \"b\": 2}") << QStringLiteral("line 1, column 9");
         QTest::newRow("third line") << QStringLiteral("{\n  \"ä\": 1\n  \"b\": 2\n}")
                                     << QStringLiteral("line 3, column 3");
         QTest::newRow("closing bracket only") << QStringLiteral("]") << QStringLiteral("line 1, column 1");

@@ -31,6 +31,7 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     , m_action(new QComboBox(this))
     , m_when(new TimeRangeFilter(tr("From"), this))
     , m_detail(DetailViews::codeView(this))
+    , m_reads(reads)
     , m_showRows(new QPushButton(tr("&Show rows"), this))
     , m_filterDelay(ListViewSetup::filterDelay(this))
 {
@@ -132,6 +133,9 @@ QString AuditView::detailsText(const AuditEntry& entry)
     }
     if (entry.action != AuditAction::Edit)
         return text;
+    // The list's reads leave an edit's content out; showSelected() reads it.
+    if (entry.contentAfter.payload.isEmpty())
+        return text + QLatin1Char('\n') + tr("Reading the edit…") + QLatin1Char('\n');
     const auto section = [&text](const QString& title, const QString& before, const QString& after) {
         const LineDiff diff(before, after);
         text += QLatin1Char('\n') + title + QLatin1Char('\n');
@@ -175,11 +179,30 @@ void AuditView::showSelected()
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     // The outbox list shows outbox rows: a relay's id is no row of it.
     m_showRows->setEnabled(!rows.isEmpty() && m_model->rowAt(rows.first().row()).entity == AuditEntity::Outbox);
+    m_contentRequests.next();
     if (rows.isEmpty()) {
         m_detail->clear();
         return;
     }
-    const AuditEntry& entry = m_model->rowAt(rows.first().row());
+    const AuditEntry entry = m_model->rowAt(rows.first().row());
+    showEntry(entry);
+    if (entry.action != AuditAction::Edit)
+        return;
+    // An edit's payloads stay out of the list's reads: this one is read now, on the reading connection.
+    const qint64 id = entry.id;
+    m_reads.runLatest<std::optional<AuditEntry>>(
+        m_contentRequests, this, [id](DbSession& session) { return AuditRepository(session).withContent(id); },
+        [this](const std::optional<AuditEntry>& whole) {
+            if (whole)
+                showEntry(*whole);
+        },
+        [this](const OutboxError& error) {
+            m_detail->appendPlainText(QLatin1Char('\n') + tr("The edit could not be read: %1").arg(error.message()));
+        });
+}
+
+void AuditView::showEntry(const AuditEntry& entry)
+{
     const int count = int(entry.entityIds.size());
     const QString subject = entry.entity == AuditEntity::Relay ? tr("%n relay(s)", nullptr, count)
                                                                : tr("%n outbox row(s)", nullptr, count);

@@ -4,6 +4,8 @@
 #include "operations/auditfilter.h"
 #include "outbox/outboxfilter.h"
 
+#include "core/latestrequest.h"
+
 #include <QWidget>
 
 struct AuditEntry;
@@ -42,6 +44,7 @@ signals:
 private:
     AuditFilter filterFromControls() const;
     void showSelected();
+    void showEntry(const AuditEntry& entry);
     // What an entry's details say: an edit's payload and headers, before and after, as lines removed and added, or
     // when the rows of a retry later became due; empty for the other actions.
     static QString detailsText(const AuditEntry& entry);
@@ -57,6 +60,9 @@ private:
     QComboBox* m_action;
     TimeRangeFilter* m_when;
     QPlainTextEdit* m_detail;
+    DatabaseClient& m_reads;
+    // The selected edit's content, read when it is selected: the newest selection wins.
+    LatestRequest m_contentRequests;
     QPushButton* m_showRows;
     QTimer* m_filterDelay;
 };

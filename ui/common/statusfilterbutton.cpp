@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
+#include <utility>
 
 StatusFilterButton::StatusFilterButton(const QStringList& statuses, QWidget* parent)
     : QToolButton(parent)
@@ -30,7 +31,11 @@ bool StatusFilterButton::eventFilter(QObject* watched, QEvent* event)
     if (watched != menu())
         return QToolButton::eventFilter(watched, event);
     QAction* action = nullptr;
-    if (event->type() == QEvent::MouseButtonRelease)
+    // A release that ends a press in the menu (not the drag that opened it from the button) with the left button.
+    if (event->type() == QEvent::MouseButtonPress)
+        m_pressedInMenu = static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton;
+    if (event->type() == QEvent::MouseButtonRelease && std::exchange(m_pressedInMenu, false)
+        && static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton)
         action = menu()->actionAt(static_cast<QMouseEvent*>(event)->position().toPoint());
     else if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Space)
         action = menu()->activeAction();

@@ -21,4 +21,6 @@ protected:
 
 private:
     void updateText();
+
+    bool m_pressedInMenu = false;
 };

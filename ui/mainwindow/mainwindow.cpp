@@ -554,7 +554,8 @@ void MainWindow::forgetRelays(const QList<RelayNode>& relays)
         [this](const OperatorActionReport& report) {
             QString message = tr("Forgot %n relay(s)", nullptr, int(report.changed.size()));
             if (!report.leftAlone.isEmpty())
-                message += tr(", %n left alone because they run again", nullptr, int(report.leftAlone.size()));
+                message += tr(
+                    ", %n left alone (running again, or forgotten already)", nullptr, int(report.leftAlone.size()));
             m_messages->post(message);
             m_overview->refresh();
         },

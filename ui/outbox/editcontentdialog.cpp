@@ -206,6 +206,15 @@ void EditContentDialog::showReview(const ContentEditPreview& preview)
                         .arg(OutboxStatusNames.name(preview.status)));
         return;
     }
+    // The guard the edit is applied under is the content the operator started from, not what Review read: another
+    // edit made meanwhile would otherwise be reverted without a word.
+    if (preview.current != m_row.current) {
+        checkSyntax();
+        showProblem(tr("Row %1 was changed while you edited it: its payload or headers are not what you started from. "
+                       "Cancel and open it again to edit what it carries now.")
+                        .arg(preview.id));
+        return;
+    }
     if (!preview.changesSomething()) {
         checkSyntax();
         showProblem(tr("The database would store exactly what the row carries now: the edit changes only the layout. "

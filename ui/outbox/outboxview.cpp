@@ -30,6 +30,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <stdexcept>
 
 namespace {
 
@@ -605,10 +606,12 @@ bool OutboxView::confirmAndRun(RowAction action, const QList<qint64>& ids, const
         case RowAction::ReleaseLease:
             return op.releaseLeases(ids, reason, OutboxOperator::DefaultBatchSize, progress);
         case RowAction::Requeue:
-        case RowAction::Edit: // not a bulk action: editSelected() applies it
+            return op.requeue(ids, reason, dueAt, OutboxOperator::DefaultBatchSize, progress);
+        case RowAction::Edit:
             break;
         }
-        return op.requeue(ids, reason, dueAt, OutboxOperator::DefaultBatchSize, progress);
+        // An edit is made for one message with its own dialog (editSelected()), never confirmed here.
+        throw std::logic_error("edit and retry is not a bulk action");
     };
     BulkActionRunner* runner = BulkActionRunner::start(m_actions, this, verb, ids, dialog.reason(), run);
     connect(runner, &BulkActionRunner::finished, this,
