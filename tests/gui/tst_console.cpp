@@ -929,7 +929,7 @@ private slots:
 
         QSignalSpy finished(&view, &OutboxView::actionFinished);
         bool answered = false;
-        ConsoleTesting::whenModalOpens<EditContentDialog>(this, [&answered, this](EditContentDialog& dialog) {
+        ConsoleTesting::whenModalOpens<EditContentDialog>(this, [&answered, id, this](EditContentDialog& dialog) {
             QVERIFY(dialog.payloadEditor()->toPlainText().contains(QStringLiteral("\"amount\": \"12.50\"")));
             QCOMPARE(dialog.problem(), QStringLiteral("Nothing is changed yet."));
             QVERIFY(!dialog.reviewButton()->isEnabled());
@@ -941,6 +941,14 @@ private slots:
             dialog.payloadEditor()->setPlainText(QStringLiteral("{\n  \"amount\": 12.50,\n  \"sku\": \"A-1\"\n}"));
             QCOMPARE(dialog.problem(), QString());
             QSignalSpy reviewed(&dialog, &EditContentDialog::reviewFinished);
+            // Another operator's edit meanwhile: the review refuses to revert it unsaid.
+            db().exec(QStringLiteral("UPDATE outbox SET headers = '{\"x-by\": \"bob\"}' WHERE id = ?::bigint"), { id });
+            dialog.reviewButton()->click();
+            QVERIFY(reviewed.wait(10'000));
+            QVERIFY(!dialog.isReviewing());
+            QVERIFY2(dialog.problem().contains(QStringLiteral("was changed while you edited it")),
+                qPrintable(dialog.problem()));
+            db().exec(QStringLiteral("UPDATE outbox SET headers = '{}' WHERE id = ?::bigint"), { id });
             dialog.reviewButton()->click();
             QVERIFY(reviewed.wait(10'000));
             QVERIFY(dialog.isReviewing());
