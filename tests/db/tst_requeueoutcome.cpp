@@ -7,6 +7,7 @@
 #include "support/databasetestcase.h"
 #include "support/querytesting.h"
 
+#include <QScopeGuard>
 #include <QSqlQuery>
 #include <QTest>
 
@@ -117,17 +118,26 @@ private slots:
         db().exec(QStringLiteral("INSERT INTO outbox_attempts (outbox_id, attempt, worker, error) "
                                  "SELECT id, 1, 'w', 'broker unavailable ' || id FROM outbox WHERE id <= 20000"));
         session().execScript(QStringLiteral("ANALYZE outbox; ANALYZE outbox_attempts"), QStringLiteral("analyze"));
+        // As the console's workers plan (DatabaseWorker): each execution with its values. A generic plan, which this
+        // session's earlier executions of the same statements on a handful of rows can make PostgreSQL choose,
+        // does not know how many ids the array holds.
+        session().planEachSearch();
         const QList<qint64> ids { 20001, 20002, 20003, 20010 };
-        // In one transaction, so that its scan counts are this session's and this statement's alone.
+        // In one transaction, rolled back also when a check fails (or the next test's reset would wait for its
+        // locks). The scans are counted as differences: PostgreSQL 15's pg_stat_xact_* also count what the session
+        // did before and has not flushed yet (it flushes at most once a second).
         session().execScript(QStringLiteral("BEGIN"), QStringLiteral("begin"));
+        const auto rollback
+            = qScopeGuard([this] { session().execScript(QStringLiteral("ROLLBACK"), QStringLiteral("rollback")); });
+        const auto outboxBefore = scansOf(QStringLiteral("outbox"));
+        const auto attemptsBefore = scansOf(QStringLiteral("outbox_attempts"));
         QCOMPARE(RequeueOutcome::read(session(), ids).dead, 4LL);
-        QCOMPARE(scansOf(QStringLiteral("outbox")).first, 0LL);
-        QVERIFY(scansOf(QStringLiteral("outbox")).second > 0);
+        QCOMPARE(scansOf(QStringLiteral("outbox")).first - outboxBefore.first, 0LL);
+        QVERIFY(scansOf(QStringLiteral("outbox")).second > outboxBefore.second);
         const RequeueCandidates candidates = RequeueCandidates::of(session(), ids, QStringLiteral("boom"));
         QVERIFY(candidates.lastFailure.isValid());
-        QCOMPARE(scansOf(QStringLiteral("outbox")).first, 0LL);
-        QCOMPARE(scansOf(QStringLiteral("outbox_attempts")).first, 0LL);
-        session().execScript(QStringLiteral("ROLLBACK"), QStringLiteral("rollback"));
+        QCOMPARE(scansOf(QStringLiteral("outbox")).first - outboxBefore.first, 0LL);
+        QCOMPARE(scansOf(QStringLiteral("outbox_attempts")).first - attemptsBefore.first, 0LL);
     }
 
     // The confirmation says how long ago the rows (or, for a group, their cause) last failed, on the server's clock.
