@@ -756,10 +756,6 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(overview->failureGroups()->rowCount(), 1, 10'000);
     }
 
-    // A dead row that heads an ordering key: the Overview counts the blocked key and the rows waiting behind it,
-    // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
-    // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
-    // brings the discarded row back.
     // Finding a message by what it carries: its message id (the dedupe key) exactly, or text in its payload among
     // the rows of a created range, which typing in the payload field sets to the last day when none is set.
     void aMessageIsFoundByItsDedupeKeyOrPayload()
@@ -993,6 +989,10 @@ private slots:
         GuiTesting::saveScreenshot(*window, QStringLiteral("console-audit-edit.png"));
     }
 
+    // A dead row that heads an ordering key: the Overview counts the blocked key and the rows waiting behind it,
+    // names the dead row as their cause (a double-click on the cause opens it), the detail of a waiting row links
+    // to it, and Discard, from the "blocking keys only" list, releases the key; the audit log says who and why; Retry
+    // brings the discarded row back.
     void aBlockedKeyIsExplainedAndDiscardedFromTheUi()
     {
         db().exec(QStringLiteral("UPDATE outbox SET ordering_key = 'order:3' WHERE id = 3"));
