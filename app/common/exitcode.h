@@ -42,7 +42,8 @@ inline constexpr std::array<Meaning, 12> Meanings { {
         "relay --once: the message broker is unreachable, refused the login, or closed the connection "
         "or channel" },
     { NotApplicable,
-        "edit: the row is not failed, dead or discarded, or it changed while the command ran; nothing was written" },
+        "edit: the row is not failed, dead or discarded, or it changed while the command ran; pause: paused already; "
+        "resume: not paused; nothing was written" },
 } };
 
 // The exit code for a library error of `kind`.

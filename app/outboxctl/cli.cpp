@@ -21,6 +21,8 @@
 #include "loadgencommand.h"
 #include "metricscommand.h"
 #include "migratecommand.h"
+#include "pausecommand.h"
+#include "pausescommand.h"
 #include "purgecommand.h"
 #include "relaycommand.h"
 #include "relayscommand.h"
@@ -48,6 +50,9 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<RelayCommand>());
     m_commands.push_back(std::make_unique<RelaysCommand>());
     m_commands.push_back(std::make_unique<ForgetRelaysCommand>());
+    m_commands.push_back(std::make_unique<PauseCommand>(PauseCommand::Direction::Pause));
+    m_commands.push_back(std::make_unique<PauseCommand>(PauseCommand::Direction::Resume));
+    m_commands.push_back(std::make_unique<PausesCommand>());
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<FailuresCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());

@@ -48,6 +48,9 @@ QByteArray metrics(const RelayStatus& status, const Identity& identity)
         QStringLiteral("1 while the relay publishes nothing: its sink is unreachable, or over its last heartbeat "
                        "interval publishes failed and none succeeded (relay_nodes state 'failing')."),
         status.failing ? 1 : 0);
+    format.addGauge(QStringLiteral("outbox_relay_paused"),
+        QStringLiteral("1 while an operator has paused the relay (outboxctl pause --relay): it claims nothing."),
+        status.pause ? 1 : 0);
     format.addInfo(QStringLiteral("outbox_relay_info"), QStringLiteral("The relay's name and version."),
         { { QStringLiteral("version"), identity.version }, { QStringLiteral("name"), identity.name } });
     return format.text();
@@ -66,7 +69,13 @@ Health health(const RelayStatus& status)
         reasons.append(QStringLiteral("sink: ") + status.sinkProblem);
     else if (status.failing)
         reasons.append(status.failingProblem); // reachable, but refusing every publish
-    health.body.insert(QStringLiteral("publishing"), status.failing ? QStringLiteral("failing") : QStringLiteral("ok"));
+    // Paused on purpose, but publishing nothing all the same: not healthy, and the reason names who and why.
+    if (status.pause)
+        reasons.append(QStringLiteral("paused by %1: %2").arg(status.pause->pausedBy, status.pause->reason));
+    health.body.insert(QStringLiteral("publishing"),
+        status.pause         ? QStringLiteral("paused")
+            : status.failing ? QStringLiteral("failing")
+                             : QStringLiteral("ok"));
     health.httpStatus = reasons.isEmpty() ? 200 : 503;
     health.body.insert(
         QStringLiteral("status"), reasons.isEmpty() ? QStringLiteral("ok") : QStringLiteral("unavailable"));

@@ -17,6 +17,7 @@ class QSqlQuery;
 namespace AuditEntity {
 inline const QString Outbox = QStringLiteral("outbox");
 inline const QString Relay = QStringLiteral("relay");
+inline const QString Pause = QStringLiteral("pause"); // a row of outbox_pauses; details name its scope and target
 } // namespace AuditEntity
 
 // One entity an action changed, with its state before and after in the entity's own words.

@@ -19,6 +19,8 @@ inline const QString Discard = QStringLiteral("discard");
 inline const QString Edit = QStringLiteral("edit");
 inline const QString ReleaseLease = QStringLiteral("release lease");
 inline const QString ForgetRelay = QStringLiteral("forget relay");
+inline const QString Pause = QStringLiteral("pause");
+inline const QString Resume = QStringLiteral("resume");
 
 // Whether the action gave the rows a fresh attempt budget (the relay's count starts from 0 again).
 inline bool startsAttemptsAgain(const QString& action)

@@ -4,6 +4,7 @@
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
 #include "metrics/metricsrepository.h"
+#include "operations/publishpauses.h"
 #include "operations/relayfleet.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
@@ -31,9 +32,10 @@ CappedCount capped(qint64 counted)
 // read, whatever the table's size; a status too rare to be among the most common values stays "cap+".
 void estimateCapped(DbSession& session, OutboxOverview& overview)
 {
-    const std::pair<OutboxStatus, CappedCount*> counts[] = { { OutboxStatus::Pending, &overview.pending },
-        { OutboxStatus::InFlight, &overview.inFlight }, { OutboxStatus::Failed, &overview.failed },
-        { OutboxStatus::Dead, &overview.dead }, { OutboxStatus::Waiting, &overview.waiting } };
+    const std::pair<OutboxStatus, CappedCount*> counts[]
+        = { { OutboxStatus::Pending, &overview.pending }, { OutboxStatus::InFlight, &overview.inFlight },
+              { OutboxStatus::Failed, &overview.failed }, { OutboxStatus::Dead, &overview.dead },
+              { OutboxStatus::Waiting, &overview.waiting }, { OutboxStatus::Paused, &overview.paused } };
     if (std::none_of(std::begin(counts), std::end(counts), [](const auto& count) { return count.second->capped; }))
         return;
     QSqlQuery& q = session.exec(
@@ -68,7 +70,8 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                 cappedCount(QStringLiteral("status = 'dead'")), cappedCount(stuckInFlight), cappedCount(stuckDue),
                 cappedCount(QStringLiteral("status = 'waiting'")),
                 // outbox_blocking_idx; a key has one dead row at a time, since its later rows are never claimed.
-                cappedCount(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL")) }
+                cappedCount(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL")),
+                cappedCount(QStringLiteral("status = 'paused'")) }
                   .join(QStringLiteral(", "))
             + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE ")
             + QLatin1String(BacklogCondition)
@@ -76,7 +79,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                              // outbox_published_at_idx: one index entry, however many rows were published.
                              "  (SELECT epoch_ms(now()) - epoch_ms(max(published_at)) FROM outbox "
                              "   WHERE status = 'published')"),
-        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit },
+        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit, limit },
         QStringLiteral("reading the overview"));
     q.next();
     OutboxOverview overview;
@@ -87,11 +90,12 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong());
     overview.waiting = capped(q.value(6).toLongLong());
     overview.blockedKeys = capped(q.value(7).toLongLong());
-    if (!q.value(8).isNull())
-        overview.oldestUnpublishedAgeMs = q.value(8).toLongLong();
-    overview.serverNow = SqlValues::instant(q.value(9));
-    if (!q.value(10).isNull())
-        overview.lastPublishedAgeMs = q.value(10).toLongLong();
+    overview.paused = capped(q.value(8).toLongLong());
+    if (!q.value(9).isNull())
+        overview.oldestUnpublishedAgeMs = q.value(9).toLongLong();
+    overview.serverNow = SqlValues::instant(q.value(10));
+    if (!q.value(11).isNull())
+        overview.lastPublishedAgeMs = q.value(11).toLongLong();
 
     estimateCapped(session, overview);
 
@@ -123,6 +127,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
         overview.oldestUnpublished.append(waiting);
     }
     overview.recentActions = AuditRepository(session).page(AuditFilter {}, ExplainedRows, 0);
+    overview.pauses = PublishPauses(session).current();
     return overview;
 }
 
@@ -135,9 +140,13 @@ FleetCondition OutboxOverview::fleetCondition() const
 {
     if (!anyRelayAlive())
         return FleetCondition::NoneRunning;
-    const bool onePublishes = std::any_of(
-        relays.cbegin(), relays.cend(), [](const RelayNode& node) { return node.state == RelayState::Alive; });
-    return onePublishes ? FleetCondition::Publishing : FleetCondition::AllFailing;
+    const auto anyIn = [this](RelayState state) {
+        return std::any_of(
+            relays.cbegin(), relays.cend(), [state](const RelayNode& node) { return node.state == state; });
+    };
+    if (anyIn(RelayState::Alive))
+        return FleetCondition::Publishing;
+    return anyIn(RelayState::Failing) ? FleetCondition::AllFailing : FleetCondition::AllPaused;
 }
 
 const RelayNode* OutboxOverview::longestFailing() const

@@ -3,6 +3,7 @@
 
 #include "metrics/metricsrepository.h"
 #include "operations/auditrepository.h"
+#include "operations/publishpause.h"
 #include "operations/relaynode.h"
 #include "operations/waitcause.h"
 #include "outbox/failuregroup.h"
@@ -41,6 +42,7 @@ struct OutboxOverview {
     CappedCount failed;
     CappedCount dead;
     CappedCount waiting; // behind an older row of their ordering key
+    CappedCount paused; // of a paused event type
     CappedCount blockedKeys; // dead rows with an ordering key: each blocks its key until an operator acts
     // Stuck and not dead (StuckRowClassifier): leases past expiry, and pending or failed rows due for longer than
     // the threshold. Dead rows have a tile of their own.
@@ -57,6 +59,7 @@ struct OutboxOverview {
     QList<WaitingRow> oldestUnpublished; // oldest first
     QList<MetricPoint> lastHour; // one point per minute
     QList<AuditEntry> recentActions; // newest first
+    QList<PublishPause> pauses; // every relay name and event type paused
 
     bool anyRelayAlive() const; // alive or failing: it runs and heartbeats
     FleetCondition fleetCondition() const;

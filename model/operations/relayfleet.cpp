@@ -20,7 +20,7 @@ QList<RelayNode> RelayFleet::recent(int limit)
                        "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
                        "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(n), "
                        "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
-                       "publish_rate, epoch_ms(failing_since) "
+                       "publish_rate, epoch_ms(failing_since), epoch_ms(paused_since) "
                        "FROM relay_nodes n ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
         { limit }, QStringLiteral("reading the relay registry"));
     QList<RelayNode> nodes;
@@ -53,6 +53,8 @@ QList<RelayNode> RelayFleet::recent(int limit)
         // A relay's own failing_since outlives its death in the row; only a running one is failing now.
         if (node.state == RelayState::Failing)
             node.failingSince = SqlValues::instant(q.value(24));
+        if (node.state == RelayState::Paused)
+            node.pausedSince = SqlValues::instant(q.value(25));
         nodes.append(node);
     }
     return nodes;
@@ -67,7 +69,7 @@ OperatorActionReport RelayFleet::forget(const QList<qint64>& ids, const QString&
         // The state guard: relay_node_state() by the database's clock, under the row's lock, so a relay that
         // heartbeats again meanwhile stays.
         QSqlQuery& q = m_session.exec(QStringLiteral("DELETE FROM relay_nodes n WHERE n.id = ANY(?::bigint[]) "
-                                                     "  AND relay_node_state(n) NOT IN ('alive', 'failing') "
+                                                     "  AND relay_node_state(n) NOT IN ('alive', 'paused', 'failing') "
                                                      "RETURNING n.id, relay_node_state(n)"),
             { SqlValues::bigintArray(ids) }, QStringLiteral("forgetting relays"));
         changes = SqlValues::collect(q, [](const QSqlQuery& row) {
@@ -96,11 +98,12 @@ OperatorActionReport RelayFleet::forget(const QList<qint64>& ids, const QString&
 
 int RelayFleet::purgeGone(qint64 olderThanMs, int batchSize)
 {
-    QSqlQuery& q = m_session.exec(QStringLiteral("DELETE FROM relay_nodes WHERE id IN ("
-                                                 "  SELECT id FROM relay_nodes "
-                                                 "  WHERE last_seen < now() - ?::bigint * interval '1 millisecond' "
-                                                 "    AND relay_node_state(relay_nodes) NOT IN ('alive', 'failing') "
-                                                 "  ORDER BY last_seen LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
-        { olderThanMs, batchSize }, QStringLiteral("purging gone relays"));
+    QSqlQuery& q
+        = m_session.exec(QStringLiteral("DELETE FROM relay_nodes WHERE id IN ("
+                                        "  SELECT id FROM relay_nodes "
+                                        "  WHERE last_seen < now() - ?::bigint * interval '1 millisecond' "
+                                        "    AND relay_node_state(relay_nodes) NOT IN ('alive', 'paused', 'failing') "
+                                        "  ORDER BY last_seen LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
+            { olderThanMs, batchSize }, QStringLiteral("purging gone relays"));
     return q.numRowsAffected();
 }

@@ -7,20 +7,21 @@
 #include <QString>
 
 // A relay's state as relay_node_state() (migration 0011) judges it by the database's clock.
-enum class RelayState { Alive, Failing, Gone, Stale, Stopped };
+enum class RelayState { Alive, Paused, Failing, Gone, Stale, Stopped };
 
-inline constexpr EnumNames<RelayState, 5> RelayStateNames({ {
+inline constexpr EnumNames<RelayState, 6> RelayStateNames({ {
     { RelayState::Alive, "alive" },
+    { RelayState::Paused, "paused" }, // heartbeating, and claiming nothing: an operator paused its name
     { RelayState::Failing, "failing" }, // heartbeating, but its sink is unreachable or its publishes all fail
     { RelayState::Gone, "gone" }, // none of its database sessions is left: its process died
     { RelayState::Stale, "stale" }, // no heartbeat for three intervals: presumed dead
     { RelayState::Stopped, "stopped" },
 } });
 
-// Whether a relay in `state` runs and heartbeats (publishing or failing to).
+// Whether a relay in `state` runs and heartbeats (publishing, failing to, or paused).
 constexpr bool isRunning(RelayState state)
 {
-    return state == RelayState::Alive || state == RelayState::Failing;
+    return state == RelayState::Alive || state == RelayState::Paused || state == RelayState::Failing;
 }
 
 // One row of the relay registry, as the fleet view and `outboxctl relays` show it.
@@ -44,6 +45,7 @@ struct RelayNode {
     QString lastError; // its newest problem: current while failing, past otherwise
     QDateTime lastErrorAt;
     QDateTime failingSince; // invalid unless failing
+    QDateTime pausedSince; // invalid unless paused
     qint64 published = 0;
     qint64 failed = 0;
     qint64 dead = 0;

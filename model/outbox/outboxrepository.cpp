@@ -131,6 +131,13 @@ int OutboxRepository::releaseWaiting(const QStringList& keys)
     return q.next() ? q.value(0).toInt() : 0;
 }
 
+int OutboxRepository::releaseResumed(int batch)
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT outbox_release_resumed(?::int)"), { batch },
+        QStringLiteral("letting go of the rows of resumed event types"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
 QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
 {
     if (ids.isEmpty())

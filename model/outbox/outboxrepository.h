@@ -66,6 +66,10 @@ public:
     // of these keys, in the same transaction (outbox_release_waiting, migration 0013). Returns how many rows changed.
     int releaseWaiting(const QStringList& keys);
 
+    // paused -> pending (failed if tried before) for up to `batch` rows of each resumed event type, and the end of
+    // every resume with none left (outbox_release_resumed, migration 0019). Returns how many rows changed.
+    int releaseResumed(int batch);
+
     // in_flight with an expired lease -> pending, due now (the operator's "release lease").
     QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
 

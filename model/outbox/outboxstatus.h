@@ -12,10 +12,11 @@ enum class OutboxStatus {
     Dead, // gave up after the maximum attempts; only an operator brings it back
     Waiting, // parked behind an older row of its ordering key (failing, dead, delayed) until that one publishes
     Discarded, // given up by an operator (its ordering key flows again); never published unless retried
+    Paused, // its event type is paused (outbox_pauses): parked by a claim until the type is resumed
 };
 
 // The names as the CHECK constraint on outbox.status spells them (a unit test compares the two).
-inline constexpr EnumNames<OutboxStatus, 7> OutboxStatusNames({ {
+inline constexpr EnumNames<OutboxStatus, 8> OutboxStatusNames({ {
     { OutboxStatus::Pending, "pending" },
     { OutboxStatus::InFlight, "in_flight" },
     { OutboxStatus::Published, "published" },
@@ -23,11 +24,13 @@ inline constexpr EnumNames<OutboxStatus, 7> OutboxStatusNames({ {
     { OutboxStatus::Dead, "dead" },
     { OutboxStatus::Waiting, "waiting" },
     { OutboxStatus::Discarded, "discarded" },
+    { OutboxStatus::Paused, "paused" },
 } });
 
 // The backlog: rows not yet published that the relay still means to publish (dead rows wait for an operator;
-// waiting rows for an older row of their key), as outbox_unpublished_created_idx (migration 0013) indexes them.
-inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting')";
+// waiting rows for an older row of their key, paused ones for their type's resume), as
+// outbox_unpublished_created_idx (migration 0019) indexes them.
+inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused')";
 
 // What an operator may retry (back to pending): failed and dead rows, and discarded ones, which a retry brings back.
 constexpr bool isRetryable(OutboxStatus status)

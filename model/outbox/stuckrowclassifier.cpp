@@ -21,6 +21,7 @@ StuckRowClassifier::Kind StuckRowClassifier::classify(const OutboxRowSummary& ro
         return row.nextAttemptAt.isValid() && row.nextAttemptAt.msecsTo(now) > m_thresholdMs ? Kind::Overdue
                                                                                              : Kind::NotStuck;
     case OutboxStatus::Waiting: // what holds it back is the row it waits behind, classified by itself
+    case OutboxStatus::Paused: // held back on purpose, by an operator
     case OutboxStatus::Published:
     case OutboxStatus::Discarded:
         break;
@@ -39,6 +40,7 @@ QString StuckRowClassifier::condition(OutboxStatus status)
     case OutboxStatus::Failed:
         return QStringLiteral("next_attempt_at < now() - ?::bigint * interval '1 millisecond'");
     case OutboxStatus::Waiting:
+    case OutboxStatus::Paused:
     case OutboxStatus::Published:
     case OutboxStatus::Discarded:
         break;

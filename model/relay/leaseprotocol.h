@@ -26,3 +26,11 @@ struct FailedRow {
     qint64 id = 0;
     bool dead = false;
 };
+
+// An operator's pause of a relay's name (outbox_pauses, migration 0019), as the relay's claim reads it.
+struct RelayPause {
+    QString pausedBy;
+    QString reason;
+
+    bool operator==(const RelayPause&) const = default;
+};

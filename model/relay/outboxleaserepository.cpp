@@ -18,16 +18,34 @@
 // sorts behind them. Parked only if the blocker's share lock can be had: its publish or discard then waits for this
 // statement, and releases the key's waiting rows in a later statement that sees them. Behind a blocker in flight
 // (or being changed) they stay pending: it will not be long.
+//
+// Pauses (migration 0019): a relay whose name is paused takes no candidates (`relay_pause`, read once). Candidates of
+// a paused event type are `held`: parked as 'paused', out of outbox_due_idx, and not claimed; they are left out of
+// `due`, so the blocker search finds them and the later rows of their key wait behind them. The share lock on the
+// pause makes a resume wait for this claim's commit, so the resume lets go of the rows parked here too.
 const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
-    "WITH due AS MATERIALIZED ("
-    "  SELECT id, ordering_key FROM outbox WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() "
+    "WITH relay_pause AS MATERIALIZED ("
+    "  SELECT paused_by, reason FROM outbox_pauses "
+    "  WHERE scope = 'relay' AND target = ?::text AND resumed_at IS NULL), "
+    "candidates AS MATERIALIZED ("
+    "  SELECT id, ordering_key, event_type FROM outbox "
+    "  WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() AND NOT EXISTS (SELECT FROM relay_pause) "
     "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED), "
+    "held AS MATERIALIZED ("
+    "  SELECT c.id FROM candidates c "
+    "  WHERE (SELECT EXISTS (SELECT FROM outbox_pauses WHERE scope = 'event_type' AND resumed_at IS NULL)) "
+    "    AND EXISTS (SELECT FROM outbox_pauses p WHERE p.scope = 'event_type' AND p.target = c.event_type "
+    "                  AND p.resumed_at IS NULL FOR SHARE)), "
+    "paused AS ("
+    "  UPDATE outbox o SET status = 'paused', updated_at = now() FROM held WHERE o.id = held.id RETURNING 1), "
+    "due AS MATERIALIZED ("
+    "  SELECT id, ordering_key FROM candidates WHERE id NOT IN (SELECT id FROM held)), "
     "blocker AS MATERIALIZED ("
     "  SELECT k.ordering_key, b.id, b.status "
     "  FROM (SELECT DISTINCT ordering_key FROM due WHERE ordering_key IS NOT NULL) k "
     "  CROSS JOIN LATERAL (SELECT o.id, o.status FROM outbox o "
     "    WHERE o.ordering_key = k.ordering_key "
-    "      AND o.status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting') "
+    "      AND o.status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting', 'paused') "
     "      AND o.id NOT IN (SELECT id FROM due) "
     "    ORDER BY o.id LIMIT 1) b), "
     "parked AS ("
@@ -46,8 +64,10 @@ const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
     "  RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
     "    o.payload::text AS payload, o.headers::text AS headers, o.attempts, epoch_ms(o.created_at) AS created_ms, "
     "    o.ordering_key) "
-    // One row even when nothing was claimed (its id NULL), to say how many rows were parked.
-    "SELECT c.*, p.parked FROM (SELECT count(*) AS parked FROM parked) p LEFT JOIN claimed c ON true");
+    // One row even when nothing was claimed (its id NULL), to say how many rows were parked and whether the relay
+    // is paused.
+    "SELECT c.*, p.parked + (SELECT count(*) FROM paused) AS parked, r.paused_by, r.reason "
+    "FROM (SELECT count(*) AS parked FROM parked) p LEFT JOIN relay_pause r ON true LEFT JOIN claimed c ON true");
 
 const QString OutboxLeaseRepository::MarkPublishedSql
     = QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
@@ -60,13 +80,17 @@ OutboxLeaseRepository::OutboxLeaseRepository(DbSession& session)
     : m_session(session)
 { }
 
-OutboxLeaseRepository::Claim OutboxLeaseRepository::claimDue(const QString& worker, int batchSize, qint64 leaseMs)
+OutboxLeaseRepository::Claim OutboxLeaseRepository::claimDue(
+    const QString& relay, const QString& worker, int batchSize, qint64 leaseMs)
 {
-    QSqlQuery& q = m_session.exec(ClaimSql, { batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
+    QSqlQuery& q
+        = m_session.exec(ClaimSql, { relay, batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
     Claim claim;
     QList<OutboxMessage>& messages = claim.messages;
     while (q.next()) {
         claim.parked = q.value(11).toInt();
+        if (!q.value(12).isNull())
+            claim.relayPause = RelayPause { q.value(12).toString(), q.value(13).toString() };
         if (q.value(0).isNull())
             break;
         messages.append(OutboxMessage { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),

@@ -16,8 +16,8 @@ class DbSession;
 // cannot overwrite the new owner's result.
 class OutboxLeaseRepository final {
 public:
-    // The claim (batch size, worker, lease in ms) and the fenced completion (a JSON array of {id, token}) as the
-    // relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit.
+    // The claim (relay name, batch size, worker, lease in ms) and the fenced completion (a JSON array of {id, token})
+    // as the relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit.
     static const QString ClaimSql;
     static const QString MarkPublishedSql;
 
@@ -25,11 +25,15 @@ public:
 
     struct Claim {
         QList<OutboxMessage> messages; // ordered by id
-        int parked = 0; // keyed candidates parked as waiting behind an older row of their key
+        // Candidates parked: keyed ones as waiting behind an older row of their key, those of a paused event type
+        // as paused.
+        int parked = 0;
+        std::optional<RelayPause> relayPause; // set when the relay's name is paused: nothing was claimed
     };
-    // pending/failed and due -> in_flight, leased to `worker` for `leaseMs`, SKIP LOCKED; a keyed row only with
-    // (or after) every older row of its key. A claim that parked rows and took none may find rows again at once.
-    Claim claimDue(const QString& worker, int batchSize, qint64 leaseMs);
+    // pending/failed and due -> in_flight, leased to `worker` of relay `relay` for `leaseMs`, SKIP LOCKED; a keyed
+    // row only with (or after) every older row of its key; none of a paused event type, and none at all while
+    // `relay` is paused. A claim that parked rows and took none may find rows again at once.
+    Claim claimDue(const QString& relay, const QString& worker, int batchSize, qint64 leaseMs);
 
     // How long until the earliest pending or failed row is due: 0 if one is due now, nullopt if none waits.
     std::optional<qint64> msUntilNextDue();

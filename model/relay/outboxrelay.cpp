@@ -8,6 +8,7 @@
 #include "metrics/metricsrepository.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
+#include "outbox/outboxrepository.h"
 #include "relay/outboxleaserepository.h"
 #include "relay/relayregistry.h"
 #include "relay/relayworker.h"
@@ -21,6 +22,8 @@
 #include <vector>
 
 static constexpr int BacklogCountCap = 100'000;
+// Parked rows of a resumed event type that a heartbeat lets go, per type.
+static constexpr int ResumeReleaseBatch = 10'000;
 // --once: how soon a worker looks again for due rows that others hold. A row in flight is usually published within
 // milliseconds, so soon at first; then less often, for a holder that takes long.
 static constexpr qint64 OnceRecheckFirstMs = 20;
@@ -92,6 +95,7 @@ RelayStatus OutboxRelay::status() const
     status.backlog = m_backlog;
     status.failing = m_failingFor.isValid();
     status.failingProblem = m_failingProblem;
+    status.pause = m_pause;
     return status;
 }
 
@@ -120,6 +124,25 @@ void OutboxRelay::setBackendPid(int session, int pid)
 {
     std::lock_guard lock(m_mutex);
     m_backendPids[session] = pid;
+}
+
+void OutboxRelay::notePause(const std::optional<RelayPause>& pause)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_pause == pause)
+            return;
+        m_pause = pause;
+        m_heartbeatDue = true;
+        m_wake.notify_all();
+    }
+    if (pause) {
+        log(QtWarningMsg,
+            QStringLiteral("relay %1: paused by %2 (%3); claiming nothing until it is resumed")
+                .arg(m_options.workerName, pause->pausedBy, pause->reason));
+    } else {
+        log(QtInfoMsg, QStringLiteral("relay %1: resumed; claiming again").arg(m_options.workerName));
+    }
 }
 
 void OutboxRelay::workerLoop(int index)
@@ -159,6 +182,14 @@ void OutboxRelay::workerLoop(int index)
                     nextRescue.setRemainingTime(m_options.rescueIntervalMs);
                 }
                 const RelayBatchResult batch = worker.processBatch();
+                notePause(batch.relayPause);
+                if (batch.relayPause) {
+                    // Not through the due watch: asleep there, the relay would have every writer notify it. --once
+                    // stops: a paused relay has nothing to do.
+                    if (m_options.once || !waitUnlessStopping(m_options.idlePollMs))
+                        return;
+                    continue;
+                }
                 foundWork = foundWork || batch.claimed > 0;
                 if (batch.claimed > 0) {
                     waitingForHolders.invalidate();
@@ -343,6 +374,7 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
     judgeHealth(beat);
     {
         std::lock_guard lock(m_mutex);
+        beat.paused = m_pause.has_value();
         for (const int pid : m_backendPids) {
             if (pid != 0)
                 beat.workerBackendPids.append(pid);
@@ -412,9 +444,12 @@ RelayTotals OutboxRelay::run()
                 std::min({ nextFlush.remainingTime(), nextLeaseHeartbeat.remainingTime(),
                     nextRegistryHeartbeat.remainingTime() }));
             std::unique_lock lock(m_mutex);
-            m_wake.wait_for(lock, std::chrono::milliseconds(waitMs), [this] { return m_running == 0; });
+            m_wake.wait_for(
+                lock, std::chrono::milliseconds(waitMs), [this] { return m_running == 0 || m_heartbeatDue; });
             if (m_running == 0)
                 break;
+            if (std::exchange(m_heartbeatDue, false))
+                nextRegistryHeartbeat.setRemainingTime(0);
         }
         if (nextLeaseHeartbeat.hasExpired()) {
             nextLeaseHeartbeat.setRemainingTime(leaseHeartbeatMs);
@@ -429,6 +464,8 @@ RelayTotals OutboxRelay::run()
             superviseOn(session, [](DbSession& db) {
                 FailureGroupRepository(db).foldCounts();
                 IdempotencyRepository(db).foldReplays();
+                // A resume lets go of its rows itself; this completes one that was interrupted.
+                OutboxRepository(db).releaseResumed(ResumeReleaseBatch);
             });
         }
         if (nextFlush.hasExpired()) {

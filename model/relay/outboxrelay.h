@@ -73,6 +73,8 @@ private:
     void judgeHealth(RelayHeartbeat& beat);
     // `session` is a worker's index, or options.workers for the due watch.
     void setBackendPid(int session, int pid);
+    // What a worker's claim said of a pause of the relay's name: a change is logged once and heartbeat at once.
+    void notePause(const std::optional<RelayPause>& pause);
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
@@ -94,6 +96,8 @@ private:
     std::vector<int> m_backendPids; // the workers' sessions and the due watch's; 0 while one has none
     QElapsedTimer m_failingFor; // valid while the last heartbeat judged the relay failing
     QString m_failingProblem;
+    std::optional<RelayPause> m_pause; // as the latest claim found it
+    bool m_heartbeatDue = false; // the pause changed: the registry should say so now
 
     // The supervisor's registry bookkeeping.
     qint64 m_nodeId = 0;

@@ -35,11 +35,12 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
                        "ELSE now() - ?::bigint * interval '1 millisecond' END, "
                        "failing_since = CASE WHEN ?::bigint IS NULL THEN NULL "
                        "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
-                       "backend_pids = pg_backend_pid() || ?::integer[] "
+                       "backend_pids = pg_backend_pid() || ?::integer[], "
+                       "paused_since = CASE WHEN ?::boolean THEN coalesce(paused_since, now()) END "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
             lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, SqlValues::bigintArray(beat.workerBackendPids),
-            id },
+            beat.paused, id },
         QStringLiteral("sending the relay's heartbeat"));
     return q.numRowsAffected() == 1;
 }

@@ -33,6 +33,7 @@ struct RelayHeartbeat {
     // for how long. The registry keeps the streak's first start.
     std::optional<qint64> failingForMs;
     QList<qint64> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
+    bool paused = false; // the relay honours a pause of its name (the registry keeps since when)
 };
 
 // The relay's side of the registry (relay_nodes, migration 0004): register, heartbeat, sign off. Each is one

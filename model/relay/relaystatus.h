@@ -3,6 +3,7 @@
 
 #include "metrics/latencyhistogram.h"
 #include "outbox/backlogsample.h"
+#include "relay/leaseprotocol.h"
 
 #include <QString>
 #include <optional>
@@ -32,4 +33,5 @@ struct RelayStatus {
     bool failing = false;
     QString failingProblem;
     std::optional<BacklogSample> backlog; // the last sample; none before the first
+    std::optional<RelayPause> pause; // an operator paused the relay: it claims nothing
 };

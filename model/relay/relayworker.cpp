@@ -118,12 +118,13 @@ RelayBatchResult RelayWorker::processBatch()
     QElapsedTimer took;
     took.start();
     // A single statement: it commits on its own, so the lease is visible to everyone before we publish.
-    const OutboxLeaseRepository::Claim claim
-        = OutboxLeaseRepository(m_session).claimDue(m_name, m_options.batchSize, m_options.leaseMs);
+    const OutboxLeaseRepository::Claim claim = OutboxLeaseRepository(m_session).claimDue(
+        m_options.workerName, m_name, m_options.batchSize, m_options.leaseMs);
     const QList<OutboxMessage>& batch = claim.messages;
     RelayBatchResult result;
     result.claimed = int(batch.size());
     result.parked = claim.parked;
+    result.relayPause = claim.relayPause;
     if (batch.isEmpty())
         return result;
     QList<LeaseFence> claimed;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "db/backoffpolicy.h"
+#include "relay/leaseprotocol.h"
 #include "relay/messagesink.h"
 #include "relay/relayoptions.h"
 
 #include <QHash>
 #include <QRandomGenerator>
+#include <optional>
 
 class DbSession;
 class LeaseKeeper;
@@ -20,7 +22,8 @@ struct RelayBatchResult {
     int dead = 0;
     int fenced = 0; // completions rejected because the lease had been taken over meanwhile
     int heldBack = 0; // handed back unpublished because an earlier row of their ordering key failed
-    int parked = 0; // keyed rows the claim parked behind an older row of their key (more may be due)
+    int parked = 0; // rows the claim parked (behind an older row of their key, or paused): more may be due
+    std::optional<RelayPause> relayPause; // the relay's name is paused: the claim took nothing
     QList<qint64> publishLatenciesMs; // of the rows published
     QString lastError; // of the batch's last failed row; empty if none failed
 };

@@ -2,8 +2,8 @@
 -- Optional: the console's two group roles. Applied by `outboxctl migrate --grant-roles`; re-running it is harmless.
 -- Grant membership to login roles yourself, e.g. GRANT outbox_operator TO alice;
 --   outbox_viewer   reads everything, changes nothing.
---   outbox_operator reads everything, requeues, discards or edits failed outbox rows, releases leases and writes the
---                   audit log.
+--   outbox_operator reads everything, requeues, discards or edits failed outbox rows, releases leases, pauses and
+--                   resumes relays and event types, and writes the audit log.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'outbox_viewer') THEN
@@ -22,7 +22,7 @@ END
 $$;
 GRANT USAGE ON SCHEMA public TO outbox_viewer, outbox_operator;
 GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, metric_rollups, backlog_samples,
-    schema_migrations, inbox, customer_order_counts, relay_nodes, outbox_failure_counts
+    schema_migrations, inbox, customer_order_counts, relay_nodes, outbox_failure_counts, outbox_pauses
     TO outbox_viewer, outbox_operator;
 GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(relay_nodes, timestamptz),
     outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text),
@@ -37,3 +37,6 @@ GRANT INSERT ON audit_log TO outbox_operator;
 GRANT DELETE ON relay_nodes TO outbox_operator;
 -- A requeue or discard changes the failure-group sizes (migration 0008's trigger runs as the operator).
 GRANT INSERT ON outbox_failure_counts TO outbox_operator;
+-- Pausing and resuming (migration 0019): the pause rows, and the release of a resumed type's parked rows.
+GRANT INSERT, DELETE, UPDATE (paused_by, reason, paused_at, resumed_at) ON outbox_pauses TO outbox_operator;
+GRANT EXECUTE ON FUNCTION outbox_release_resumed(integer) TO outbox_operator;

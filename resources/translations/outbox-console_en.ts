@@ -2,6 +2,31 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AuditSubject</name>
+    <message numerus="yes">
+        <source>%n relay(s)</source>
+        <translation>
+            <numerusform>%n relay</numerusform>
+            <numerusform>%n relays</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n outbox row(s)</source>
+        <translation>
+            <numerusform>%n outbox row</numerusform>
+            <numerusform>%n outbox rows</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>relay %1</source>
+        <translation>relay %1</translation>
+    </message>
+    <message>
+        <source>event type %1</source>
+        <translation>event type %1</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <source>When</source>
@@ -117,20 +142,6 @@
             <numerusform>… and %n more</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n relay(s)</source>
-        <translation>
-            <numerusform>%n relay</numerusform>
-            <numerusform>%n relays</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n outbox row(s)</source>
-        <translation>
-            <numerusform>%n outbox row</numerusform>
-            <numerusform>%n outbox rows</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 by %2 at %3 — %4
 Reason: %5
@@ -146,6 +157,14 @@ Reason: %5
     <message>
         <source>The edit could not be read: %1</source>
         <translation>The edit could not be read: %1</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Resume</translation>
     </message>
 </context>
 <context>
@@ -1201,6 +1220,37 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>, %n left alone (running again, or forgotten already)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Paused %1</source>
+        <translation>Paused %1</translation>
+    </message>
+    <message>
+        <source>Paused already: nothing changed</source>
+        <translation>Paused already: nothing changed</translation>
+    </message>
+    <message>
+        <source>Pause failed</source>
+        <translation>Pause failed</translation>
+    </message>
+    <message>
+        <source>%1 was not paused any more: nothing changed</source>
+        <translation>%1 was not paused any more: nothing changed</translation>
+    </message>
+    <message numerus="yes">
+        <source>Resumed %1: %n held row(s) let go</source>
+        <translation>
+            <numerusform>Resumed %1: %n held row let go</numerusform>
+            <numerusform>Resumed %1: %n held rows let go</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resumed %1</source>
+        <translation>Resumed %1</translation>
+    </message>
+    <message>
+        <source>Resume failed</source>
+        <translation>Resume failed</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>
@@ -2190,13 +2240,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Requeue every row of the selected group, as they are when you confirm</source>
         <translation>Requeue every row of the selected group, as they are when you confirm</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row(s): %4</source>
-        <translation>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row: %4</numerusform>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n rows: %4</numerusform>
-        </translation>
-    </message>
     <message>
         <source>No operator action on record.</source>
         <translation>No operator action on record.</translation>
@@ -2324,23 +2367,149 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>waiting behind their key</translation>
     </message>
     <message>
-        <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
-        <translation>A running relay (alive or failing) cannot be forgotten: stop it first</translation>
-    </message>
-    <message>
         <source>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</source>
         <translation>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay(s): %4</source>
-        <translation>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay: %4</numerusform>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relays: %4</numerusform>
-        </translation>
     </message>
     <message>
         <source>For&amp;get…</source>
         <translation>For&amp;get…</translation>
+    </message>
+    <message>
+        <source>&amp;Pause…</source>
+        <translation>&amp;Pause…</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume…</source>
+        <translation>Res&amp;ume…</translation>
+    </message>
+    <message>
+        <source>held by a paused event type</source>
+        <translation>held by a paused event type</translation>
+    </message>
+    <message>
+        <source>Resume the selected pause, with a reason for the audit log</source>
+        <translation>Resume the selected pause, with a reason for the audit log</translation>
+    </message>
+    <message>
+        <source>Pause a relay (the selected one&apos;s name) or an event type, with a reason for the audit log</source>
+        <translation>Pause a relay (the selected one&apos;s name) or an event type, with a reason for the audit log</translation>
+    </message>
+    <message>
+        <source>A running relay (alive, paused or failing) cannot be forgotten: stop it first</source>
+        <translation>A running relay (alive, paused or failing) cannot be forgotten: stop it first</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paused</source>
+        <translation>
+            <numerusform>%n paused</numerusform>
+            <numerusform>%n paused</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every running relay is paused: resume one (the pauses are listed above).</source>
+        <translation>Every running relay is paused: resume one (the pauses are listed above).</translation>
+    </message>
+    <message>
+        <source>Paused by an operator</source>
+        <translation>Paused by an operator</translation>
+    </message>
+    <message>
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</source>
+        <translation>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</translation>
+    </message>
+</context>
+<context>
+    <name>PauseDialog</name>
+    <message>
+        <source>&amp;Relay named</source>
+        <translation>&amp;Relay named</translation>
+    </message>
+    <message>
+        <source>&amp;Event type</source>
+        <translation>&amp;Event type</translation>
+    </message>
+    <message>
+        <source>Pause publishing</source>
+        <translation>Pause publishing</translation>
+    </message>
+    <message>
+        <source>A paused relay claims nothing from its next claim on (every relay running under that name). The rows of a paused event type are claimed by no relay; those in flight are still published. Both count in the backlog until resumed.</source>
+        <translation>A paused relay claims nothing from its next claim on (every relay running under that name). The rows of a paused event type are claimed by no relay; those in flight are still published. Both count in the backlog until resumed.</translation>
+    </message>
+    <message>
+        <source>Resume %1</source>
+        <translation>Resume %1</translation>
+    </message>
+    <message>
+        <source>Resume %1, paused by %2: it claims again at its next poll.</source>
+        <translation>Resume %1, paused by %2: it claims again at its next poll.</translation>
+    </message>
+    <message>
+        <source>Resume %1, paused by %2: its held rows are let go, oldest due first, and published as usual.</source>
+        <translation>Resume %1, paused by %2: its held rows are let go, oldest due first, and published as usual.</translation>
+    </message>
+    <message>
+        <source>What:</source>
+        <translation>What:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>e.g. consumer of order events down for maintenance</source>
+        <translation>e.g. consumer of order events down for maintenance</translation>
+    </message>
+    <message>
+        <source>Rea&amp;son (recorded in the audit log):</source>
+        <translation>Rea&amp;son (recorded in the audit log):</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Resume</translation>
+    </message>
+</context>
+<context>
+    <name>PausesModel</name>
+    <message>
+        <source>relay %1</source>
+        <translation>relay %1</translation>
+    </message>
+    <message>
+        <source>event type %1</source>
+        <translation>event type %1</translation>
+    </message>
+    <message>
+        <source>%1 (resuming)</source>
+        <translation>%1 (resuming)</translation>
+    </message>
+    <message>
+        <source>%1+</source>
+        <translation>%1+</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Paused</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>By</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>Since</translation>
+    </message>
+    <message>
+        <source>Rows held</source>
+        <translation>Rows held</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Reason</translation>
     </message>
 </context>
 <context>
@@ -2535,6 +2704,14 @@ at %2</translation>
         <source>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</source>
         <translation>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>paused</translation>
+    </message>
+    <message>
+        <source>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</source>
+        <translation>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>
@@ -2726,6 +2903,14 @@ at %2</translation>
     <message>
         <source>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</source>
         <translation>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</translation>
+    </message>
+    <message>
+        <source>Its event type %1 is paused: resume it to publish the row</source>
+        <translation>Its event type %1 is paused: resume it to publish the row</translation>
+    </message>
+    <message>
+        <source>Every running relay is paused: resume one to publish the row</source>
+        <translation>Every running relay is paused: resume one to publish the row</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>AuditSubject</name>
+    <message numerus="yes">
+        <source>%n relay(s)</source>
+        <translation>
+            <numerusform>릴레이 %n개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n outbox row(s)</source>
+        <translation>
+            <numerusform>아웃박스 행 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>relay %1</source>
+        <translation>릴레이 %1</translation>
+    </message>
+    <message>
+        <source>event type %1</source>
+        <translation>이벤트 유형 %1</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <source>When</source>
@@ -116,18 +139,6 @@
             <numerusform>… 외 %n개</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n relay(s)</source>
-        <translation>
-            <numerusform>릴레이 %n개</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n outbox row(s)</source>
-        <translation>
-            <numerusform>아웃박스 행 %n개</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 by %2 at %3 — %4
 Reason: %5
@@ -143,6 +154,14 @@ Reason: %5
     <message>
         <source>The edit could not be read: %1</source>
         <translation>수정 내용을 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시 중지</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>재개</translation>
     </message>
 </context>
 <context>
@@ -1186,6 +1205,36 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>, %n개는 그대로 둠 (다시 실행 중이거나 이미 잊음)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Paused %1</source>
+        <translation>%1 일시 중지됨</translation>
+    </message>
+    <message>
+        <source>Paused already: nothing changed</source>
+        <translation>이미 일시 중지됨: 바뀐 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>Pause failed</source>
+        <translation>일시 중지 실패</translation>
+    </message>
+    <message>
+        <source>%1 was not paused any more: nothing changed</source>
+        <translation>%1은(는) 더 이상 일시 중지 상태가 아닙니다: 바뀐 것이 없습니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>Resumed %1: %n held row(s) let go</source>
+        <translation>
+            <numerusform>%1 재개됨: 보류된 행 %n개를 내보냄</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resumed %1</source>
+        <translation>%1 재개됨</translation>
+    </message>
+    <message>
+        <source>Resume failed</source>
+        <translation>재개 실패</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>
@@ -2154,12 +2203,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Requeue every row of the selected group, as they are when you confirm</source>
         <translation>확인하는 시점에 선택한 그룹에 속한 모든 행을 재시도합니다</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n row(s): %4</source>
-        <translation>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 행 %n개: %4</numerusform>
-        </translation>
-    </message>
     <message>
         <source>No operator action on record.</source>
         <translation>기록된 운영자 작업이 없습니다.</translation>
@@ -2281,22 +2324,148 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>키의 이전 행을 기다리는 중</translation>
     </message>
     <message>
-        <source>A running relay (alive or failing) cannot be forgotten: stop it first</source>
-        <translation>실행 중인 릴레이(정상 또는 실패 중)는 잊을 수 없습니다: 먼저 중지하세요</translation>
-    </message>
-    <message>
         <source>Remove the selected stopped, stale or gone relays from the registry, with a reason for the audit log (a relay that starts again registers anew)</source>
         <translation>선택한 중지됨, 응답 없음 또는 사라진 릴레이를 감사 기록용 사유와 함께 레지스트리에서 제거합니다 (다시 시작하는 릴레이는 새로 등록됩니다)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %n relay(s): %4</source>
-        <translation>
-            <numerusform>%1 · &lt;b&gt;%2&lt;/b&gt; %3 릴레이 %n개: %4</numerusform>
-        </translation>
     </message>
     <message>
         <source>For&amp;get…</source>
         <translation>잊기(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>&amp;Pause…</source>
+        <translation>일시 중지(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume…</source>
+        <translation>재개(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>held by a paused event type</source>
+        <translation>일시 중지된 이벤트 유형에 보류됨</translation>
+    </message>
+    <message>
+        <source>Resume the selected pause, with a reason for the audit log</source>
+        <translation>선택한 일시 중지를 감사 기록용 사유와 함께 재개합니다</translation>
+    </message>
+    <message>
+        <source>Pause a relay (the selected one&apos;s name) or an event type, with a reason for the audit log</source>
+        <translation>릴레이(선택한 릴레이의 이름) 또는 이벤트 유형을 감사 기록용 사유와 함께 일시 중지합니다</translation>
+    </message>
+    <message>
+        <source>A running relay (alive, paused or failing) cannot be forgotten: stop it first</source>
+        <translation>실행 중인 릴레이(실행 중, 일시 중지됨 또는 실패 중)는 잊을 수 없습니다: 먼저 중지하세요</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paused</source>
+        <translation>
+            <numerusform>%n개 일시 중지됨</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every running relay is paused: resume one (the pauses are listed above).</source>
+        <translation>실행 중인 모든 릴레이가 일시 중지되었습니다: 하나를 재개하세요 (일시 중지 목록은 위에 있습니다).</translation>
+    </message>
+    <message>
+        <source>Paused by an operator</source>
+        <translation>운영자가 일시 중지함</translation>
+    </message>
+    <message>
+        <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</source>
+        <translation>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</translation>
+    </message>
+</context>
+<context>
+    <name>PauseDialog</name>
+    <message>
+        <source>&amp;Relay named</source>
+        <translation>이름으로 릴레이 지정(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Event type</source>
+        <translation>이벤트 유형(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Pause publishing</source>
+        <translation>발행 일시 중지</translation>
+    </message>
+    <message>
+        <source>A paused relay claims nothing from its next claim on (every relay running under that name). The rows of a paused event type are claimed by no relay; those in flight are still published. Both count in the backlog until resumed.</source>
+        <translation>일시 중지된 릴레이는 다음 클레임부터 아무것도 가져가지 않습니다 (그 이름으로 실행 중인 모든 릴레이). 일시 중지된 이벤트 유형의 행은 어떤 릴레이도 가져가지 않으며, 전송 중인 행은 그대로 발행됩니다. 재개될 때까지 둘 다 백로그에 포함됩니다.</translation>
+    </message>
+    <message>
+        <source>Resume %1</source>
+        <translation>%1 재개</translation>
+    </message>
+    <message>
+        <source>Resume %1, paused by %2: it claims again at its next poll.</source>
+        <translation>%2이(가) 일시 중지한 %1을(를) 재개합니다: 다음 폴링에서 다시 행을 가져갑니다.</translation>
+    </message>
+    <message>
+        <source>Resume %1, paused by %2: its held rows are let go, oldest due first, and published as usual.</source>
+        <translation>%2이(가) 일시 중지한 %1을(를) 재개합니다: 보류된 행을 처리 예정 시각이 이른 순서로 내보내며 평소처럼 발행됩니다.</translation>
+    </message>
+    <message>
+        <source>What:</source>
+        <translation>대상:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>이름(&amp;N):</translation>
+    </message>
+    <message>
+        <source>e.g. consumer of order events down for maintenance</source>
+        <translation>예: 주문 이벤트 컨슈머 점검 중</translation>
+    </message>
+    <message>
+        <source>Rea&amp;son (recorded in the audit log):</source>
+        <translation>사유 (감사 기록에 남음)(&amp;S):</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시 중지</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>재개</translation>
+    </message>
+</context>
+<context>
+    <name>PausesModel</name>
+    <message>
+        <source>relay %1</source>
+        <translation>릴레이 %1</translation>
+    </message>
+    <message>
+        <source>event type %1</source>
+        <translation>이벤트 유형 %1</translation>
+    </message>
+    <message>
+        <source>%1 (resuming)</source>
+        <translation>%1 (재개하는 중)</translation>
+    </message>
+    <message>
+        <source>%1+</source>
+        <translation>%1+</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>일시 중지 대상</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>수행자</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Rows held</source>
+        <translation>보류된 행</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>사유</translation>
     </message>
 </context>
 <context>
@@ -2491,6 +2660,14 @@ at %2</source>
         <source>None of its database sessions is left on the server: its process died or was killed. Rows it held are rescued when their leases expire.</source>
         <translation>서버에 이 릴레이의 데이터베이스 세션이 하나도 남아 있지 않습니다: 프로세스가 종료되었거나 강제 종료되었습니다. 이 릴레이가 잡고 있던 행은 리스가 만료되면 회수됩니다.</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>일시 중지됨</translation>
+    </message>
+    <message>
+        <source>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</source>
+        <translation>%1부터 운영자가 일시 중지함: 이 이름이 재개될 때까지 아무것도 가져가지 않습니다 (위의 일시 중지 목록 참조).</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>
@@ -2682,6 +2859,14 @@ at %2</source>
     <message>
         <source>Waiting behind #%1 of its key, dead: %2 — retry or discard #%1 (double-click)</source>
         <translation>키의 #%1 뒤에서 기다리는 중, 배달 못한 메시지: %2 — #%1을(를) 재시도하거나 폐기하세요 (더블클릭)</translation>
+    </message>
+    <message>
+        <source>Its event type %1 is paused: resume it to publish the row</source>
+        <translation>이벤트 유형 %1이(가) 일시 중지됨: 재개하면 이 행이 발행됩니다</translation>
+    </message>
+    <message>
+        <source>Every running relay is paused: resume one to publish the row</source>
+        <translation>실행 중인 모든 릴레이가 일시 중지됨: 하나를 재개하면 이 행이 발행됩니다</translation>
     </message>
 </context>
 </TS>

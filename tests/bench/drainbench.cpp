@@ -86,7 +86,7 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
             PgConnection connection(conninfo);
             connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
             connection.prepare("publish", OutboxLeaseRepository::MarkPublishedSql);
-            const std::vector<QByteArray> claim { QByteArray::number(batch), "raw/w" + QByteArray::number(w),
+            const std::vector<QByteArray> claim { "raw", QByteArray::number(batch), "raw/w" + QByteArray::number(w),
                 QByteArray::number(LeaseMs) };
             QByteArray fences;
             qint64 published = 0;

@@ -93,7 +93,8 @@ int runClaimPlan(const ConnectionSettings&, DbSession& admin, const QStringList&
     connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
     for (const char* run : { "cold", "warm" }) {
         connection.exec("BEGIN");
-        const PgResult plan = connection.exec("EXPLAIN (ANALYZE, BUFFERS) EXECUTE claim(1000, 'bench/w0', 30000)");
+        const PgResult plan
+            = connection.exec("EXPLAIN (ANALYZE, BUFFERS) EXECUTE claim('bench', 1000, 'bench/w0', 30000)");
         std::printf("\nclaim, batch 1000 (%s):\n", run);
         for (int r = 0; r < PQntuples(plan.get()); ++r)
             std::printf("%s\n", PQgetvalue(plan.get(), r, 0));

@@ -250,13 +250,15 @@ private slots:
         auto sessionB = db().openSession(QStringLiteral("worker-b"));
         OutboxLeaseRepository a(*sessionA);
         OutboxLeaseRepository b(*sessionB);
-        const QList<OutboxMessage> claimedByA = a.claimDue(QStringLiteral("A"), 10, 30'000).messages;
+        const QList<OutboxMessage> claimedByA
+            = a.claimDue(QStringLiteral("A"), QStringLiteral("A"), 10, 30'000).messages;
         QCOMPARE(claimedByA.size(), 3);
 
         // A stalls past its lease; B rescues the rows and claims them again.
         db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
         QCOMPARE(b.rescueExpiredLeases(QStringLiteral("B"), 5, 100).size(), 3);
-        const QList<OutboxMessage> claimedByB = b.claimDue(QStringLiteral("B"), 10, 30'000).messages;
+        const QList<OutboxMessage> claimedByB
+            = b.claimDue(QStringLiteral("B"), QStringLiteral("B"), 10, 30'000).messages;
         QCOMPARE(claimedByB.size(), 3);
         QCOMPARE(claimedByB.first().leaseToken, claimedByA.first().leaseToken + 1);
 
@@ -308,8 +310,10 @@ private slots:
     {
         seed(2);
         auto crashed = db().openSession(QStringLiteral("crashed"));
-        QCOMPARE(
-            OutboxLeaseRepository(*crashed).claimDue(QStringLiteral("crashed-host/w0"), 10, 30'000).messages.size(), 2);
+        QCOMPARE(OutboxLeaseRepository(*crashed)
+                     .claimDue(QStringLiteral("crashed-host"), QStringLiteral("crashed-host/w0"), 10, 30'000)
+                     .messages.size(),
+            2);
         db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
         db().exec(QStringLiteral("UPDATE outbox SET attempts = 3 WHERE aggregate_id = '2'"));
 

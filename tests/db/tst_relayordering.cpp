@@ -184,8 +184,8 @@ private slots:
     void aOnceRelayWaitsForRowsDueBehindARowInFlight()
     {
         enqueue(5, 1);
-        const OutboxLeaseRepository::Claim elsewhere
-            = OutboxLeaseRepository(session()).claimDue(QStringLiteral("another-relay"), 1, 60'000);
+        const OutboxLeaseRepository::Claim elsewhere = OutboxLeaseRepository(session()).claimDue(
+            QStringLiteral("another-relay"), QStringLiteral("another-relay"), 1, 60'000);
         QCOMPARE(elsewhere.messages.size(), 1);
         std::mutex linesMutex;
         QStringList lines;

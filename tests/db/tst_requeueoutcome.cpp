@@ -27,7 +27,8 @@ private:
     int relayPass(const QList<qint64>& failing, const QStringList& errors, int maxAttempts)
     {
         OutboxLeaseRepository lease(session());
-        const QList<OutboxMessage> claimed = lease.claimDue(QStringLiteral("test-relay/w0"), 1000, 30'000).messages;
+        const QList<OutboxMessage> claimed
+            = lease.claimDue(QStringLiteral("test-relay"), QStringLiteral("test-relay/w0"), 1000, 30'000).messages;
         QList<LeaseFence> published;
         QList<PublishFailure> failures;
         for (const OutboxMessage& message : claimed) {

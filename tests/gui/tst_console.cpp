@@ -24,8 +24,11 @@
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
+#include "overview/pausedialog.h"
+#include "overview/pausesmodel.h"
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
+#include "relay/outboxleaserepository.h"
 #include "support/consoletesting.h"
 #include "support/databasetestcase.h"
 #include "support/guitesting.h"
@@ -846,6 +849,80 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(entries->model()->rowCount(), 1, 10'000);
         entries->selectRow(0);
         QVERIFY(!audit->findChild<QPushButton*>()->isEnabled());
+    }
+
+    // Pause… beside the relays, prefilled with the selected relay's name, pauses an event type instead when the
+    // operator says so; the pauses show above the relays (with the rows held once a claim parks them, in their own
+    // tile), and Resume… on the selected one lets them go.
+    void anEventTypeIsPausedAndResumedFromTheOverview()
+    {
+        db().exec(QStringLiteral(
+            "INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
+            "  heartbeat_ms) VALUES ('relay-live', 'host-a', 1, 'test', 'null', 1, 10, 30000, 3600000)"));
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', g::text, 'order.shipped', '{}') "
+                                 "FROM generate_series(1, 3) AS g"));
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 900));
+        QVERIFY(window);
+        window->findChild<QTabWidget*>()->setCurrentWidget(window->overview());
+        OverviewPage* overview = window->overview();
+        QAbstractItemModelTester tester(overview->pauses(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(overview->relays()->rowCount(), 1, 10'000);
+        auto* pauses = overview->findChild<QTableView*>(QStringLiteral("pauses"));
+        auto* pause = overview->findChild<QPushButton*>(QStringLiteral("pause"));
+        auto* resume = overview->findChild<QPushButton*>(QStringLiteral("resume"));
+        QVERIFY(pauses && pause && resume);
+        QVERIFY(!pauses->isVisible());
+        overview->findChild<QTableView*>(QStringLiteral("relays"))->selectRow(0);
+
+        QSignalSpy posted(window->messages(), &MessageLog::posted);
+        QString prefilled;
+        ConsoleTesting::whenModalOpens<PauseDialog>(this, [&prefilled](PauseDialog& dialog) {
+            auto* target = dialog.findChild<QLineEdit*>(QStringLiteral("target"));
+            prefilled = target->text();
+            dialog.findChildren<QRadioButton*>().at(1)->setChecked(true); // Event type
+            target->setText(QStringLiteral("order.shipped"));
+            dialog.findChild<QLineEdit*>(QStringLiteral("reason"))->setText(QStringLiteral("shipping consumer down"));
+            dialog.accept();
+        });
+        pause->click();
+        QVERIFY(posted.wait(10'000));
+        QCOMPARE(prefilled, QStringLiteral("relay-live"));
+        QCOMPARE(
+            posted.last().first().value<MessageLog::Entry>().text, QStringLiteral("Paused event type order.shipped"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT scope || ' ' || target || ' ' || reason FROM outbox_pauses")).toString(),
+            QStringLiteral("event_type order.shipped shipping consumer down"));
+
+        // A relay's claim meets the rows (behind the fixture's) and parks them.
+        QCOMPARE(
+            OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 1000, 30'000).parked,
+            3);
+        // After the load that may be on its way: a refresh asked for meanwhile is dropped.
+        QSignalSpy reset(overview->pauses(), &QAbstractItemModel::modelReset);
+        QVERIFY(reset.wait(10'000));
+        overview->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("paused")), QStringLiteral("3"), 10'000);
+        QVERIFY(pauses->isVisible());
+        QCOMPARE(overview->pauses()->rowCount(), 1);
+        QCOMPARE(overview->pauses()->index(0, PausesModel::Parked).data().toString(), QStringLiteral("3"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-event-type-paused.png"));
+
+        QVERIFY(!resume->isEnabled());
+        pauses->selectRow(0);
+        QVERIFY(resume->isEnabled());
+        ConsoleTesting::whenModalOpens<PauseDialog>(this, [](PauseDialog& dialog) {
+            QVERIFY(!dialog.findChild<QLineEdit*>(QStringLiteral("target"))->isVisible());
+            dialog.findChild<QLineEdit*>(QStringLiteral("reason"))->setText(QStringLiteral("consumer back"));
+            dialog.accept();
+        });
+        resume->click();
+        QVERIFY(posted.wait(10'000));
+        QCOMPARE(posted.last().first().value<MessageLog::Entry>().text,
+            QStringLiteral("Resumed event type order.shipped: 3 held row(s) let go"));
+        QTRY_VERIFY_WITH_TIMEOUT(!pauses->isVisible(), 10'000);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending'")).toLongLong(), 3LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(action, ',' ORDER BY id) FROM audit_log")).toString(),
+            QStringLiteral("pause,resume"));
     }
 
     // The Retry confirmation offers a time instead of now (Discard's does not): the rows are requeued due then, and

@@ -51,7 +51,8 @@ private:
     {
         const auto relay = db().openSession(QStringLiteral("test-relay"));
         OutboxLeaseRepository lease(*relay);
-        const QList<OutboxMessage> claimed = lease.claimDue(QStringLiteral("test-relay/w0"), 1000, 30'000).messages;
+        const QList<OutboxMessage> claimed
+            = lease.claimDue(QStringLiteral("test-relay"), QStringLiteral("test-relay/w0"), 1000, 30'000).messages;
         QList<LeaseFence> published;
         QList<PublishFailure> failures;
         for (const OutboxMessage& message : claimed) {

@@ -117,11 +117,11 @@ const QStringList KeptAsWritten = { QStringLiteral("PostgreSQL"), QStringLiteral
     QStringLiteral("JSON"), QStringLiteral("UTC"), QStringLiteral("DSN"), QStringLiteral("URI"), QStringLiteral("SSL"),
     QStringLiteral("SQL"), QStringLiteral("libpq"), QStringLiteral("English"), QStringLiteral("pending"),
     QStringLiteral("in_flight"), QStringLiteral("published"), QStringLiteral("failed"), QStringLiteral("dead"),
-    QStringLiteral("waiting"), QStringLiteral("discarded"), QStringLiteral("in_progress"), QStringLiteral("completed"),
-    QStringLiteral("prefer"), QStringLiteral("disable"), QStringLiteral("allow"), QStringLiteral("require"),
-    QStringLiteral("verify"), QStringLiteral("full"), QStringLiteral("postgresql"), QStringLiteral("host"),
-    QStringLiteral("dbname"), QStringLiteral("user"), QStringLiteral("db"), QStringLiteral("GPL"),
-    QStringLiteral("later"), QStringLiteral("KiB"), QStringLiteral("MiB") };
+    QStringLiteral("waiting"), QStringLiteral("discarded"), QStringLiteral("paused"), QStringLiteral("in_progress"),
+    QStringLiteral("completed"), QStringLiteral("prefer"), QStringLiteral("disable"), QStringLiteral("allow"),
+    QStringLiteral("require"), QStringLiteral("verify"), QStringLiteral("full"), QStringLiteral("postgresql"),
+    QStringLiteral("host"), QStringLiteral("dbname"), QStringLiteral("user"), QStringLiteral("db"),
+    QStringLiteral("GPL"), QStringLiteral("later"), QStringLiteral("KiB"), QStringLiteral("MiB") };
 
 // A text with English words outside KeptAsWritten and not one Hangul syllable: left untranslated in Korean mode.
 bool englishOnly(const QString& text)

@@ -65,7 +65,7 @@ void TestDatabase::reset()
     m_session->execScript(
         QStringLiteral(
             "TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
-            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes, idempotency_replays "
+            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes, idempotency_replays, outbox_pauses "
             "RESTART IDENTITY CASCADE"),
         QStringLiteral("resetting the test database"));
 }

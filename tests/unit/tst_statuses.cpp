@@ -133,7 +133,7 @@ private:
     // Retry undoes a discard; a discarded row is no failure any more (it left its failure group).
     static constexpr ActionsOf ActionTable[] = { { "pending", false, false }, { "in_flight", false, false },
         { "published", false, false }, { "failed", true, true }, { "dead", true, true }, { "waiting", false, false },
-        { "discarded", true, false } };
+        { "discarded", true, false }, { "paused", false, false } };
 };
 
 QTEST_GUILESS_MAIN(TestStatuses)

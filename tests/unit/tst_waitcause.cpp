@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/outboxoverview.h"
 #include "operations/waitcause.h"
 #include "outbox/outboxrows.h"
 
@@ -62,6 +63,53 @@ private slots:
             << OutboxStatus::Waiting << 0LL << 0LL << FleetCondition::NoneRunning << WaitCause::BehindOlderRow;
         QTest::newRow("waiting, every relay failing")
             << OutboxStatus::Waiting << 0LL << 0LL << FleetCondition::AllFailing << WaitCause::BehindOlderRow;
+        // A paused type holds its row back whatever the relays do: resuming it is the action that helps.
+        QTest::newRow("paused, relays alive")
+            << OutboxStatus::Paused << -2 * FiveMinutes << 0LL << FleetCondition::Publishing << WaitCause::TypePaused;
+        QTest::newRow("paused, no relay alive")
+            << OutboxStatus::Paused << 0LL << 0LL << FleetCondition::NoneRunning << WaitCause::TypePaused;
+        QTest::newRow("pending, every relay paused")
+            << OutboxStatus::Pending << 0LL << 0LL << FleetCondition::AllPaused << WaitCause::RelaysPaused;
+        QTest::newRow("failed, every relay paused")
+            << OutboxStatus::Failed << 60'000LL << 0LL << FleetCondition::AllPaused << WaitCause::RelaysPaused;
+        QTest::newRow("in flight, every relay paused: still being published")
+            << OutboxStatus::InFlight << 0LL << 30'000LL << FleetCondition::AllPaused << WaitCause::Publishing;
+    }
+
+    // What the fleet can do, from its relays' states: one alive relay publishes; without one, a failing relay
+    // names the broker as the cause, and only a fleet of paused relays is "all paused".
+    void fleetCondition_data()
+    {
+        QTest::addColumn<QList<int>>("states");
+        QTest::addColumn<FleetCondition>("fleet");
+        const auto states = [](std::initializer_list<RelayState> list) {
+            QList<int> ints;
+            for (const RelayState state : list)
+                ints.append(int(state));
+            return ints;
+        };
+        QTest::newRow("none") << states({}) << FleetCondition::NoneRunning;
+        QTest::newRow("stopped and gone")
+            << states({ RelayState::Stopped, RelayState::Gone }) << FleetCondition::NoneRunning;
+        QTest::newRow("one alive among paused")
+            << states({ RelayState::Paused, RelayState::Alive }) << FleetCondition::Publishing;
+        QTest::newRow("paused and failing")
+            << states({ RelayState::Paused, RelayState::Failing }) << FleetCondition::AllFailing;
+        QTest::newRow("all paused") << states({ RelayState::Paused, RelayState::Paused, RelayState::Stale })
+                                    << FleetCondition::AllPaused;
+    }
+
+    void fleetCondition()
+    {
+        QFETCH(QList<int>, states);
+        QFETCH(FleetCondition, fleet);
+        OutboxOverview overview;
+        for (const int state : states) {
+            RelayNode node;
+            node.state = RelayState(state);
+            overview.relays.append(node);
+        }
+        QCOMPARE(int(overview.fleetCondition()), int(fleet));
     }
 
     void cause()

@@ -2,6 +2,7 @@
 #include "audit/auditview.h"
 
 #include "audit/audittablemodel.h"
+#include "common/auditsubject.h"
 #include "common/detailviews.h"
 #include "common/listviewsetup.h"
 #include "common/timerangefilter.h"
@@ -42,6 +43,8 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     m_action->addItem(tr("Edit and retry"), AuditAction::Edit);
     m_action->addItem(tr("Release lease"), AuditAction::ReleaseLease);
     m_action->addItem(tr("Forget relay"), AuditAction::ForgetRelay);
+    m_action->addItem(tr("Pause"), AuditAction::Pause);
+    m_action->addItem(tr("Resume"), AuditAction::Resume);
 
     auto* filterBar = new QWidget(this);
     auto* bar = new QHBoxLayout(filterBar);
@@ -152,7 +155,9 @@ QString AuditView::statesTable(const AuditEntry& entry)
     // One line per row or relay, in columns: 27 ids in a JSON map were a wall of text.
     const QJsonObject before = QJsonDocument::fromJson(entry.stateBefore).object();
     const QJsonObject after = QJsonDocument::fromJson(entry.stateAfter).object();
-    const QString idHeader = entry.entity == AuditEntity::Relay ? tr("Relay") : tr("Row");
+    const QString idHeader = entry.entity == AuditEntity::Relay ? tr("Relay")
+        : entry.entity == AuditEntity::Pause                    ? tr("Pause")
+                                                                : tr("Row");
     const QString beforeHeader = tr("Before");
     int idWidth = int(idHeader.size());
     int beforeWidth = int(beforeHeader.size());
@@ -203,10 +208,8 @@ void AuditView::showSelected()
 
 void AuditView::showEntry(const AuditEntry& entry)
 {
-    const int count = int(entry.entityIds.size());
-    const QString subject = entry.entity == AuditEntity::Relay ? tr("%n relay(s)", nullptr, count)
-                                                               : tr("%n outbox row(s)", nullptr, count);
     m_detail->setPlainText(tr("%1 by %2 at %3 — %4\nReason: %5\n")
-                               .arg(entry.action, entry.actor, TimeFormatter::display(entry.at), subject, entry.reason)
+                               .arg(entry.action, entry.actor, TimeFormatter::display(entry.at),
+                                   AuditSubject::describe(entry), entry.reason)
         + detailsText(entry) + QLatin1Char('\n') + statesTable(entry));
 }

@@ -17,9 +17,12 @@
 #include "messages/messagelogview.h"
 #include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
+#include "operations/publishpauses.h"
 #include "operations/relayfleet.h"
 #include "outbox/outboxview.h"
 #include "overview/overviewpage.h"
+#include "overview/pausedialog.h"
+#include "overview/pausesmodel.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -180,6 +183,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_overview, &OverviewPage::retryGroup, this, actOnGroup(&OutboxView::requeueMatching));
     connect(m_overview, &OverviewPage::showAudit, this, [this] { m_tabs->setCurrentWidget(m_audit); });
     connect(m_overview, &OverviewPage::forgetRelays, this, &MainWindow::forgetRelays);
+    connect(m_overview, &OverviewPage::pauseRequested, this, &MainWindow::pause);
+    connect(m_overview, &OverviewPage::resumeRequested, this, &MainWindow::resume);
     // An action and, once its rows settled, its outcome: both change what the overview and the groups count.
     const auto logAction = [this](const QString& message, const QList<qint64>& rows) {
         m_messages->post(message, rows);
@@ -561,6 +566,54 @@ void MainWindow::forgetRelays(const QList<RelayNode>& relays)
         },
         [this](const OutboxError& error) {
             QMessageBox::warning(this, tr("Forget failed"), error.message());
+            m_overview->refresh();
+        });
+}
+
+void MainWindow::pause(const QString& relayName)
+{
+    PauseDialog dialog(relayName, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const PauseScope scope = dialog.scope();
+    const QString target = dialog.target();
+    const QString reason = dialog.reason();
+    m_actions.run<std::optional<PublishPause>>(
+        this,
+        [scope, target, reason](DbSession& session) { return PublishPauses(session).pause(scope, target, reason); },
+        [this](const std::optional<PublishPause>& paused) {
+            m_messages->post(
+                paused ? tr("Paused %1").arg(PausesModel::describe(*paused)) : tr("Paused already: nothing changed"));
+            m_overview->refresh();
+        },
+        [this](const OutboxError& error) {
+            QMessageBox::warning(this, tr("Pause failed"), error.message());
+            m_overview->refresh();
+        });
+}
+
+void MainWindow::resume(const PublishPause& pause)
+{
+    PauseDialog dialog(pause, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString reason = dialog.reason();
+    m_actions.run<std::optional<qint64>>(
+        this,
+        [pause, reason](
+            DbSession& session) { return PublishPauses(session).resume(pause.scope, pause.target, reason); },
+        [this, pause](const std::optional<qint64>& released) {
+            if (!released)
+                m_messages->post(tr("%1 was not paused any more: nothing changed").arg(PausesModel::describe(pause)));
+            else if (pause.scope == PauseScope::EventType)
+                m_messages->post(
+                    tr("Resumed %1: %n held row(s) let go", nullptr, int(*released)).arg(PausesModel::describe(pause)));
+            else
+                m_messages->post(tr("Resumed %1").arg(PausesModel::describe(pause)));
+            m_overview->refresh();
+        },
+        [this](const OutboxError& error) {
+            QMessageBox::warning(this, tr("Resume failed"), error.message());
             m_overview->refresh();
         });
 }

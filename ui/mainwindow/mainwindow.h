@@ -4,6 +4,7 @@
 #include "connect/passwordkeychain.h"
 #include "core/databaseclient.h"
 #include "db/connectionsettings.h"
+#include "operations/publishpause.h"
 #include "operations/relaynode.h"
 #include "operations/sessioninfo.h"
 
@@ -96,6 +97,8 @@ private:
     void noteReconnected(const DatabaseClient* client);
     void showOutboxRows(const QList<qint64>& ids);
     // Asks for a reason and forgets `relays` on the action worker; the message log says how it went.
+    void pause(const QString& relayName);
+    void resume(const PublishPause& pause);
     void forgetRelays(const QList<RelayNode>& relays);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();

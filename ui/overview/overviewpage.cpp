@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "overview/overviewpage.h"
 
+#include "common/auditsubject.h"
 #include "common/listviewsetup.h"
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
@@ -9,6 +10,7 @@
 #include "metrics/metricthresholds.h"
 #include "operations/auditrepository.h"
 #include "operations/outboxoverview.h"
+#include "overview/pausesmodel.h"
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 
@@ -97,6 +99,11 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_relayModel(new RelayFleetModel(this))
     , m_relayTable(new QTableView(this))
     , m_forgetRelays(new QPushButton(tr("For&get…"), this))
+    , m_pause(new QPushButton(tr("&Pause…"), this))
+    , m_pauseModel(new PausesModel(this))
+    , m_pauseTable(new QTableView(this))
+    , m_resume(new QPushButton(tr("Res&ume…"), this))
+    , m_pausesBox(new QWidget(this))
     , m_groupModel(new FailureGroupsModel(this))
     , m_groupTable(new QTableView(this))
     , m_retryGroup(new QPushButton(tr("&Retry group…"), this))
@@ -124,6 +131,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     OutboxFilter blocking;
     blocking.blockingOnly = true;
     addTile(grid, BlockedKeysTile, tr("keys blocked by a dead row"), blocking);
+    addStatusTile(OutboxStatus::Paused, tr("held by a paused event type"));
     QFont large = m_oldest->font();
     large.setPointSizeF(large.pointSizeF() * 1.3);
     for (QLabel* label : { m_oldest, m_rates }) {
@@ -148,8 +156,14 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     connect(m_relayModel, &QAbstractItemModel::modelReset, this, &OverviewPage::updateForgetRelays);
     connect(m_forgetRelays, &QPushButton::clicked, this, [this] { emit forgetRelays(selectedRelays()); });
     updateForgetRelays();
+    m_pause->setObjectName(QStringLiteral("pause"));
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        const QList<RelayNode> relays = selectedRelays();
+        emit pauseRequested(relays.size() == 1 ? relays.first().name : QString());
+    });
     auto* fleetBar = new QHBoxLayout;
     fleetBar->addWidget(m_fleet, 1);
+    fleetBar->addWidget(m_pause);
     fleetBar->addWidget(m_forgetRelays);
 
     auto* layout = new QVBoxLayout(this);
@@ -159,6 +173,11 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     layout->addWidget(m_rates);
     layout->addWidget(m_nothingPublishing);
     layout->addWidget(explanations());
+    auto* pauses = new QVBoxLayout(m_pausesBox);
+    pauses->setContentsMargins(0, 0, 0, 0);
+    pauses->addLayout(pausesPane());
+    m_pausesBox->hide();
+    layout->addWidget(m_pausesBox);
     layout->addLayout(fleetBar);
     layout->addWidget(m_relayTable, 1);
     layout->addWidget(m_updated);
@@ -191,6 +210,45 @@ QLayout* OverviewPage::failureGroupsPane()
     pane->addLayout(buttons);
     pane->addWidget(m_groupTable);
     return pane;
+}
+
+// Shown only while something is paused: what, by whom, why, and Resume.
+QLayout* OverviewPage::pausesPane()
+{
+    setUpSnapshotTable(m_pauseTable, m_pauseModel, QStringLiteral("pauses"));
+    m_pauseTable->horizontalHeader()->setSectionResizeMode(PausesModel::Reason, QHeaderView::Stretch);
+    m_resume->setObjectName(QStringLiteral("resume"));
+    ListViewSetup::keepSelectionAcrossResets(m_pauseTable, m_pauseModel);
+    connect(m_pauseTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &OverviewPage::updatePauseButtons);
+    connect(m_pauseModel, &QAbstractItemModel::modelReset, this, &OverviewPage::updatePauseButtons);
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        const QModelIndexList selected = m_pauseTable->selectionModel()->selectedRows();
+        if (!selected.isEmpty())
+            emit resumeRequested(m_pauseModel->rows().at(selected.first().row()));
+    });
+    auto* bar = new QHBoxLayout;
+    auto* title = heading(tr("Paused by an operator"), this);
+    title->setStyleSheet(QStringLiteral("color: #b58900;"));
+    bar->addWidget(title, 1);
+    bar->addWidget(m_resume);
+    auto* pane = new QVBoxLayout;
+    pane->addLayout(bar);
+    pane->addWidget(m_pauseTable);
+    return pane;
+}
+
+void OverviewPage::updatePauseButtons()
+{
+    const QModelIndexList selected = m_pauseTable->selectionModel()->selectedRows();
+    const bool resumable = !selected.isEmpty() && !m_pauseModel->rows().at(selected.first().row()).resuming();
+    m_resume->setEnabled(m_mayChangeOutbox && resumable);
+    m_pause->setEnabled(m_mayChangeOutbox);
+    const QString reason = m_mayChangeOutbox ? QString() : m_forgetReadOnlyReason;
+    m_resume->setToolTip(reason.isEmpty() ? tr("Resume the selected pause, with a reason for the audit log") : reason);
+    m_pause->setToolTip(reason.isEmpty()
+            ? tr("Pause a relay (the selected one's name) or an event type, with a reason for the audit log")
+            : reason);
 }
 
 QLayout* OverviewPage::waitingRowsPane()
@@ -256,6 +314,7 @@ void OverviewPage::setMayChangeOutbox(bool may, const QString& reason)
         may ? tr("Requeue every row of the selected group, as they are when you confirm") : reason);
     m_forgetReadOnlyReason = may ? QString() : reason;
     updateForgetRelays();
+    updatePauseButtons();
 }
 
 QList<RelayNode> OverviewPage::selectedRelays() const
@@ -275,7 +334,7 @@ void OverviewPage::updateForgetRelays()
     if (!m_mayChangeOutbox)
         m_forgetRelays->setToolTip(m_forgetReadOnlyReason);
     else if (anyRunning)
-        m_forgetRelays->setToolTip(tr("A running relay (alive or failing) cannot be forgotten: stop it first"));
+        m_forgetRelays->setToolTip(tr("A running relay (alive, paused or failing) cannot be forgotten: stop it first"));
     else
         m_forgetRelays->setToolTip(tr("Remove the selected stopped, stale or gone relays from the registry, with a "
                                       "reason for the audit log (a relay that starts again registers anew)"));
@@ -306,11 +365,10 @@ void OverviewPage::presentExplanations(const OutboxOverview& overview)
 
     QStringList lines;
     for (const AuditEntry& entry : overview.recentActions) {
-        const int count = int(entry.entityIds.size());
-        lines.append((entry.entity == AuditEntity::Outbox ? tr("%1 · <b>%2</b> %3 %n row(s): %4", nullptr, count)
-                                                          : tr("%1 · <b>%2</b> %3 %n relay(s): %4", nullptr, count))
-                         .arg(TimeFormatter::display(entry.at), entry.actor.toHtmlEscaped(),
-                             entry.action.toHtmlEscaped(), entry.reason.toHtmlEscaped()));
+        lines.append(
+            tr("%1 · <b>%2</b> %3 %4: %5")
+                .arg(TimeFormatter::display(entry.at), entry.actor.toHtmlEscaped(), entry.action.toHtmlEscaped(),
+                    AuditSubject::describe(entry).toHtmlEscaped(), entry.reason.toHtmlEscaped()));
     }
     if (lines.isEmpty())
         lines.append(tr("No operator action on record."));
@@ -369,10 +427,11 @@ void OverviewPage::refresh()
 void OverviewPage::present(const OutboxOverview& overview)
 {
     const auto name = [](OutboxStatus status) { return OutboxStatusNames.name(status); };
-    const std::pair<QString, CappedCount> counts[] = { { name(OutboxStatus::Pending), overview.pending },
-        { name(OutboxStatus::InFlight), overview.inFlight }, { name(OutboxStatus::Failed), overview.failed },
-        { name(OutboxStatus::Dead), overview.dead }, { StuckTile, overview.stuck },
-        { name(OutboxStatus::Waiting), overview.waiting }, { BlockedKeysTile, overview.blockedKeys } };
+    const std::pair<QString, CappedCount> counts[]
+        = { { name(OutboxStatus::Pending), overview.pending }, { name(OutboxStatus::InFlight), overview.inFlight },
+              { name(OutboxStatus::Failed), overview.failed }, { name(OutboxStatus::Dead), overview.dead },
+              { StuckTile, overview.stuck }, { name(OutboxStatus::Waiting), overview.waiting },
+              { BlockedKeysTile, overview.blockedKeys }, { name(OutboxStatus::Paused), overview.paused } };
     for (const auto& [tileName, count] : counts) {
         QToolButton* tile = m_tiles.value(tileName);
         tile->setText(countText(count) + QLatin1Char('\n') + tile->property("caption").toString());
@@ -427,6 +486,9 @@ void OverviewPage::present(const OutboxOverview& overview)
 
 void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs)
 {
+    m_pauseModel->setRows(overview.pauses);
+    m_pausesBox->setVisible(!overview.pauses.isEmpty());
+    fitRows(m_pauseTable, qMax(1, int(overview.pauses.size())));
     m_relayModel->setRows(overview.relays, overview.serverNow);
     QMap<RelayState, int> states;
     for (const RelayNode& node : overview.relays)
@@ -436,6 +498,10 @@ void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPu
     const auto alarm = [&fleet](const QString& text) {
         fleet += QStringLiteral(" · <span style=\"color:#dc322f\"><b>%1</b></span>").arg(text);
     };
+    if (const int paused = states.value(RelayState::Paused)) {
+        fleet += QStringLiteral(" · <span style=\"color:#b58900\"><b>%1</b></span>")
+                     .arg(tr("%n paused", nullptr, paused));
+    }
     if (const int failing = states.value(RelayState::Failing))
         alarm(tr("%n failing", nullptr, failing));
     if (const int gone = states.value(RelayState::Gone))
@@ -461,6 +527,9 @@ void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPu
     case FleetCondition::AllFailing:
         why = tr("Every relay is failing: %1.")
                   .arg(RelayFleetModel::failingText(*overview.longestFailing(), overview.serverNow));
+        break;
+    case FleetCondition::AllPaused:
+        why = tr("Every running relay is paused: resume one (the pauses are listed above).");
         break;
     case FleetCondition::Publishing:
         why = tr("%n relay(s) alive but none published in that time: the oldest rows below say why they wait.", nullptr,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "operations/publishpause.h"
 #include "operations/relaynode.h"
 #include "outbox/outboxfilter.h"
 
@@ -15,6 +16,7 @@ class QLabel;
 class QPushButton;
 class QTableView;
 class QToolButton;
+class PausesModel;
 class RelayFleetModel;
 class WaitingRowsModel;
 struct OutboxOverview;
@@ -41,6 +43,7 @@ public:
     void setMayChangeOutbox(bool may, const QString& reason);
 
     RelayFleetModel* relays() const { return m_relayModel; }
+    PausesModel* pauses() const { return m_pauseModel; }
     FailureGroupsModel* failureGroups() const { return m_groupModel; }
     WaitingRowsModel* waitingRows() const { return m_waitingModel; }
     // Whether the red "Nothing is publishing" warning is up.
@@ -53,6 +56,9 @@ signals:
     void showAudit();
     // Forget (remove from the registry) these relays, none of which runs.
     void forgetRelays(const QList<RelayNode>& relays);
+    // Pause a relay or an event type, the dialog prefilled with `relayName` (the selected relay's, if any).
+    void pauseRequested(const QString& relayName);
+    void resumeRequested(const PublishPause& pause);
     void loadFailed(const QString& message);
 
 private:
@@ -64,6 +70,8 @@ private:
     OutboxFilter selectedGroupRows() const;
     QList<RelayNode> selectedRelays() const;
     void updateForgetRelays();
+    void updatePauseButtons();
+    QLayout* pausesPane();
     QWidget* explanations();
     QLayout* failureGroupsPane();
     QLayout* waitingRowsPane();
@@ -80,6 +88,11 @@ private:
     RelayFleetModel* m_relayModel;
     QTableView* m_relayTable;
     QPushButton* m_forgetRelays;
+    QPushButton* m_pause;
+    PausesModel* m_pauseModel;
+    QTableView* m_pauseTable;
+    QPushButton* m_resume;
+    QWidget* m_pausesBox;
     FailureGroupsModel* m_groupModel;
     QTableView* m_groupTable;
     QPushButton* m_retryGroup;

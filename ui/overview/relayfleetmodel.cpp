@@ -23,6 +23,8 @@ QString RelayFleetModel::stateText(RelayState state)
     switch (state) {
     case RelayState::Alive:
         return tr("alive");
+    case RelayState::Paused:
+        return tr("paused");
     case RelayState::Failing:
         return tr("failing");
     case RelayState::Gone:
@@ -83,6 +85,8 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
             return QBrush(QColor(0xdc, 0x32, 0x2f));
         if (node.state == RelayState::Stopped)
             return QBrush(QColor(0x93, 0xa1, 0xa1));
+        if (node.state == RelayState::Paused)
+            return QBrush(QColor(0xb5, 0x89, 0x00));
         return {};
     }
     if (role == Qt::FontRole && alarming && index.column() == State) {
@@ -109,6 +113,10 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
                           "Rows it held are rescued when their leases expire.");
             case RelayState::Failing:
                 return failingText(node, m_serverNow);
+            case RelayState::Paused:
+                return tr("Paused by an operator since %1: it claims nothing until its name is resumed (see the "
+                          "pauses above).")
+                    .arg(TimeFormatter::display(node.pausedSince));
             default:
                 return {};
             }

@@ -36,8 +36,12 @@ QString WaitingRowsModel::causeText(const WaitingRow& waiting) const
                 .arg(blocker.lastErrorLine);
         return tr("Waiting behind #%1 of its key, %2").arg(blocker.id).arg(OutboxStatusNames.name(blocker.status));
     }
+    case WaitCause::TypePaused:
+        return tr("Its event type %1 is paused: resume it to publish the row").arg(row.eventType);
     case WaitCause::NoRelayAlive:
         return tr("No relay is alive to publish it: start one (outboxctl relay)");
+    case WaitCause::RelaysPaused:
+        return tr("Every running relay is paused: resume one to publish the row");
     case WaitCause::RelaysFailing:
         return m_failing ? tr("Every relay is failing: %1").arg(RelayFleetModel::failingText(*m_failing, m_serverNow))
                          : tr("Every relay is failing");
@@ -69,8 +73,9 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
         return index.column() == Cause && waiting.blocker ? waiting.blocker->id : waiting.row.id;
     if (role == Qt::ForegroundRole && index.column() == Cause) {
         const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::RelaysFailing
-            || waiting.cause == WaitCause::LeaseExpired || waiting.cause == WaitCause::Overdue
-            || waiting.cause == WaitCause::Failing || (waiting.blocker && isFailure(waiting.blocker->status));
+            || waiting.cause == WaitCause::RelaysPaused || waiting.cause == WaitCause::LeaseExpired
+            || waiting.cause == WaitCause::Overdue || waiting.cause == WaitCause::Failing
+            || (waiting.blocker && isFailure(waiting.blocker->status));
         return alarming ? QVariant(QColor(0xdc, 0x32, 0x2f)) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == Cause)

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "operations/publishpause.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+struct AuditEntry;
+
+// What an audit entry acted on, in the console's words: "3 outbox rows", "2 relays", "event type order.shipped" (a
+// pause names its scope and target in the entry's details). One wording for the Overview and the Audit tab.
+class AuditSubject final {
+    Q_DECLARE_TR_FUNCTIONS(AuditSubject)
+public:
+    static QString describe(const AuditEntry& entry);
+    // "relay eu-1" or "event type order.shipped".
+    static QString pauseTarget(PauseScope scope, const QString& target);
+};
