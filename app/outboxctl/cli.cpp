@@ -15,6 +15,7 @@
 #include "db/outboxerror.h"
 #include "discardcommand.h"
 #include "editcommand.h"
+#include "eventtypescommand.h"
 #include "failurescommand.h"
 #include "forgetrelayscommand.h"
 #include "listcommand.h"
@@ -55,6 +56,7 @@ Cli::Cli()
     m_commands.push_back(std::make_unique<PausesCommand>());
     m_commands.push_back(std::make_unique<ListCommand>());
     m_commands.push_back(std::make_unique<FailuresCommand>());
+    m_commands.push_back(std::make_unique<EventTypesCommand>());
     m_commands.push_back(std::make_unique<RequeueCommand>());
     m_commands.push_back(std::make_unique<DiscardCommand>());
     m_commands.push_back(std::make_unique<EditCommand>());

@@ -32,6 +32,13 @@ inline constexpr EnumNames<OutboxStatus, 8> OutboxStatusNames({ {
 // outbox_unpublished_created_idx (migration 0019) indexes them.
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused')";
 
+// Whether rows in `status` are in the backlog (BacklogCondition says the same in SQL; a unit test compares the two).
+constexpr bool isBacklog(OutboxStatus status)
+{
+    return status == OutboxStatus::Pending || status == OutboxStatus::InFlight || status == OutboxStatus::Failed
+        || status == OutboxStatus::Waiting || status == OutboxStatus::Paused;
+}
+
 // What an operator may retry (back to pending): failed and dead rows, and discarded ones, which a retry brings back.
 constexpr bool isRetryable(OutboxStatus status)
 {

@@ -495,6 +495,47 @@ Reason: %5
     </message>
 </context>
 <context>
+    <name>EventTypesModel</name>
+    <message>
+        <source>At least %1 — counts stop there so that they stay cheap on large tables</source>
+        <translation>At least %1 — counts stop there so that they stay cheap on large tables</translation>
+    </message>
+    <message>
+        <source>%1+</source>
+        <translation>%1+</translation>
+    </message>
+    <message>
+        <source>Event type</source>
+        <translation>Event type</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished</source>
+        <translation>Oldest unpublished</translation>
+    </message>
+</context>
+<context>
+    <name>EventTypesView</name>
+    <message>
+        <source>Double-click a count to see those rows, or a name to see all rows of the type</source>
+        <translation>Double-click a count to see those rows, or a name to see all rows of the type</translation>
+    </message>
+    <message>
+        <source>The outbox holds no rows.</source>
+        <translation>The outbox holds no rows.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event type(s), as of %1. Each count stops at %2 so that it stays cheap on large tables.</source>
+        <translation>
+            <numerusform>%n event type, as of %1. Each count stops at %2 so that it stays cheap on large tables.</numerusform>
+            <numerusform>%n event types, as of %1. Each count stops at %2 so that it stays cheap on large tables.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the first %1 by name are listed.</source>
+        <translation>Only the first %1 by name are listed.</translation>
+    </message>
+</context>
+<context>
     <name>ExportRunner</name>
     <message>
         <source>Exporting rows to %1…</source>
@@ -1250,6 +1291,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Resume failed</source>
         <translation>Resume failed</translation>
+    </message>
+    <message>
+        <source>Event &amp;types</source>
+        <translation>Event &amp;types</translation>
     </message>
 </context>
 <context>
@@ -2379,8 +2424,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>&amp;Pause…</translation>
     </message>
     <message>
-        <source>Res&amp;ume…</source>
-        <translation>Res&amp;ume…</translation>
+        <source>Re&amp;sume…</source>
+        <translation>Re&amp;sume…</translation>
     </message>
     <message>
         <source>held by a paused event type</source>
@@ -2599,8 +2644,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>alive</translation>
     </message>
     <message>
-        <source>stale — presumed dead</source>
-        <translation>stale — presumed dead</translation>
+        <source>stale</source>
+        <translation>stale</translation>
     </message>
     <message>
         <source>stopped</source>
@@ -2681,8 +2726,8 @@ at %2</translation>
         <translation>failing</translation>
     </message>
     <message>
-        <source>gone — its process died</source>
-        <translation>gone — its process died</translation>
+        <source>gone</source>
+        <translation>gone</translation>
     </message>
     <message>
         <source>publishes refused for %1: relay %2: %3</source>

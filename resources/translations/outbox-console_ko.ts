@@ -489,6 +489,46 @@ Reason: %5
     </message>
 </context>
 <context>
+    <name>EventTypesModel</name>
+    <message>
+        <source>At least %1 — counts stop there so that they stay cheap on large tables</source>
+        <translation>최소 %1 — 큰 테이블에서도 가볍도록 여기서 세기를 멈춥니다</translation>
+    </message>
+    <message>
+        <source>%1+</source>
+        <translation>%1+</translation>
+    </message>
+    <message>
+        <source>Event type</source>
+        <translation>이벤트 유형</translation>
+    </message>
+    <message>
+        <source>Oldest unpublished</source>
+        <translation>가장 오래된 미발행 행</translation>
+    </message>
+</context>
+<context>
+    <name>EventTypesView</name>
+    <message>
+        <source>Double-click a count to see those rows, or a name to see all rows of the type</source>
+        <translation>개수를 더블클릭하면 해당 행을, 이름을 더블클릭하면 그 유형의 모든 행을 봅니다</translation>
+    </message>
+    <message>
+        <source>The outbox holds no rows.</source>
+        <translation>아웃박스에 행이 없습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event type(s), as of %1. Each count stops at %2 so that it stays cheap on large tables.</source>
+        <translation>
+            <numerusform>이벤트 유형 %n개, %1 기준. 큰 테이블에서도 가볍도록 각 개수는 %2에서 멈춥니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the first %1 by name are listed.</source>
+        <translation>이름순으로 처음 %1개만 표시합니다.</translation>
+    </message>
+</context>
+<context>
     <name>ExportRunner</name>
     <message>
         <source>Exporting rows to %1…</source>
@@ -1234,6 +1274,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Resume failed</source>
         <translation>재개 실패</translation>
+    </message>
+    <message>
+        <source>Event &amp;types</source>
+        <translation>이벤트 유형(&amp;T)</translation>
     </message>
 </context>
 <context>
@@ -2336,8 +2380,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>일시 중지(&amp;P)…</translation>
     </message>
     <message>
-        <source>Res&amp;ume…</source>
-        <translation>재개(&amp;U)…</translation>
+        <source>Re&amp;sume…</source>
+        <translation>재개(&amp;S)…</translation>
     </message>
     <message>
         <source>held by a paused event type</source>
@@ -2555,8 +2599,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>실행 중</translation>
     </message>
     <message>
-        <source>stale — presumed dead</source>
-        <translation>응답 없음 — 중단된 것으로 추정</translation>
+        <source>stale</source>
+        <translation>응답 없음</translation>
     </message>
     <message>
         <source>stopped</source>
@@ -2637,8 +2681,8 @@ at %2</source>
         <translation>실패 중</translation>
     </message>
     <message>
-        <source>gone — its process died</source>
-        <translation>사라짐 — 프로세스가 종료됨</translation>
+        <source>gone</source>
+        <translation>사라짐</translation>
     </message>
     <message>
         <source>publishes refused for %1: relay %2: %3</source>

@@ -9,6 +9,7 @@
 #include "db/dbsession.h"
 #include "db/schemamigrator.h"
 #include "operations/auditrepository.h"
+#include "operations/eventtypebreakdown.h"
 #include "operations/outboxoverview.h"
 #include "outbox/failuregrouprepository.h"
 #include "outbox/outboxreadrepository.h"
@@ -228,6 +229,10 @@ int main(int argc, char** argv)
         "%-52s %9.1f ms\n", "failure groups seen in the last hour", medianMs(7, [&] { groups.groups(sinceHour); }));
     std::printf("%-52s %9.1f ms\n", "overview",
         medianMs(7, [&] { OutboxOverview::load(session, OutboxFilter::DefaultStuckThresholdMs); }));
+    const EventTypeBreakdown breakdown = EventTypeBreakdown::load(session);
+    const QByteArray typesName
+        = "event types (Event types tab, " + QByteArray::number(breakdown.types.size()) + " types)";
+    std::printf("%-52s %9.1f ms\n", typesName.constData(), medianMs(7, [&] { EventTypeBreakdown::load(session); }));
     AuditRepository audit(session);
     AuditFilter byActor;
     byActor.actor = QStringLiteral("carol");

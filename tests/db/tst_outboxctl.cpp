@@ -248,6 +248,8 @@ private slots:
             QStringLiteral("--status: invalid value 'pending'"));
         row("failures format", { QStringLiteral("failures"), QStringLiteral("--format=xml") }, 2,
             QStringLiteral("--format: invalid value 'xml'"));
+        row("event-types cap", { QStringLiteral("event-types"), QStringLiteral("--cap=0") }, 2,
+            QStringLiteral("--cap"));
         row("list created time",
             { QStringLiteral("list"), QStringLiteral("outbox"), QStringLiteral("--created-from=yesterday") }, 2,
             QStringLiteral("--created-from: invalid time 'yesterday'"));
@@ -1455,6 +1457,36 @@ private slots:
                                        "FROM audit_log"))
                 .toString(),
             QStringLiteral("forget relay relay old version {\"%1\": \"stopped\"}").arg(id));
+    }
+
+    // `event-types`: a row per type, a column per state, capped counts as N+, the oldest unpublished age.
+    void eventTypesListsEachTypeByState()
+    {
+        db().exec(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                           "  status) "
+                           "SELECT 'order', g::text, CASE WHEN g <= 4 THEN 'order.created' ELSE 'order.paid' END, "
+                           "  '{}', 'e' || g, CASE WHEN g <= 3 THEN 'pending' ELSE 'dead' END "
+                           "FROM generate_series(1, 5) g"));
+        const CliRun json
+            = ctl({ QStringLiteral("event-types"), QStringLiteral("--format=json"), QStringLiteral("--cap=2") });
+        EXPECT_EXIT(json, 0);
+        const QJsonArray types = json.json().value(QStringLiteral("event_types")).toArray();
+        QCOMPARE(types.size(), 2);
+        const QJsonObject created = types.at(0).toObject();
+        QCOMPARE(created.value(QStringLiteral("event_type")).toString(), QStringLiteral("order.created"));
+        QCOMPARE(created.value(QStringLiteral("pending")).toString(), QStringLiteral("2+"));
+        QCOMPARE(created.value(QStringLiteral("dead")).toInt(), 1);
+        QCOMPARE(created.value(QStringLiteral("published")).toInt(), 0);
+        QVERIFY(created.value(QStringLiteral("oldest_unpublished_seconds")).isDouble());
+        const QJsonObject paid = types.at(1).toObject();
+        QCOMPARE(paid.value(QStringLiteral("dead")).toInt(), 1);
+        QVERIFY(paid.value(QStringLiteral("oldest_unpublished_seconds")).isNull());
+
+        const CliRun table = ctl({ QStringLiteral("event-types") });
+        EXPECT_EXIT(table, 0);
+        QCOMPARE(table.outLines().size(), 3); // header and two types
+        QVERIFY2(table.outLines().at(0).startsWith("event_type"), table.out.constData());
     }
 
     // `failures` groups by cause; a group's id selects it in `list` and `requeue`; dry runs stay short.

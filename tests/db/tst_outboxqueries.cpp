@@ -2,6 +2,7 @@
 #include "db/changenotifier.h"
 #include "db/outboxerror.h"
 #include "idempotency/idempotencyrepository.h"
+#include "operations/eventtypebreakdown.h"
 #include "operations/outboxoperator.h"
 #include "operations/outboxoverview.h"
 #include "outbox/outboxreadrepository.h"
@@ -279,6 +280,49 @@ private slots:
                 QVERIFY2(error.message().contains(QStringLiteral("created-from")), qPrintable(error.message()));
             }
         }
+    }
+
+    // Each event type's rows per state, counted up to the cap, with the age of its oldest unpublished row (the oldest
+    // of any unpublished state, not of the type's first row), and the limit on the number of types.
+    void eventTypesAreCountedPerState()
+    {
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, created_at) "
+            "SELECT 'order', g::text, t.event_type, '{}', t.event_type || t.status || g, t.status, "
+            "  now() - t.age_s * interval '1 second' "
+            "FROM (VALUES ('a.created', 'published', 900, 5), ('a.created', 'pending', 60, 2), "
+            "             ('a.created', 'dead', 300, 1), ('b.shipped', 'paused', 30, 4), "
+            "             ('c.cancelled', 'published', 10, 1)) AS t(event_type, status, age_s, n) "
+            "CROSS JOIN LATERAL generate_series(1, t.n) AS g"));
+        const EventTypeBreakdown breakdown = EventTypeBreakdown::load(session(), 3, 10);
+        QCOMPARE(breakdown.types.size(), 3);
+        QVERIFY(!breakdown.moreTypes);
+        const EventTypeCounts& a = breakdown.types.at(0);
+        QCOMPARE(a.eventType, QStringLiteral("a.created"));
+        QCOMPARE(a.count(OutboxStatus::Published).value, 3LL);
+        QVERIFY(a.count(OutboxStatus::Published).capped);
+        QCOMPARE(a.count(OutboxStatus::Pending).value, 2LL);
+        QVERIFY(!a.count(OutboxStatus::Pending).capped);
+        QCOMPARE(a.count(OutboxStatus::Dead).value, 1LL);
+        QCOMPARE(a.count(OutboxStatus::Failed).value, 0LL);
+        // Dead rows are not in the backlog: the oldest unpublished is the pending one, a minute old.
+        QVERIFY2(a.oldestUnpublishedAgeMs && qAbs(*a.oldestUnpublishedAgeMs - 60'000) < 5'000,
+            qPrintable(QString::number(a.oldestUnpublishedAgeMs.value_or(-1))));
+        const EventTypeCounts& b = breakdown.types.at(1);
+        QCOMPARE(b.count(OutboxStatus::Paused).value, 3LL);
+        QVERIFY(b.count(OutboxStatus::Paused).capped);
+        QVERIFY(b.oldestUnpublishedAgeMs && qAbs(*b.oldestUnpublishedAgeMs - 30'000) < 5'000);
+        const EventTypeCounts& c = breakdown.types.at(2);
+        QCOMPARE(c.count(OutboxStatus::Published).value, 1LL);
+        QVERIFY(!c.oldestUnpublishedAgeMs);
+
+        const EventTypeBreakdown limited = EventTypeBreakdown::load(session(), 3, 2);
+        QCOMPARE(limited.types.size(), 2);
+        QVERIFY(limited.moreTypes);
+        QCOMPARE(limited.types.at(1).eventType, QStringLiteral("b.shipped"));
+
+        db().exec(QStringLiteral("DELETE FROM outbox"));
+        QVERIFY(EventTypeBreakdown::load(session()).types.isEmpty());
     }
 
     // An error searched among failed rows is first looked for among the newest rows; when they hold less than a

@@ -8,6 +8,8 @@
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "eventtypes/eventtypesmodel.h"
+#include "eventtypes/eventtypesview.h"
 #include "failures/failuregroupsmodel.h"
 #include "failures/failuresview.h"
 #include "keys/keydetailpane.h"
@@ -50,6 +52,7 @@
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -541,6 +544,10 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(overview->figure(QStringLiteral("pending")), QStringLiteral("25"), 10'000);
         const QModelIndex state = overview->relays()->index(0, RelayFleetModel::State);
         QCOMPARE(state.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xdc, 0x32, 0x2f));
+        // One word in the cell, so that the columns after it stay where they are; the tooltip explains it.
+        QCOMPARE(state.data().toString(), QStringLiteral("gone"));
+        QVERIFY2(state.data(Qt::ToolTipRole).toString().contains(QStringLiteral("process died")),
+            qPrintable(state.data(Qt::ToolTipRole).toString()));
         GuiTesting::saveScreenshot(*window, QStringLiteral("console-fleet.png"));
     }
 
@@ -923,6 +930,104 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending'")).toLongLong(), 3LL);
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(action, ',' ORDER BY id) FROM audit_log")).toString(),
             QStringLiteral("pause,resume"));
+    }
+
+    // The Event types tab: a row per type with its rows per state (the fixture's 40 rows are all order.created), and
+    // a double-click on a count opens exactly those rows in the outbox list.
+    void eventTypesShowTheirRowsPerState()
+    {
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', g::text, 'order.shipped', '{}') "
+                                 "FROM generate_series(1, 2) AS g"));
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        EventTypesView* view = window->eventTypesView();
+        QAbstractItemModelTester tester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window->findChild<QTabWidget*>()->setCurrentWidget(view);
+        EventTypesModel* model = view->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 10'000);
+        QCOMPARE(model->index(0, EventTypesModel::EventType).data().toString(), QStringLiteral("order.created"));
+        const int dead = EventTypesModel::statusColumn(OutboxStatus::Dead);
+        QCOMPARE(model->index(0, dead).data().toString(),
+            QString::number(
+                db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong()));
+        QCOMPARE(model->index(1, EventTypesModel::statusColumn(OutboxStatus::Pending)).data().toString(),
+            QStringLiteral("2"));
+        QCOMPARE(model->headerData(dead, Qt::Horizontal).toString(), QStringLiteral("dead"));
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-event-types.png"));
+
+        emit view->table()->doubleClicked(model->index(0, dead));
+        QTRY_COMPARE_WITH_TIMEOUT(window->findChild<QTabWidget*>()->currentWidget(), window->outboxView(), 10'000);
+        QCOMPARE(window->outboxView()->filter().eventType, QStringLiteral("order.created"));
+        QCOMPARE(window->outboxView()->filter().statuses, QList<OutboxStatus> { OutboxStatus::Dead });
+    }
+
+    // With a failure group's cause chip in the filter bar, at a laptop's width, every filter field still shows what
+    // it filters: none is cut to "Eve…".
+    void filterFieldsKeepTheirPlaceholdersBesideACauseChip()
+    {
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1280, 800));
+        QVERIFY(window);
+        ConsoleTesting::showOutboxTab(*window);
+        OutboxFilter group;
+        group.errorSignature = QStringLiteral("connect to <host> failed: connection refused by the broker <n> times");
+        group.statuses = { OutboxStatus::Failed, OutboxStatus::Dead };
+        window->outboxView()->showFilter(group);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->outboxView()->model()->isLoading(), 10'000);
+        const QList<QLineEdit*> edits = window->outboxView()->findChildren<QLineEdit*>();
+        int checked = 0;
+        for (const QLineEdit* edit : edits) {
+            if (edit->placeholderText().isEmpty() || !edit->isVisible())
+                continue;
+            ++checked;
+            const int needed = edit->fontMetrics().horizontalAdvance(edit->placeholderText());
+            QVERIFY2(edit->width() >= needed + 24,
+                qPrintable(QStringLiteral("'%1' is %2 px wide, its text %3 px")
+                               .arg(edit->placeholderText())
+                               .arg(edit->width())
+                               .arg(needed)));
+        }
+        QVERIFY(checked >= 4);
+        // And the window still fits a laptop's screen.
+        QVERIFY2(
+            window->minimumSizeHint().width() <= 1280, qPrintable(QString::number(window->minimumSizeHint().width())));
+        QCOMPARE(window->width(), 1280);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-filter-with-chip.png"));
+    }
+
+    // A console closed without the Outbox tab having been opened saves no list/detail split: it used to save the
+    // split it never laid out, and the list got a fraction of the width on every later start.
+    void aListNeverOpenedSavesNoSplit()
+    {
+        const auto forget = [] {
+            QSettings settings;
+            for (const QString& group : { QStringLiteral("outbox"), QStringLiteral("window") })
+                settings.remove(group);
+        };
+        forget();
+        const auto cleanup = qScopeGuard(forget);
+        const auto listShare = [](MainWindow& window) {
+            const QList<int> sizes = window.outboxView()->findChild<QSplitter*>()->sizes();
+            return double(sizes.at(0)) / double(sizes.at(0) + sizes.at(1));
+        };
+        double fresh = 0;
+        {
+            // Destroyed without closing: it saves nothing.
+            const auto first = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+            QVERIFY(first);
+            ConsoleTesting::showOutboxTab(*first);
+            fresh = listShare(*first);
+            QVERIFY2(fresh > 0.5, qPrintable(QString::number(fresh)));
+        }
+        {
+            const auto notOpened = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+            QVERIFY(notOpened);
+            notOpened->close();
+        }
+        const auto later = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(later);
+        ConsoleTesting::showOutboxTab(*later);
+        QVERIFY2(qAbs(listShare(*later) - fresh) < 0.02,
+            qPrintable(QStringLiteral("%1 of the width, %2 in a fresh console").arg(listShare(*later)).arg(fresh)));
     }
 
     // The Retry confirmation offers a time instead of now (Discard's does not): the rows are requeued due then, and

@@ -22,12 +22,12 @@ set(uses_ui_core ${model_for_ui})
 set(uses_ui_i18n "") # Qt only: the language, its translators and its locale
 set(uses_ui_common ui_core ${model_for_ui})
 set(uses_ui_messages ui_core) # the message log: plumbing and widgets, no database
-foreach(page connect outbox failures audit keys metrics)
+foreach(page connect outbox failures eventtypes audit keys metrics)
     set(uses_ui_${page} ui_core ui_common ${model_for_ui})
 endforeach()
 # The overview shows the metrics' warning levels and chart and the failure groups' model.
 set(uses_ui_overview ui_core ui_common ui_failures ui_metrics ${model_for_ui})
-set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_outbox ui_failures ui_keys ui_messages ui_metrics
+set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_eventtypes ui_outbox ui_failures ui_keys ui_messages ui_metrics
     ui_overview
     ${model_for_ui})
 set(model_all ${model_for_ui} model_relay model_broker)

@@ -115,6 +115,14 @@ private slots:
         QCOMPARE(failureStatuses().contains(parsed), failure);
     }
 
+    // The backlog's SQL condition (and so the partial index it must match) names exactly the backlog statuses.
+    void theBacklogConditionNamesTheBacklogStatuses()
+    {
+        QCOMPARE(QString::fromLatin1(BacklogCondition),
+            QStringLiteral("status IN ('%1')")
+                .arg(OutboxStatusNames.names(outboxStatusesWhere(isBacklog)).join(QStringLiteral("', '"))));
+    }
+
     // A status added later must be placed in the table.
     void everyStatusIsInTheActionTable()
     {

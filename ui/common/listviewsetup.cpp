@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -100,9 +101,30 @@ void fitInstantColumns(QTableView* table, std::initializer_list<int> columns)
         table->setColumnWidth(column, width);
 }
 
+namespace {
+
+    // Marks a splitter once it has been shown: only then are its sizes the operator's (or the layout's), not those of
+    // children that were never laid out.
+    class ShownMarker final : public QObject {
+    public:
+        using QObject::QObject;
+        static constexpr char Property[] = "outboxShown";
+
+    protected:
+        bool eventFilter(QObject* watched, QEvent* event) final override
+        {
+            if (event->type() == QEvent::Show)
+                watched->setProperty(Property, true);
+            return false;
+        }
+    };
+
+} // namespace
+
 void layOut(
     QWidget* view, QWidget* filterBar, QSplitter* splitter, QTableView* table, QWidget* detail, QHBoxLayout* bottomBar)
 {
+    splitter->installEventFilter(new ShownMarker(splitter));
     splitter->addWidget(table);
     splitter->addWidget(detail);
     splitter->setStretchFactor(0, 3);
@@ -115,11 +137,28 @@ void layOut(
     layout->addLayout(bottomBar);
 }
 
+void setUpSnapshotTable(QTableView* table, QAbstractItemModel* model, const QString& name)
+{
+    table->setModel(model);
+    table->setObjectName(name);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
 QLineEdit* filterEdit(const QString& placeholder, QWidget* parent)
 {
     auto* edit = new QLineEdit(parent);
     edit->setPlaceholderText(placeholder);
     edit->setClearButtonEnabled(true);
+    // Never narrower than what it says it filters, whatever else the bar holds (a failure group's chip, a range):
+    // "Eve…" names nothing. The room beside the text is the frame's, the margins' and the clear button's.
+    edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(placeholder) + PlaceholderPadding);
     return edit;
 }
 
@@ -211,6 +250,10 @@ QAction* addCopyAsJsonAction(QTableView* table, std::function<QJsonArray(const Q
 
 void saveState(QSettings& settings, const QString& group, const QTableView* table, const QSplitter* splitter)
 {
+    // A tab the operator never opened this time: what was saved before stays (saving its unlaid-out sizes gave the
+    // list a third of the width on every later start).
+    if (!splitter->property(ShownMarker::Property).toBool())
+        return;
     settings.setValue(group + QStringLiteral("/header"), table->horizontalHeader()->saveState());
     settings.setValue(group + QStringLiteral("/splitter"), splitter->saveState());
 }

@@ -35,7 +35,14 @@ void fitInstantColumns(QTableView* table, std::initializer_list<int> columns);
 void layOut(
     QWidget* view, QWidget* filterBar, QSplitter* splitter, QTableView* table, QWidget* detail, QHBoxLayout* bottomBar);
 
-// A free-text filter field with a clear button.
+// The look of a small table that each load replaces (the Overview's, the event types): whole rows, no editing,
+// compact rows, columns fitted to their contents but the last.
+void setUpSnapshotTable(QTableView* table, QAbstractItemModel* model, const QString& name);
+
+// The room a filter edit needs beside its placeholder: frame, text margins and the clear button.
+inline constexpr int PlaceholderPadding = 44;
+
+// A free-text filter field with a clear button, never narrower than its placeholder.
 QLineEdit* filterEdit(const QString& placeholder, QWidget* parent);
 // "Clear" at the end of a filter bar; `clear` shows every row again.
 void addClearButton(QHBoxLayout* filterBar, const QString& toolTip, std::function<void()> clear);
@@ -96,7 +103,8 @@ template<typename Model> void refresh(QTableView* table, Model* model)
 // copied row reads like `outboxctl list --format json`).
 QAction* addCopyAsJsonAction(QTableView* table, std::function<QJsonArray(const QList<int>& rows)> rowsJson);
 
-// Column layout and splitter position under `group` (e.g. "outbox/header", "outbox/splitter").
+// Column layout and splitter position under `group` (e.g. "outbox/header", "outbox/splitter"); saved only once the
+// splitter (laid out by layOut()) was shown, else what was saved before stays.
 void saveState(QSettings& settings, const QString& group, const QTableView* table, const QSplitter* splitter);
 void restoreState(const QSettings& settings, const QString& group, QTableView* table, QSplitter* splitter);
 

@@ -10,6 +10,7 @@
 #include "core/timeformatter.h"
 #include "db/conninfo.h"
 #include "db/outboxerror.h"
+#include "eventtypes/eventtypesview.h"
 #include "failures/failuresview.h"
 #include "i18n/consolelanguage.h"
 #include "keys/keysview.h"
@@ -47,7 +48,7 @@ constexpr int ChangeCoalesceMs = 300;
 constexpr int DefaultAutoRefreshSeconds = 10;
 const int AutoRefreshChoices[] = { 0, 5, 10, 30, 60 };
 
-enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab, AuditTab };
+enum Tab { OverviewTab, OutboxTab, FailuresTab, KeysTab, MetricsTab, AuditTab, EventTypesTab };
 
 } // namespace
 
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_keys(new KeysView(m_searches, this))
     , m_metrics(new MetricsPage(m_reads, this))
     , m_audit(new AuditView(m_searches, this))
+    , m_eventTypes(new EventTypesView(m_reads, this))
     , m_serverLabel(new QLabel(this))
     , m_roleLabel(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
@@ -81,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_keys, tr("&Idempotency keys"));
     m_tabs->addTab(m_metrics, tr("&Metrics"));
     m_tabs->addTab(m_audit, tr("Au&dit"));
+    m_tabs->addTab(m_eventTypes, tr("Event &types"));
     m_tabs->setEnabled(false);
 
     auto* central = new QWidget(this);
@@ -169,6 +172,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_outbox->showFilter(filter);
         m_tabs->setCurrentIndex(OutboxTab);
     });
+    connect(m_eventTypes, &EventTypesView::showOutbox, this, [this](const OutboxFilter& filter) {
+        m_outbox->showFilter(filter);
+        m_tabs->setCurrentIndex(OutboxTab);
+    });
     // Retry group and Discard group are Retry all matching and its Discard twin on the group's rows: the same frozen
     // set, dialog, reason and audit.
     const auto actOnGroup = [this](void (OutboxView::*act)()) {
@@ -199,6 +206,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
     connect(m_failures, &FailuresView::loadFailed, this, showFailure);
     connect(m_audit, &AuditView::loadFailed, this, showFailure);
+    connect(m_eventTypes, &EventTypesView::loadFailed, this, showFailure);
     connect(m_metrics, &MetricsPage::loadFailed, this, showFailure);
     // The charts are read only while they are seen: on opening the tab, then with every refresh.
     m_outbox->setShown(m_tabs->currentIndex() == OutboxTab);
@@ -210,6 +218,8 @@ MainWindow::MainWindow(QWidget* parent)
             m_failures->refresh();
         else if (index == AuditTab)
             m_audit->refresh();
+        else if (index == EventTypesTab)
+            m_eventTypes->refresh();
     });
     connect(m_metrics, &MetricsPage::exported, this, [this](const QString& path) {
         m_messages->post(tr("Metrics exported to %1").arg(QDir::toNativeSeparators(path)));
@@ -641,6 +651,8 @@ void MainWindow::refresh()
         m_keys->refresh();
     else if (m_tabs->currentIndex() == MetricsTab)
         m_metrics->refresh();
+    else if (m_tabs->currentIndex() == EventTypesTab)
+        m_eventTypes->refresh();
 }
 
 void MainWindow::setAutoRefreshSeconds(int seconds)

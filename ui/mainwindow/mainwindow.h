@@ -13,6 +13,7 @@
 class ConnectionBanner;
 class ExportRunner;
 class AuditView;
+class EventTypesView;
 class FailuresView;
 class KeysView;
 class MessageLog;
@@ -57,6 +58,7 @@ public:
     OutboxView* outboxView() const { return m_outbox; }
     KeysView* keysView() const { return m_keys; }
     FailuresView* failuresView() const { return m_failures; }
+    EventTypesView* eventTypesView() const { return m_eventTypes; }
     AuditView* auditView() const { return m_audit; }
     MetricsPage* metricsPage() const { return m_metrics; }
     QAction* exportMetricsAction() const { return m_exportMetrics; }
@@ -135,6 +137,7 @@ private:
     OverviewPage* m_overview;
     OutboxView* m_outbox;
     FailuresView* m_failures;
+    EventTypesView* m_eventTypes;
     KeysView* m_keys;
     MetricsPage* m_metrics;
     AuditView* m_audit;

@@ -206,14 +206,15 @@ void OutboxView::buildFilterBar(QWidget* bar)
     m_blockingOnly->setToolTip(tr("Only dead rows with an ordering key: each holds back every later row of its key "
                                   "until it is retried or discarded"));
     layout->addWidget(m_blockingOnly);
-    // A failure group (from the Failures tab) narrows the list until the operator drops it.
+    // A failure group (from the Failures tab) narrows the list until the operator drops it. On the second row, which
+    // has room: on the first it made the bar wider than a laptop's screen.
     m_group->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_group->hide();
     connect(m_group, &QToolButton::clicked, this, [this] {
         setNarrowing({}, {});
         m_filterDelay->start();
     });
-    layout->addWidget(m_group);
+    find->insertWidget(0, m_group);
     ListViewSetup::addClearButton(layout, tr("Show every row"), [this] { showFilter(OutboxFilter {}); });
 
     const auto later = [this] { m_filterDelay->start(); };

@@ -58,21 +58,6 @@ QString countText(const CappedCount& count)
     return count.capped ? number + QLatin1Char('+') : number;
 }
 
-// The look of the Overview's small tables: whole rows, no editing, columns fitted to their contents but the last.
-void setUpSnapshotTable(QTableView* table, QAbstractItemModel* model, const QString& name)
-{
-    table->setModel(model);
-    table->setObjectName(name);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setWordWrap(false);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-}
-
 // Exactly `rows` rows tall, so the five explained rows show without a scroll bar and nothing else takes room.
 void fitRows(QTableView* table, int rows)
 {
@@ -102,7 +87,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_pause(new QPushButton(tr("&Pause…"), this))
     , m_pauseModel(new PausesModel(this))
     , m_pauseTable(new QTableView(this))
-    , m_resume(new QPushButton(tr("Res&ume…"), this))
+    , m_resume(new QPushButton(tr("Re&sume…"), this))
     , m_pausesBox(new QWidget(this))
     , m_groupModel(new FailureGroupsModel(this))
     , m_groupTable(new QTableView(this))
@@ -145,7 +130,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     m_nothingPublishing->setStyleSheet(QStringLiteral("color: #dc322f; font-weight: bold;"));
     m_nothingPublishing->setWordWrap(true);
     m_nothingPublishing->hide();
-    setUpSnapshotTable(m_relayTable, m_relayModel, QStringLiteral("relays"));
+    ListViewSetup::setUpSnapshotTable(m_relayTable, m_relayModel, QStringLiteral("relays"));
     m_relayTable->horizontalHeader()->setSectionResizeMode(RelayFleetModel::LastError, QHeaderView::Stretch);
     // Several at once: after a redeploy every relay of the old version is stopped or stale.
     m_relayTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -185,7 +170,7 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
 
 QLayout* OverviewPage::failureGroupsPane()
 {
-    setUpSnapshotTable(m_groupTable, m_groupModel, QStringLiteral("failureGroups"));
+    ListViewSetup::setUpSnapshotTable(m_groupTable, m_groupModel, QStringLiteral("failureGroups"));
     for (const int column : { FailureGroupsModel::Failed, FailureGroupsModel::Dead, FailureGroupsModel::EventTypes })
         m_groupTable->hideColumn(column);
     m_groupTable->setToolTip(tr("Double-click a group to see its rows"));
@@ -215,7 +200,7 @@ QLayout* OverviewPage::failureGroupsPane()
 // Shown only while something is paused: what, by whom, why, and Resume.
 QLayout* OverviewPage::pausesPane()
 {
-    setUpSnapshotTable(m_pauseTable, m_pauseModel, QStringLiteral("pauses"));
+    ListViewSetup::setUpSnapshotTable(m_pauseTable, m_pauseModel, QStringLiteral("pauses"));
     m_pauseTable->horizontalHeader()->setSectionResizeMode(PausesModel::Reason, QHeaderView::Stretch);
     m_resume->setObjectName(QStringLiteral("resume"));
     ListViewSetup::keepSelectionAcrossResets(m_pauseTable, m_pauseModel);
@@ -253,7 +238,7 @@ void OverviewPage::updatePauseButtons()
 
 QLayout* OverviewPage::waitingRowsPane()
 {
-    setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
+    ListViewSetup::setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
     m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list; double-click the cause of a "
                                   "row waiting behind another to open that one"));
     fitRows(m_waitingTable, OutboxOverview::ExplainedRows);

@@ -27,10 +27,11 @@ QString RelayFleetModel::stateText(RelayState state)
         return tr("paused");
     case RelayState::Failing:
         return tr("failing");
+    // One word each, so that the column stays narrow; the tooltip says what the word means.
     case RelayState::Gone:
-        return tr("gone — its process died");
+        return tr("gone");
     case RelayState::Stale:
-        return tr("stale — presumed dead");
+        return tr("stale");
     case RelayState::Stopped:
         return tr("stopped");
     }

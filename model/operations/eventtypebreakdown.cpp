@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operations/eventtypebreakdown.h"
+
+#include "db/dbsession.h"
+#include "db/sqlvalues.h"
+
+#include <QSqlQuery>
+
+const CappedCount& EventTypeCounts::count(OutboxStatus status) const
+{
+    return counts.at(OutboxStatusNames.values().indexOf(status));
+}
+
+EventTypeBreakdown EventTypeBreakdown::load(DbSession& session, int countCap, int typeLimit)
+{
+    const QStringList statuses = OutboxStatusNames.names();
+    // `types`: a skip scan, each step the next name after the last in the index. Per type and status one capped
+    // count (a range of the index), and per unpublished status the first entry (its oldest row by id).
+    QSqlQuery& q = session.exec(
+        QStringLiteral("WITH RECURSIVE types(event_type) AS ("
+                       "  (SELECT event_type FROM outbox ORDER BY event_type LIMIT 1) "
+                       "  UNION ALL "
+                       "  SELECT (SELECT o.event_type FROM outbox o WHERE o.event_type > t.event_type "
+                       "          ORDER BY o.event_type LIMIT 1) "
+                       "  FROM types t WHERE t.event_type IS NOT NULL), "
+                       "listed AS (SELECT event_type FROM types WHERE event_type IS NOT NULL LIMIT ?::int + 1) "
+                       "SELECT l.event_type, "
+                       "  ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox o WHERE o.event_type = l.event_type "
+                       "                 AND o.status = s.status LIMIT ?::int + 1) c) "
+                       "        FROM unnest(?::text[]) WITH ORDINALITY AS s(status, n) ORDER BY s.n)::text, "
+                       "  (SELECT epoch_ms(now()) - epoch_ms(min(first.created_at)) "
+                       "   FROM unnest(?::text[]) AS b(status) "
+                       "   CROSS JOIN LATERAL (SELECT o.created_at FROM outbox o WHERE o.event_type = l.event_type "
+                       "                         AND o.status = b.status ORDER BY o.id LIMIT 1) first), "
+                       "  epoch_ms(now()) "
+                       "FROM listed l ORDER BY l.event_type"),
+        { typeLimit, countCap, SqlValues::nameArray(statuses),
+            SqlValues::nameArray(OutboxStatusNames.names(outboxStatusesWhere(isBacklog))) },
+        QStringLiteral("counting the rows of each event type"));
+    EventTypeBreakdown breakdown;
+    while (q.next()) {
+        breakdown.serverNow = SqlValues::instant(q.value(3));
+        if (breakdown.types.size() == typeLimit) {
+            breakdown.moreTypes = true;
+            break;
+        }
+        EventTypeCounts type;
+        type.eventType = q.value(0).toString();
+        for (const qint64 counted : SqlValues::parseBigintArray(q.value(1).toString())) {
+            type.counts.append(CappedCount { qMin<qint64>(counted, countCap), counted > countCap, std::nullopt });
+        }
+        if (!q.value(2).isNull())
+            type.oldestUnpublishedAgeMs = q.value(2).toLongLong();
+        breakdown.types.append(type);
+    }
+    return breakdown;
+}
