@@ -930,6 +930,19 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'pending'")).toLongLong(), 3LL);
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(action, ',' ORDER BY id) FROM audit_log")).toString(),
             QStringLiteral("pause,resume"));
+
+        // A name no relay has is paused all the same (a relay may start under it), and the operator hears of it.
+        ConsoleTesting::whenModalOpens<PauseDialog>(this, [](PauseDialog& dialog) {
+            dialog.findChild<QLineEdit*>(QStringLiteral("target"))->setText(QStringLiteral("relay-lvie"));
+            dialog.findChild<QLineEdit*>(QStringLiteral("reason"))->setText(QStringLiteral("maintenance"));
+            dialog.accept();
+        });
+        pause->click();
+        QVERIFY(posted.wait(10'000));
+        const QString typo = posted.last().first().value<MessageLog::Entry>().text;
+        QVERIFY2(typo.startsWith(QStringLiteral("Paused relay relay-lvie"))
+                && typo.contains(QStringLiteral("no relay of that name is registered")),
+            qPrintable(typo));
     }
 
     // The Event types tab: a row per type with its rows per state (the fixture's 40 rows are all order.created), and

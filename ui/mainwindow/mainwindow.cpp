@@ -588,12 +588,28 @@ void MainWindow::pause(const QString& relayName)
     const PauseScope scope = dialog.scope();
     const QString target = dialog.target();
     const QString reason = dialog.reason();
-    m_actions.run<std::optional<PublishPause>>(
+    // Whether the name is known, too: a typo pauses nothing that runs, and the operator should hear of it.
+    using Outcome = std::pair<std::optional<PublishPause>, bool>;
+    m_actions.run<Outcome>(
         this,
-        [scope, target, reason](DbSession& session) { return PublishPauses(session).pause(scope, target, reason); },
-        [this](const std::optional<PublishPause>& paused) {
-            m_messages->post(
-                paused ? tr("Paused %1").arg(PausesModel::describe(*paused)) : tr("Paused already: nothing changed"));
+        [scope, target, reason](DbSession& session) {
+            PublishPauses pauses(session);
+            std::optional<PublishPause> paused = pauses.pause(scope, target, reason);
+            return Outcome { paused, pauses.isKnown(scope, target) };
+        },
+        [this](const Outcome& outcome) {
+            const auto& [paused, known] = outcome;
+            QString message
+                = paused ? tr("Paused %1").arg(PausesModel::describe(*paused)) : tr("Paused already: nothing changed");
+            if (paused && !known) {
+                message += QLatin1String(" — ")
+                    + (paused->scope == PauseScope::Relay
+                            ? tr("no relay of that name is registered: check the name (a relay that starts under it "
+                                 "will be paused)")
+                            : tr("no outbox row has that event type: check the name (rows that arrive with it will "
+                                 "be held)"));
+            }
+            m_messages->post(message);
             m_overview->refresh();
         },
         [this](const OutboxError& error) {

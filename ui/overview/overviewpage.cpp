@@ -473,7 +473,8 @@ void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPu
 {
     m_pauseModel->setRows(overview.pauses);
     m_pausesBox->setVisible(!overview.pauses.isEmpty());
-    fitRows(m_pauseTable, qMax(1, int(overview.pauses.size())));
+    // As many rows as there are pauses, up to five; more scroll.
+    fitRows(m_pauseTable, qBound(1, int(overview.pauses.size()), 5));
     m_relayModel->setRows(overview.relays, overview.serverNow);
     QMap<RelayState, int> states;
     for (const RelayNode& node : overview.relays)
