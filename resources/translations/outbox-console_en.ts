@@ -1296,6 +1296,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Event &amp;types</source>
         <translation>Event &amp;types</translation>
     </message>
+    <message>
+        <source>no relay of that name is registered: check the name (a relay that starts under it will be paused)</source>
+        <translation>no relay of that name is registered: check the name (a relay that starts under it will be paused)</translation>
+    </message>
+    <message>
+        <source>no outbox row has that event type: check the name (rows that arrive with it will be held)</source>
+        <translation>no outbox row has that event type: check the name (rows that arrive with it will be held)</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>

@@ -1279,6 +1279,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Event &amp;types</source>
         <translation>이벤트 유형(&amp;T)</translation>
     </message>
+    <message>
+        <source>no relay of that name is registered: check the name (a relay that starts under it will be paused)</source>
+        <translation>그 이름의 릴레이가 등록되어 있지 않습니다: 이름을 확인하세요 (그 이름으로 시작하는 릴레이는 일시 중지됩니다)</translation>
+    </message>
+    <message>
+        <source>no outbox row has that event type: check the name (rows that arrive with it will be held)</source>
+        <translation>그 이벤트 유형의 아웃박스 행이 없습니다: 이름을 확인하세요 (그 유형으로 들어오는 행은 보류됩니다)</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>
