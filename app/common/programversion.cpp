@@ -3,11 +3,14 @@
 
 #include "db/schemamigrator.h"
 
+QString ProgramVersion::number()
+{
+    return QStringLiteral(OUTBOX_VERSION);
+}
+
 QString ProgramVersion::withSchema()
 {
-    return QStringLiteral("%1 (schema version %2)")
-        .arg(QStringLiteral(OUTBOX_VERSION))
-        .arg(SchemaMigrator::latestVersion());
+    return QStringLiteral("%1 (schema version %2)").arg(number()).arg(SchemaMigrator::latestVersion());
 }
 
 QString ProgramVersion::line(const QString& program)

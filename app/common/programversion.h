@@ -7,6 +7,8 @@
 // `outboxctl migrate` applies; a database at another version is refused by the programs that need it).
 namespace ProgramVersion {
 
+// "0.1.0"
+QString number();
 // "0.1.0 (schema version 10)"
 QString withSchema();
 // "outboxctl 0.1.0 (schema version 10)", for --version.

@@ -3,16 +3,22 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 #include <optional>
 
 // outbox-console's command line, answered before any window: --help prints the options, a mistake (an unknown
 // option, a value missing, bytes that are not UTF-8, an argument) is one line on stderr, and either ends the
-// program, with or without a display. The help stays English, as in the other programs.
+// program, with or without a display. Unlike the other programs' (scripts read those), the help speaks the console's
+// language: it is for the person about to open the window. Construct it once that language is applied.
 class ConsoleCommandLine final {
+    Q_DECLARE_TR_FUNCTIONS(ConsoleCommandLine)
 public:
     ConsoleCommandLine();
+
+    // "0.1.0 (schema version 19)" in the console's language, for the About box; --version stays English.
+    static QString versionText();
 
     // Reads `arguments` (CommandLineText::arguments: what QApplication, if any, left of argv). Returns the exit
     // code to end with once help or a mistake was printed (ExitCode::Success, ExitCode::Usage), nothing to go on.

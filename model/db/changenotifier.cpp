@@ -15,6 +15,7 @@ void ChangeNotifier::subscribe(DbSession& session, QObject* context, std::functi
     QSqlDriver* driver = session.database().driver();
     QObject::connect(driver, &QSqlDriver::notification, context, [onChange = std::move(onChange)] { onChange(); });
     driver->subscribeToNotification(Channel);
+    session.noteListening();
 }
 
 void ChangeNotifier::notify(DbSession& session)

@@ -4,6 +4,9 @@
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
 
+#include <QMutex>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <algorithm>
@@ -52,9 +55,33 @@ void DbSession::planEachSearch()
     execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan"), QStringLiteral("configuring the session"));
 }
 
+namespace {
+
+// The sockets Qt's driver has watched for notifications in this process. A number stays once recorded: the warning
+// comes after libpq closed the socket, and a number the system handed out again is another LISTEN socket or none.
+QMutex listeningSocketsMutex;
+QSet<int> listeningSockets;
+
+} // namespace
+
+void DbSession::noteListening()
+{
+    const int socket = PQsocket(connectionOf(m_db));
+    const QMutexLocker locker(&listeningSocketsMutex);
+    listeningSockets.insert(socket);
+}
+
 bool DbSession::echoesALostConnection(const QString& qtMessage)
 {
-    return qtMessage.startsWith(QLatin1String("Unable to free statement: no connection to the server"));
+    if (qtMessage.startsWith(QLatin1String("Unable to free statement: no connection to the server")))
+        return true;
+    static const QRegularExpression invalidSocket(
+        QStringLiteral("^QSocketNotifier: Invalid socket (\\d+) and type 'Read', disabling"));
+    const QRegularExpressionMatch match = invalidSocket.match(qtMessage);
+    if (!match.hasMatch())
+        return false;
+    const QMutexLocker locker(&listeningSocketsMutex);
+    return listeningSockets.contains(match.captured(1).toInt());
 }
 
 DbSession::~DbSession()

@@ -75,8 +75,12 @@ public:
     OutboxError errorFor(const QSqlError& error, const QString& context) const;
 
     // Whether a Qt message only repeats a connection loss that was reported already: closing a session whose
-    // connection is gone makes Qt's driver warn once per prepared statement. Message handlers drop these.
+    // connection is gone makes Qt's driver warn once per prepared statement, and the LISTEN socket that libpq closed
+    // on the loss makes Qt's event loop warn of an invalid socket. Message handlers drop these.
     static bool echoesALostConnection(const QString& qtMessage);
+    // Records this session's socket as one Qt's driver watches for notifications (ChangeNotifier::subscribe), for
+    // echoesALostConnection().
+    void noteListening();
 
     // libpq's connection behind an open QPSQL connection.
     static pg_conn* connectionOf(const QSqlDatabase& db);

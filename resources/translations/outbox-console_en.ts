@@ -324,10 +324,134 @@ Reason: %5
     </message>
 </context>
 <context>
+    <name>ConsoleCommandLine</name>
+    <message>
+        <source>PostgreSQL URI or key=value connection string; without it a connection dialog opens.</source>
+        <translation>PostgreSQL URI or key=value connection string; without it a connection dialog opens.</translation>
+    </message>
+    <message>
+        <source>DSN</source>
+        <translation>DSN</translation>
+    </message>
+    <message>
+        <source>Start a private PostgreSQL and RabbitMQ, the orders service, a relay, a consumer and duplicate-heavy traffic, and open the console on them. Quitting removes it all.</source>
+        <translation>Start a private PostgreSQL and RabbitMQ, the orders service, a relay, a consumer and duplicate-heavy traffic, and open the console on them. Quitting removes it all.</translation>
+    </message>
+    <message>
+        <source>Like --demo, but keep the demo database in DIR (and reuse it next time).</source>
+        <translation>Like --demo, but keep the demo database in DIR (and reuse it next time).</translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation>DIR</translation>
+    </message>
+    <message>
+        <source>Inspect and repair idempotency keys and the transactional outbox.
+
+Exit codes: 0 success, 1 the console could not start (no display, the demo failed), 2 bad usage.</source>
+        <translation>Inspect and repair idempotency keys and the transactional outbox.
+
+Exit codes: 0 success, 1 the console could not start (no display, the demo failed), 2 bad usage.</translation>
+    </message>
+    <message>
+        <source>%1 (schema version %2)</source>
+        <translation>%1 (schema version %2)</translation>
+    </message>
+    <message>
+        <source>outbox-console: %1 (see &apos;outbox-console --help&apos;)</source>
+        <translation>outbox-console: %1 (see &apos;outbox-console --help&apos;)</translation>
+    </message>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>unexpected argument &apos;%1&apos;</translation>
+    </message>
+</context>
+<context>
     <name>DatabaseClient</name>
     <message>
         <source>not connected to the database (reconnecting)</source>
         <translation>not connected to the database (reconnecting)</translation>
+    </message>
+</context>
+<context>
+    <name>DemoConsole</name>
+    <message>
+        <source>%1 stopped:
+%2</source>
+        <translation>%1 stopped:
+%2</translation>
+    </message>
+    <message>
+        <source>Demo process ended</source>
+        <translation>Demo process ended</translation>
+    </message>
+    <message>
+        <source>the demo database</source>
+        <translation>the demo database</translation>
+    </message>
+    <message>
+        <source>The demo runs: orders flow through the outbox</source>
+        <translation>The demo runs: orders flow through the outbox</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>Cannot start the demo</translation>
+    </message>
+    <message>
+        <source>Stopping the demo</source>
+        <translation>Stopping the demo</translation>
+    </message>
+    <message>
+        <source>Stopping the demo…</source>
+        <translation>Stopping the demo…</translation>
+    </message>
+    <message>
+        <source>Demo without RabbitMQ: %1</source>
+        <translation>Demo without RabbitMQ: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>&amp;Demo</translation>
+    </message>
+    <message>
+        <source>&amp;Fix the routing of order.cancelled</source>
+        <translation>&amp;Fix the routing of order.cancelled</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;broker for 30 s</source>
+        <translation>Stop the &amp;broker for 30 s</translation>
+    </message>
+    <message>
+        <source>&amp;Kill the relay (restarted after 5 s)</source>
+        <translation>&amp;Kill the relay (restarted after 5 s)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart PostgreSQL (immediate stop)</source>
+        <translation>&amp;Restart PostgreSQL (immediate stop)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;consumer</source>
+        <translation>Stop the &amp;consumer</translation>
+    </message>
+    <message>
+        <source>S&amp;tart the consumer</source>
+        <translation>S&amp;tart the consumer</translation>
+    </message>
+    <message>
+        <source>Raise the queue &amp;limit</source>
+        <translation>Raise the queue &amp;limit</translation>
+    </message>
+    <message>
+        <source>About the &amp;demo</source>
+        <translation>About the &amp;demo</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About the demo</source>
+        <translation>About the demo</translation>
     </message>
 </context>
 <context>
@@ -401,6 +525,38 @@ Reason: %5
     <message>
         <source>exit code %1; its last line: %2</source>
         <translation>exit code %1; its last line: %2</translation>
+    </message>
+    <message>
+        <source>Starting PostgreSQL…</source>
+        <translation>Starting PostgreSQL…</translation>
+    </message>
+    <message>
+        <source>Creating the schema…</source>
+        <translation>Creating the schema…</translation>
+    </message>
+    <message>
+        <source>Starting RabbitMQ…</source>
+        <translation>Starting RabbitMQ…</translation>
+    </message>
+    <message>
+        <source>Starting the orders service, the consumer, the relay and the traffic…</source>
+        <translation>Starting the orders service, the consumer, the relay and the traffic…</translation>
+    </message>
+    <message>
+        <source>Starting the orders service, the relay and the traffic…</source>
+        <translation>Starting the orders service, the relay and the traffic…</translation>
+    </message>
+    <message>
+        <source>Stopping the demo&apos;s processes…</source>
+        <translation>Stopping the demo&apos;s processes…</translation>
+    </message>
+    <message>
+        <source>Stopping RabbitMQ…</source>
+        <translation>Stopping RabbitMQ…</translation>
+    </message>
+    <message>
+        <source>Stopping PostgreSQL…</source>
+        <translation>Stopping PostgreSQL…</translation>
     </message>
 </context>
 <context>
@@ -2574,75 +2730,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>%1 (%2 so far)</source>
         <translation>%1 (%2 so far)</translation>
-    </message>
-</context>
-<context>
-    <name>QObject</name>
-    <message>
-        <source>Demo without RabbitMQ: %1</source>
-        <translation>Demo without RabbitMQ: %1</translation>
-    </message>
-    <message>
-        <source>&amp;Demo</source>
-        <translation>&amp;Demo</translation>
-    </message>
-    <message>
-        <source>&amp;Fix the routing of order.cancelled</source>
-        <translation>&amp;Fix the routing of order.cancelled</translation>
-    </message>
-    <message>
-        <source>Stop the &amp;broker for 30 s</source>
-        <translation>Stop the &amp;broker for 30 s</translation>
-    </message>
-    <message>
-        <source>&amp;Kill the relay (restarted after 5 s)</source>
-        <translation>&amp;Kill the relay (restarted after 5 s)</translation>
-    </message>
-    <message>
-        <source>&amp;Restart PostgreSQL (immediate stop)</source>
-        <translation>&amp;Restart PostgreSQL (immediate stop)</translation>
-    </message>
-    <message>
-        <source>Stop the &amp;consumer</source>
-        <translation>Stop the &amp;consumer</translation>
-    </message>
-    <message>
-        <source>S&amp;tart the consumer</source>
-        <translation>S&amp;tart the consumer</translation>
-    </message>
-    <message>
-        <source>Raise the queue &amp;limit</source>
-        <translation>Raise the queue &amp;limit</translation>
-    </message>
-    <message>
-        <source>About the &amp;demo</source>
-        <translation>About the &amp;demo</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
-        <translation>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>About the demo</source>
-        <translation>About the demo</translation>
-    </message>
-    <message>
-        <source>Demo process ended</source>
-        <translation>Demo process ended</translation>
-    </message>
-    <message>
-        <source>%1 stopped:
-%2</source>
-        <translation>%1 stopped:
-%2</translation>
-    </message>
-    <message>
-        <source>the demo database</source>
-        <translation>the demo database</translation>
-    </message>
-    <message>
-        <source>Cannot start the demo</source>
-        <translation>Cannot start the demo</translation>
     </message>
 </context>
 <context>

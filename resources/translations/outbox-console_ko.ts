@@ -320,10 +320,134 @@ Reason: %5
     </message>
 </context>
 <context>
+    <name>ConsoleCommandLine</name>
+    <message>
+        <source>PostgreSQL URI or key=value connection string; without it a connection dialog opens.</source>
+        <translation>PostgreSQL URI 또는 key=value 연결 문자열입니다. 없으면 연결 대화상자가 열립니다.</translation>
+    </message>
+    <message>
+        <source>DSN</source>
+        <translation>DSN</translation>
+    </message>
+    <message>
+        <source>Start a private PostgreSQL and RabbitMQ, the orders service, a relay, a consumer and duplicate-heavy traffic, and open the console on them. Quitting removes it all.</source>
+        <translation>전용 PostgreSQL과 RabbitMQ, 주문 서비스, 릴레이, 컨슈머, 중복이 많은 트래픽을 시작하고 그 위에서 콘솔을 엽니다. 종료하면 모두 제거됩니다.</translation>
+    </message>
+    <message>
+        <source>Like --demo, but keep the demo database in DIR (and reuse it next time).</source>
+        <translation>--demo와 같지만 데모 데이터베이스를 디렉터리에 보관합니다(다음에 다시 사용).</translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation>디렉터리</translation>
+    </message>
+    <message>
+        <source>Inspect and repair idempotency keys and the transactional outbox.
+
+Exit codes: 0 success, 1 the console could not start (no display, the demo failed), 2 bad usage.</source>
+        <translation>멱등성 키와 트랜잭셔널 아웃박스를 살펴보고 복구합니다.
+
+종료 코드: 0 성공, 1 콘솔을 시작할 수 없음(디스플레이 없음, 데모 실패), 2 잘못된 사용법.</translation>
+    </message>
+    <message>
+        <source>%1 (schema version %2)</source>
+        <translation>%1 (스키마 버전 %2)</translation>
+    </message>
+    <message>
+        <source>outbox-console: %1 (see &apos;outbox-console --help&apos;)</source>
+        <translation>outbox-console: %1 (&apos;outbox-console --help&apos; 참고)</translation>
+    </message>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>예상하지 못한 인수 &apos;%1&apos;</translation>
+    </message>
+</context>
+<context>
     <name>DatabaseClient</name>
     <message>
         <source>not connected to the database (reconnecting)</source>
         <translation>데이터베이스에 연결되어 있지 않습니다 (다시 연결하는 중)</translation>
+    </message>
+</context>
+<context>
+    <name>DemoConsole</name>
+    <message>
+        <source>%1 stopped:
+%2</source>
+        <translation>%1 중지됨:
+%2</translation>
+    </message>
+    <message>
+        <source>Demo process ended</source>
+        <translation>데모 프로세스 종료됨</translation>
+    </message>
+    <message>
+        <source>the demo database</source>
+        <translation>데모 데이터베이스</translation>
+    </message>
+    <message>
+        <source>The demo runs: orders flow through the outbox</source>
+        <translation>데모 실행 중: 주문이 아웃박스를 거쳐 흐릅니다</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>데모를 시작할 수 없음</translation>
+    </message>
+    <message>
+        <source>Stopping the demo</source>
+        <translation>데모 중지</translation>
+    </message>
+    <message>
+        <source>Stopping the demo…</source>
+        <translation>데모를 중지하는 중…</translation>
+    </message>
+    <message>
+        <source>Demo without RabbitMQ: %1</source>
+        <translation>RabbitMQ 없는 데모: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>데모(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Fix the routing of order.cancelled</source>
+        <translation>order.cancelled 라우팅 수정(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;broker for 30 s</source>
+        <translation>브로커 30초 동안 중지(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Kill the relay (restarted after 5 s)</source>
+        <translation>릴레이 강제 종료 (5초 후 재시작)(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart PostgreSQL (immediate stop)</source>
+        <translation>PostgreSQL 재시작 (즉시 중지)(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;consumer</source>
+        <translation>컨슈머 중지(&amp;C)</translation>
+    </message>
+    <message>
+        <source>S&amp;tart the consumer</source>
+        <translation>컨슈머 시작(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Raise the queue &amp;limit</source>
+        <translation>큐 한도 높이기(&amp;L)</translation>
+    </message>
+    <message>
+        <source>About the &amp;demo</source>
+        <translation>데모 정보(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;데모&lt;/b&gt;&lt;p&gt;orders-service → 아웃박스 → 릴레이 (publisher confirms) → 익스체인지 %1 → 큐 %2 → 컨슈머 (인박스) → 주문 집계. 라우팅을 수정하기 전까지 주문 취소 이벤트를 받을 큐가 없습니다(데모 메뉴).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About the demo</source>
+        <translation>데모 정보</translation>
     </message>
 </context>
 <context>
@@ -395,6 +519,38 @@ Reason: %5
     <message>
         <source>exit code %1; its last line: %2</source>
         <translation>종료 코드 %1, 마지막 출력 줄: %2</translation>
+    </message>
+    <message>
+        <source>Starting PostgreSQL…</source>
+        <translation>PostgreSQL을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>Creating the schema…</source>
+        <translation>스키마를 만드는 중…</translation>
+    </message>
+    <message>
+        <source>Starting RabbitMQ…</source>
+        <translation>RabbitMQ를 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>Starting the orders service, the consumer, the relay and the traffic…</source>
+        <translation>주문 서비스, 컨슈머, 릴레이, 트래픽을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>Starting the orders service, the relay and the traffic…</source>
+        <translation>주문 서비스, 릴레이, 트래픽을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>Stopping the demo&apos;s processes…</source>
+        <translation>데모 프로세스를 중지하는 중…</translation>
+    </message>
+    <message>
+        <source>Stopping RabbitMQ…</source>
+        <translation>RabbitMQ를 중지하는 중…</translation>
+    </message>
+    <message>
+        <source>Stopping PostgreSQL…</source>
+        <translation>PostgreSQL을 중지하는 중…</translation>
     </message>
 </context>
 <context>
@@ -2529,75 +2685,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>%1 (%2 so far)</source>
         <translation>%1 (현재까지 %2)</translation>
-    </message>
-</context>
-<context>
-    <name>QObject</name>
-    <message>
-        <source>Demo without RabbitMQ: %1</source>
-        <translation>RabbitMQ 없는 데모: %1</translation>
-    </message>
-    <message>
-        <source>&amp;Demo</source>
-        <translation>데모(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&amp;Fix the routing of order.cancelled</source>
-        <translation>order.cancelled 라우팅 수정(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Stop the &amp;broker for 30 s</source>
-        <translation>브로커 30초 동안 중지(&amp;B)</translation>
-    </message>
-    <message>
-        <source>&amp;Kill the relay (restarted after 5 s)</source>
-        <translation>릴레이 강제 종료 (5초 후 재시작)(&amp;K)</translation>
-    </message>
-    <message>
-        <source>&amp;Restart PostgreSQL (immediate stop)</source>
-        <translation>PostgreSQL 재시작 (즉시 중지)(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Stop the &amp;consumer</source>
-        <translation>컨슈머 중지(&amp;C)</translation>
-    </message>
-    <message>
-        <source>S&amp;tart the consumer</source>
-        <translation>컨슈머 시작(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Raise the queue &amp;limit</source>
-        <translation>큐 한도 높이기(&amp;L)</translation>
-    </message>
-    <message>
-        <source>About the &amp;demo</source>
-        <translation>데모 정보(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The demo&lt;/b&gt;&lt;p&gt;orders-service → outbox → relay (publisher confirms) → exchange %1 → queue %2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing is fixed (Demo menu).&lt;/p&gt;</source>
-        <translation>&lt;b&gt;데모&lt;/b&gt;&lt;p&gt;orders-service → 아웃박스 → 릴레이 (publisher confirms) → 익스체인지 %1 → 큐 %2 → 컨슈머 (인박스) → 주문 집계. 라우팅을 수정하기 전까지 주문 취소 이벤트를 받을 큐가 없습니다(데모 메뉴).&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>About the demo</source>
-        <translation>데모 정보</translation>
-    </message>
-    <message>
-        <source>Demo process ended</source>
-        <translation>데모 프로세스 종료됨</translation>
-    </message>
-    <message>
-        <source>%1 stopped:
-%2</source>
-        <translation>%1 중지됨:
-%2</translation>
-    </message>
-    <message>
-        <source>the demo database</source>
-        <translation>데모 데이터베이스</translation>
-    </message>
-    <message>
-        <source>Cannot start the demo</source>
-        <translation>데모를 시작할 수 없음</translation>
     </message>
 </context>
 <context>

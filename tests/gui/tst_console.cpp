@@ -8,6 +8,7 @@
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "db/dbsession.h"
 #include "eventtypes/eventtypesmodel.h"
 #include "eventtypes/eventtypesview.h"
 #include "failures/failuregroupsmodel.h"
@@ -60,6 +61,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <algorithm>
 
 // The console as a whole, on the offscreen platform against a real database.
 class TestConsole final : public DatabaseTestCase {
@@ -337,6 +339,34 @@ private slots:
         }
     }
 
+    // The help is for the person about to open the window: it speaks the console's language, display or not.
+    void theHelpSpeaksTheConsolesLanguage_data()
+    {
+        QTest::addColumn<bool>("display");
+        QTest::newRow("no display") << false;
+        QTest::newRow("offscreen") << true;
+    }
+
+    void theHelpSpeaksTheConsolesLanguage()
+    {
+        QFETCH(bool, display);
+        QProcessEnvironment environment = consoleEnvironment(display);
+        for (const QString& variable : { QStringLiteral("LC_ALL"), QStringLiteral("LC_MESSAGES") })
+            environment.remove(variable);
+        environment.insert(QStringLiteral("LANG"), QStringLiteral("ko_KR.UTF-8"));
+        environment.insert(QStringLiteral("LANGUAGE"), QStringLiteral("ko"));
+        const ProcessTesting::Run run
+            = ProcessTesting::run(QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--help") }, environment);
+        QCOMPARE(run.exitCode, 0);
+        const QString help = QString::fromUtf8(run.out);
+        // The options keep their names; what they do is said in Korean.
+        QVERIFY2(help.contains(QLatin1String("--demo-keep")), run.out.constData());
+        const QString demoLine = help.section(QLatin1String("--demo "), 1).section(QLatin1Char('\n'), 0, 0);
+        QVERIFY2(std::any_of(demoLine.cbegin(), demoLine.cend(),
+                     [](QChar c) { return c.unicode() >= 0xAC00 && c.unicode() <= 0xD7A3; }),
+            run.out.constData());
+    }
+
     // A --dsn that fails (libpq cannot parse it, or the server refuses) opens the dialog holding it, to be
     // corrected rather than retyped, with the error; the status bar no longer says it is connecting.
     void aDsnThatFailsOpensTheDialogHoldingIt_data()
@@ -389,13 +419,54 @@ private slots:
         OutboxView& view = *window->outboxView();
         ConsoleTesting::showOutboxTab(*window);
         QVERIFY(ConsoleTesting::waitForRows(view, 40));
+        // The console's connections: reads (which LISTENs), searches and operator actions.
+        const auto consoleBackends = [this](const QString& condition, const QVariantList& binds = {}) {
+            return db()
+                .scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                       "'outbox-console' AND datname = current_database() AND ")
+                        + condition,
+                    binds)
+                .toInt();
+        };
+        QCOMPARE(consoleBackends(QStringLiteral("true")), 3);
+        // What Qt says meanwhile, for the console's message filter (ConnectionLossEchoes) to judge.
+        static QStringList qtSaid;
+        static QtMessageHandler passOn = nullptr;
+        qtSaid.clear();
+        passOn = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& text) {
+            qtSaid << text;
+            passOn(type, context, text);
+        });
+        const auto restoreHandler = qScopeGuard([] { qInstallMessageHandler(passOn); });
+        // As a server restart cuts them: all at once, though only the one in use notices at once.
         db().exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                  "WHERE application_name = 'outbox-console' AND datname = current_database()"));
+        const QString cutAt = db().scalar(QStringLiteral("SELECT now()::text")).toString();
         // Noticed by the next query or the heartbeat, whichever comes first.
         window->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(window->banner()->isVisible(), 3 * DatabaseClient::HeartbeatMs);
         QVERIFY(window->banner()->text().contains(QStringLiteral("Reconnecting")));
         QTRY_VERIFY_WITH_TIMEOUT(window->banner()->text().contains(QStringLiteral("Reconnected")), 15'000);
+        // Reconnected means all of them: an idle one that noticed only at its next heartbeat would make the banner
+        // say lost again after this.
+        QCOMPARE(consoleBackends(QStringLiteral("backend_start > ?::timestamptz"), { cutAt }), 3);
+        QCOMPARE(consoleBackends(QStringLiteral("true")), 3);
+        // libpq closed the LISTEN socket on the loss, and Qt's event loop warned of it: an echo of the loss the
+        // banner told, which the console drops from its stderr like the driver's own echoes.
+        QStringList invalidSockets;
+        for (const QString& text : std::as_const(qtSaid)) {
+            if (text.startsWith(QLatin1String("QSocketNotifier: Invalid socket")))
+                invalidSockets << text;
+        }
+        QVERIFY(!invalidSockets.isEmpty());
+        for (const QString& text : std::as_const(invalidSockets))
+            QVERIFY2(DbSession::echoesALostConnection(text), qPrintable(text));
+        QVERIFY(!DbSession::echoesALostConnection(QStringLiteral("QSocketNotifier: Invalid socket 9999 and type "
+                                                                 "'Read', disabling...")));
+        const QList<MessageLog::Entry>& said = window->messages()->entries();
+        QCOMPARE(std::count_if(said.cbegin(), said.cend(),
+                     [](const MessageLog::Entry& entry) { return entry.text.startsWith(QLatin1String("Connection")); }),
+            2);
         db().exec(QStringLiteral("UPDATE outbox SET attempts = 99 WHERE id = 40"));
         window->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount() > 0 ? view.model()->rowAt(0).attempts : -1, 99, 10'000);

@@ -284,8 +284,8 @@ private slots:
         QTest::addColumn<QString>("korean");
         QTest::newRow("idempotency key") << QStringLiteral("(?i)\\bidempotency[ -]keys?\\b")
                                          << QStringLiteral("멱등성 키");
-        // Not the table in "UPDATE on outbox" nor outbox_operator: names stay.
-        QTest::newRow("outbox") << QStringLiteral("(?i)(?<!on )\\boutbox\\b(?![_.])") << QStringLiteral("아웃박스");
+        // Not the table in "UPDATE on outbox" nor outbox_operator nor the program outbox-console: names stay.
+        QTest::newRow("outbox") << QStringLiteral("(?i)(?<!on )\\boutbox\\b(?![-_.])") << QStringLiteral("아웃박스");
         // Not the command "outboxctl requeue".
         QTest::newRow("retry") << QStringLiteral("(?i)(?<!outboxctl )\\b(retry|requeue)") << QStringLiteral("재시도");
         // Not a relay "presumed dead": that is a process that stopped, not a message.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/dbsession.h"
 #include "demo/demosystem.h"
+#include "demowindow/democonsole.h"
 #include "mainwindow/mainwindow.h"
+#include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
@@ -11,7 +13,10 @@
 #include "support/consoletesting.h"
 #include "support/guitesting.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTabWidget>
@@ -28,7 +33,7 @@ class TestDemoScreenshot final : public QObject {
     {
         QSignalSpy ready(&demo, &DemoSystem::ready);
         demo.start();
-        return ready.wait(20'000);
+        return ready.wait(120'000);
     }
 
 private slots:
@@ -36,13 +41,40 @@ private slots:
 
     void consoleShowsTheRunningSystem()
     {
+        // As `outbox-console --demo` runs it: the window is shown, then the demo starts and the window follows it.
+        // Declared in main()'s order, so that the window's connections go before the servers.
         DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
-        QVERIFY(start(demo));
-        const auto connected = ConsoleTesting::openWindow(demo.settings());
-        QVERIFY(connected);
-        MainWindow& window = *connected;
-        auto* tabs = window.findChild<QTabWidget*>();
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        DemoConsole console(window, demo);
+        QSignalSpy started(&demo, &DemoSystem::serversStarted);
+        QSignalSpy connected(&window, &MainWindow::connected);
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        console.start();
+        // The servers take seconds: the window says what is starting meanwhile, and its event loop runs.
+        QCOMPARE(window.statusMessage()->fullText(), QStringLiteral("Starting PostgreSQL…"));
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-starting.png"));
+        QVERIFY(started.wait(120'000));
+        QVERIFY(connected.wait(10'000));
+        QVERIFY(ready.wait(30'000));
 
+        // The Demo menu offers only what can be done: the consumer runs, so it can be stopped, not started.
+        QAction* startConsumer = console.startConsumerAction();
+        QAction* stopConsumer = console.stopConsumerAction();
+        QVERIFY(startConsumer && stopConsumer);
+        QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
+        QVERIFY(!startConsumer->isEnabled());
+        QVERIFY(stopConsumer->isEnabled());
+        stopConsumer->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(startConsumer->isEnabled(), 30'000);
+        QVERIFY(!stopConsumer->isEnabled());
+        startConsumer->trigger();
+        QVERIFY(!startConsumer->isEnabled());
+        QVERIFY(stopConsumer->isEnabled());
+
+        auto* tabs = window.findChild<QTabWidget*>();
         // Rows: the list refreshes itself on the change notifications the traffic sends.
         tabs->setCurrentWidget(window.outboxView());
         QTRY_VERIFY_WITH_TIMEOUT(window.outboxView()->model()->rowCount() >= 50, 40'000);
@@ -81,6 +113,24 @@ private slots:
         window.refresh();
         QTRY_VERIFY_WITH_TIMEOUT(window.overview()->figure(QStringLiteral("dead")).toInt() > 0, 20'000);
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
+
+        // Quitting: with the main window gone, a notice says what is stopping (seen here as each next step begins).
+        window.close();
+        QStringList shown;
+        connect(&demo, &DemoSystem::stage, this, [&shown] {
+            for (QWidget* widget : QApplication::topLevelWidgets()) {
+                auto* notice = qobject_cast<QLabel*>(widget);
+                if (notice && notice->isVisible()) {
+                    shown << notice->text();
+                    QVERIFY(notice->grab().save(QStringLiteral("console-demo-stopping.png")));
+                }
+            }
+        });
+        console.stop();
+        QCOMPARE(shown,
+            QStringList({ QStringLiteral("Stopping the demo…"), QStringLiteral("Stopping the demo's processes…"),
+                QStringLiteral("Stopping RabbitMQ…") }));
+        QVERIFY(!demo.cluster().isRunning());
     }
 
     // The figures at the worst moments of the Demo menu's faults, as the operator sees them: a stopped broker makes

@@ -23,6 +23,19 @@ class TestDemoSystem final : public QObject {
         return q.next() ? q.value(0).toLongLong() : -1;
     }
 
+    // Starts `demo` and waits until its servers are up (broker() and brokerAbsence() are known from then on).
+    static bool startServers(DemoSystem& demo)
+    {
+        QSignalSpy started(&demo, &DemoSystem::serversStarted);
+        QSignalSpy failed(&demo, &DemoSystem::startFailed);
+        demo.start();
+        if (!QTest::qWaitFor([&] { return !started.isEmpty() || !failed.isEmpty(); }, 120'000))
+            qWarning("the demo's servers did not start within 120 s");
+        if (!failed.isEmpty())
+            qWarning("the demo did not start: %s", qPrintable(failed.first().first().toString()));
+        return !started.isEmpty();
+    }
+
     // order.created rows the relay has published, and what the consumer applied from them.
     static inline const QString Published
         = QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' AND status = 'published'");
@@ -73,7 +86,7 @@ private slots:
             demo.setUseRabbitMq(false); // the fallback: the fault-injecting sink
             QSignalSpy ready(&demo, &DemoSystem::ready);
             QSignalSpy failed(&demo, &DemoSystem::processFailed);
-            demo.start();
+            QVERIFY(startServers(demo));
             directory = demo.cluster().directory();
             QVERIFY(ready.wait(20'000));
             QVERIFY(!demo.broker());
@@ -96,6 +109,41 @@ private slots:
         QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
     }
 
+    // start() returns before the servers are up (the console's window paints meanwhile), and start and stop say each
+    // step as it begins.
+    void startAndStopSayEachStep()
+    {
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        QSignalSpy stage(&demo, &DemoSystem::stage);
+        QSignalSpy started(&demo, &DemoSystem::serversStarted);
+        demo.start();
+        // The later steps are told through the caller's event loop, which has not run yet.
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(stage.size(), 1);
+        QCOMPARE(stage.first().first().toString(), QStringLiteral("Starting PostgreSQL…"));
+        QVERIFY(started.wait(120'000));
+        QStringList steps;
+        for (const QList<QVariant>& signal : stage)
+            steps << signal.first().toString();
+        QCOMPARE(steps,
+            QStringList({ QStringLiteral("Starting PostgreSQL…"), QStringLiteral("Creating the schema…"),
+                QStringLiteral("Starting RabbitMQ…"),
+                QStringLiteral("Starting the orders service, the consumer, the relay and the traffic…") }));
+        QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
+        QVERIFY(demo.cluster().isRunning());
+
+        stage.clear();
+        demo.stop();
+        steps.clear();
+        for (const QList<QVariant>& signal : stage)
+            steps << signal.first().toString();
+        QCOMPARE(steps,
+            QStringList({ QStringLiteral("Stopping the demo's processes…"), QStringLiteral("Stopping RabbitMQ…"),
+                QStringLiteral("Stopping PostgreSQL…") }));
+        QVERIFY(!demo.cluster().isRunning());
+        QVERIFY(!QDir(demo.cluster().directory()).exists());
+    }
+
     // With the private RabbitMQ: order.created events reach the consumer through the broker and its inbox, the
     // cancellations no queue is bound for come back from the broker (312 NO_ROUTE) and go dead, and the operator's
     // repair is real: fixRouting() binds a queue, Retry publishes the dead rows. Nothing is left afterwards.
@@ -106,7 +154,7 @@ private slots:
             DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
             QSignalSpy ready(&demo, &DemoSystem::ready);
             QSignalSpy failed(&demo, &DemoSystem::processFailed);
-            demo.start();
+            QVERIFY(startServers(demo));
             QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
             directories[0] = demo.cluster().directory();
             directories[1] = demo.broker()->directory();
@@ -179,7 +227,7 @@ private slots:
         DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
         QSignalSpy ready(&demo, &DemoSystem::ready);
         QSignalSpy injected(&demo, &DemoSystem::injected);
-        demo.start();
+        QVERIFY(startServers(demo));
         QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
         QVERIFY(ready.wait(30'000));
         DbSession session(demo.settings(), QStringLiteral("observer"));
@@ -208,13 +256,19 @@ private slots:
         DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
         demo.setQueueLimit(50); // full within seconds
         QSignalSpy ready(&demo, &DemoSystem::ready);
-        demo.start();
+        QVERIFY(startServers(demo));
         QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
         QVERIFY(ready.wait(30'000));
         DbSession session(demo.settings(), QStringLiteral("observer"));
         QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 5, 60'000);
 
+        // The consumer's state is told as it changes, so the Demo menu offers only what can be done.
+        QVERIFY(demo.isConsumerRunning());
+        QSignalSpy consumer(&demo, &DemoSystem::consumerRunningChanged);
         demo.stopConsumer();
+        QVERIFY(consumer.wait(30'000));
+        QCOMPARE(consumer.first().first().toBool(), false);
+        QVERIFY(!demo.isConsumerRunning());
         QTRY_VERIFY_WITH_TIMEOUT(count(session,
                                      QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.created' "
                                                     "AND last_error LIKE '%basic.nack%'"))
@@ -223,6 +277,9 @@ private slots:
 
         demo.raiseQueueLimit();
         demo.startConsumer();
+        QCOMPARE(consumer.size(), 2);
+        QCOMPARE(consumer.last().first().toBool(), true);
+        QVERIFY(demo.isConsumerRunning());
         // Rows refused four times are dead by now: the operator retries them.
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
@@ -249,7 +306,7 @@ private slots:
         QSignalSpy injected(&demo, &DemoSystem::injected);
         QSignalSpy failed(&demo, &DemoSystem::processFailed);
         demo.start();
-        QVERIFY(ready.wait(30'000));
+        QVERIFY(ready.wait(90'000));
         {
             DbSession session(demo.settings(), QStringLiteral("observer"));
             QTRY_VERIFY_WITH_TIMEOUT(count(session, Published) >= 5, 60'000);
@@ -342,8 +399,8 @@ private slots:
         QSignalSpy secondReady(&second, &DemoSystem::ready);
         first.start();
         second.start();
-        QVERIFY(firstReady.size() == 1 || firstReady.wait(30'000));
-        QVERIFY(secondReady.size() == 1 || secondReady.wait(30'000));
+        QVERIFY(firstReady.size() == 1 || firstReady.wait(90'000));
+        QVERIFY(secondReady.size() == 1 || secondReady.wait(90'000));
         QVERIFY(first.broker()->port() != second.broker()->port());
         QVERIFY(first.broker()->nodeName() != second.broker()->nodeName());
         QVERIFY(first.cluster().directory() != second.cluster().directory());

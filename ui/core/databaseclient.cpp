@@ -48,6 +48,11 @@ void DatabaseClient::cancelRunning()
     });
 }
 
+void DatabaseClient::checkNow()
+{
+    QMetaObject::invokeMethod(m_inThread, &DatabaseWorker::ping, Qt::QueuedConnection);
+}
+
 void DatabaseClient::post(std::function<void(DbSession*)> job)
 {
     QMetaObject::invokeMethod(

@@ -99,6 +99,10 @@ public:
     // work fails with SQLSTATE 57014 and the connection stays. Returns at once.
     void cancelRunning();
 
+    // Runs the liveness check now rather than at the next heartbeat: when another connection to the same server was
+    // just lost, this one likely was too, and is better told now than after the other one is back.
+    void checkNow();
+
     // Interval of the liveness check that notices a dropped connection while the console is idle.
     static constexpr int HeartbeatMs = 5000;
 

@@ -33,11 +33,14 @@ void DatabaseWorker::ensureTimers()
     connect(m_reconnect, &QTimer::timeout, this, [this] { connectNow(true); });
     m_heartbeat = new QTimer(this);
     m_heartbeat->setInterval(DatabaseClient::HeartbeatMs);
-    connect(m_heartbeat, &QTimer::timeout, this, [this] {
-        execute([](DbSession* session) {
-            if (session)
-                session->ping();
-        });
+    connect(m_heartbeat, &QTimer::timeout, this, &DatabaseWorker::ping);
+}
+
+void DatabaseWorker::ping()
+{
+    execute([](DbSession* session) {
+        if (session)
+            session->ping();
     });
 }
 

@@ -23,6 +23,8 @@ public:
 
     void open(const ConnectionSettings& settings, bool listen);
     void execute(const std::function<void(DbSession*)>& job);
+    // The liveness check: a round trip on the connection, which reports it lost if it is.
+    void ping();
 
 signals:
     void connected(const SessionInfo& info);

@@ -539,6 +539,12 @@ void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString&
     if (m_lostConnections.isEmpty()) {
         m_messages->post(tr("Connection to the database lost: %1. Reconnecting…").arg(message));
         m_banner->showLost(message);
+        // A server that restarted cut the others too, but an idle one would only notice at its next heartbeat,
+        // after this one is back: the banner would say Reconnected, then lost again.
+        for (DatabaseClient* other : { &m_reads, &m_searches, &m_actions }) {
+            if (other != client)
+                other->checkNow();
+        }
     }
     m_lostConnections.append(client);
 }

@@ -137,10 +137,10 @@ private:
     OverviewPage* m_overview;
     OutboxView* m_outbox;
     FailuresView* m_failures;
-    EventTypesView* m_eventTypes;
     KeysView* m_keys;
     MetricsPage* m_metrics;
     AuditView* m_audit;
+    EventTypesView* m_eventTypes;
     QAction* m_exportMetrics = nullptr;
     QAction* m_exportList = nullptr;
     QAction* m_forgetPassword = nullptr;

@@ -102,7 +102,42 @@ void DemoSystem::onLine(QProcess* process, const QString& prefix, std::function<
 
 void DemoSystem::start()
 {
+    emit stage(tr("Starting PostgreSQL…"));
+    QPointer<DemoSystem> self(this);
+    // Until startProcesses() runs, only this thread touches the cluster and the broker: the menu that injects faults
+    // into them is built on serversStarted(), and stop() waits for this thread first.
+    m_faults.start([this, self] {
+        QString failure;
+        try {
+            startServers();
+        } catch (const OutboxError& error) {
+            failure = error.message();
+        }
+        QMetaObject::invokeMethod(
+            self,
+            [this, failure] {
+                if (m_stopping)
+                    return;
+                if (!failure.isEmpty()) {
+                    emit startFailed(failure);
+                    return;
+                }
+                startProcesses();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void DemoSystem::sayFromServerThread(const QString& what)
+{
+    QMetaObject::invokeMethod(
+        this, [this, what] { emit stage(what); }, Qt::QueuedConnection);
+}
+
+void DemoSystem::startServers()
+{
     m_cluster.start();
+    sayFromServerThread(tr("Creating the schema…"));
     {
         DbSession session(m_cluster.settings(), QStringLiteral("demo-setup"));
         SchemaMigrator migrator(session);
@@ -114,6 +149,7 @@ void DemoSystem::start()
     } else if (!PrivateBroker::isInstalled()) {
         m_brokerAbsence = tr("rabbitmq-server is not installed: the relay publishes into a fault-injecting sink");
     } else {
+        sayFromServerThread(tr("Starting RabbitMQ…"));
         try {
             m_broker = std::make_unique<PrivateBroker>();
             m_broker->start();
@@ -125,6 +161,13 @@ void DemoSystem::start()
                                   .arg(error.message());
         }
     }
+}
+
+void DemoSystem::startProcesses()
+{
+    emit stage(m_broker ? tr("Starting the orders service, the consumer, the relay and the traffic…")
+                        : tr("Starting the orders service, the relay and the traffic…"));
+    emit serversStarted();
     const QString dsn = m_cluster.dsn();
     QProcess* service = launch(m_programs.ordersService,
         { QStringLiteral("--dsn"), dsn, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
@@ -140,7 +183,7 @@ void DemoSystem::start()
     }
     // The consumer declares its queue and binds it; the relay starts once it says so, or every first event would be
     // unroutable.
-    m_consumer = launchConsumer(CountsQueue, QStringLiteral("order.created"));
+    startConsumer();
     onLine(m_consumer, QStringLiteral("receiving from queue"), [this](const QString&) { startRelay(); });
     m_cancellations = std::make_unique<CancellationFeed>(m_cluster.settings(), 4'000);
 }
@@ -255,9 +298,14 @@ void DemoSystem::raiseQueueLimit()
         tr("Queue %1 may hold 100,000 messages now; retry the refused rows").arg(CountsQueue));
 }
 
+bool DemoSystem::isConsumerRunning() const
+{
+    return m_consumer && m_consumer->state() != QProcess::NotRunning;
+}
+
 void DemoSystem::stopConsumer()
 {
-    if (!m_consumer || m_consumer->state() == QProcess::NotRunning)
+    if (!isConsumerRunning())
         return;
     end(m_consumer);
     emit injected(tr("Consumer stopped: order.created events wait in queue %1; past %2 the broker refuses them")
@@ -267,11 +315,20 @@ void DemoSystem::stopConsumer()
 
 void DemoSystem::startConsumer()
 {
-    if (!m_broker || (m_consumer && m_consumer->state() != QProcess::NotRunning))
+    if (!m_broker || isConsumerRunning())
         return;
+    const bool first = m_consumer == nullptr;
     m_consumer = launchConsumer(CountsQueue, QStringLiteral("order.created"));
-    emit injected(
-        tr("Consumer started: it drains queue %1, and its inbox drops what it applied before").arg(CountsQueue));
+    // Told at once, so that a menu never offers to start it twice; an end of its own is told when it happens.
+    connect(m_consumer, &QProcess::finished, this, [this] {
+        if (!m_stopping)
+            emit consumerRunningChanged(false);
+    });
+    emit consumerRunningChanged(true);
+    if (!first) {
+        emit injected(
+            tr("Consumer started: it drains queue %1, and its inbox drops what it applied before").arg(CountsQueue));
+    }
 }
 
 QStringList DemoSystem::components() const
@@ -302,7 +359,8 @@ void DemoSystem::stop()
     if (m_stopping)
         return;
     m_stopping = true;
-    m_faults.waitForDone(); // a fault in progress (rabbitmqctl, pg_ctl) ends first
+    emit stage(tr("Stopping the demo's processes…"));
+    m_faults.waitForDone(); // a start or a fault in progress (rabbitmqctl, pg_ctl) ends first
     // Clients first, then the service and the relay (which finish what is in hand), then the database.
     // A copy: waiting for a process to finish delivers its signals, and a handler must not change the list
     // under our feet.
@@ -320,7 +378,10 @@ void DemoSystem::stop()
     qDeleteAll(m_processes);
     m_processes.clear();
     m_cancellations.reset();
-    if (m_broker)
+    if (m_broker) {
+        emit stage(tr("Stopping RabbitMQ…"));
         m_broker->stop();
+    }
+    emit stage(tr("Stopping PostgreSQL…"));
     m_cluster.stop();
 }

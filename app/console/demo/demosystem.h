@@ -48,9 +48,13 @@ public:
     // The consumer queue's limit (DefaultQueueLimit). Before start().
     void setQueueLimit(int messages) { m_queueLimit = messages; }
 
-    // Starts the servers and the schema synchronously, then the processes; ready() follows once the service
-    // listens and traffic flows. Throws OutboxError naming what could not start.
+    // Starts everything without holding up the caller's thread: the servers and the schema on the demo's own thread,
+    // then the processes. stage() says each step as it begins; serversStarted() follows once PostgreSQL (migrated)
+    // and the broker are up, ready() once the service listens and traffic flows, or startFailed() naming what could
+    // not start.
     void start();
+    // Ends every process and removes the private servers, saying each step through stage(); waits for a start in
+    // progress first.
     void stop();
 
     ConnectionSettings settings() const { return m_cluster.settings(); }
@@ -76,16 +80,29 @@ public:
     void restartDatabase(); // pg_ctl stop -m immediate, then start: every connection is cut
     void stopConsumer(); // the queue fills to its limit, then the broker refuses publishes (basic.nack)
     void startConsumer();
+    bool isConsumerRunning() const;
     void raiseQueueLimit(); // the repair of those refusals: a limit of 100,000
 
 signals:
+    // A step of start() or stop() beginning: "Starting PostgreSQL…".
+    void stage(const QString& what);
+    void serversStarted();
+    void startFailed(const QString& why);
     void ready();
+    // The consumer of the counts queue started or ended (also on its own).
+    void consumerRunningChanged(bool running);
     // A demo process ended on its own (not through stop() or a fault); `output` is its last lines.
     void processFailed(const QString& program, const QString& output);
     // What a fault or a repair did, for the status bar.
     void injected(const QString& what);
 
 private:
+    // What start() does on the demo's thread: the servers and the schema. Throws OutboxError.
+    void startServers();
+    // The rest of start(), back on the caller's thread.
+    void startProcesses();
+    // Calls stage() on the caller's thread, from the demo's.
+    void sayFromServerThread(const QString& what);
     QProcess* launch(const QString& program, const QStringList& arguments);
     // Calls `then` once `process` prints a line starting with `prefix` (first time only).
     void onLine(QProcess* process, const QString& prefix, std::function<void(const QString& line)> then);
@@ -108,7 +125,7 @@ private:
     QSet<QProcess*> m_endedOnPurpose;
     QProcess* m_relay = nullptr;
     QProcess* m_consumer = nullptr;
-    QThreadPool m_faults; // one thread: rabbitmqctl and pg_ctl wait for their work
+    QThreadPool m_faults; // one thread: initdb, rabbitmqctl and pg_ctl wait for their work
     bool m_useRabbitMq = true;
     int m_queueLimit = DefaultQueueLimit;
     bool m_routingFixed = false;
