@@ -1460,6 +1460,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>no outbox row has that event type: check the name (rows that arrive with it will be held)</source>
         <translation>no outbox row has that event type: check the name (rows that arrive with it will be held)</translation>
     </message>
+    <message>
+        <source>Live updates paused — F5 re-reads</source>
+        <translation>Live updates paused — F5 re-reads</translation>
+    </message>
+    <message>
+        <source>&amp;Pause live updates</source>
+        <translation>&amp;Pause live updates</translation>
+    </message>
+    <message>
+        <source>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</source>
+        <translation>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>

@@ -1443,6 +1443,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>no outbox row has that event type: check the name (rows that arrive with it will be held)</source>
         <translation>그 이벤트 유형의 아웃박스 행이 없습니다: 이름을 확인하세요 (그 유형으로 들어오는 행은 보류됩니다)</translation>
     </message>
+    <message>
+        <source>Live updates paused — F5 re-reads</source>
+        <translation>실시간 갱신 일시 중지됨 — F5로 다시 읽기</translation>
+    </message>
+    <message>
+        <source>&amp;Pause live updates</source>
+        <translation>실시간 갱신 일시 중지(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</source>
+        <translation>변경 알림과 자동 새로 고침이 더 이상 목록과 개요를 다시 읽지 않습니다. F5로는 계속 다시 읽을 수 있습니다</translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "audit/audittablemodel.h"
 #include "audit/auditview.h"
+#include "common/listviewsetup.h"
 #include "common/operatoractiondialog.h"
 #include "connect/connectdialog.h"
 #include "connect/connectionbanner.h"
@@ -51,9 +52,11 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -470,6 +473,80 @@ private slots:
         db().exec(QStringLiteral("UPDATE outbox SET attempts = 99 WHERE id = 40"));
         window->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount() > 0 ? view.model()->rowAt(0).attempts : -1, 99, 10'000);
+    }
+
+    // New rows arriving while the operator works on the list (a row selected) go above the rows they see, which
+    // stay where they are on screen, selection included: nothing moves under the pointer.
+    void aLiveReloadKeepsTheRowsInPlace()
+    {
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
+        QTableView* table = view.table();
+        QCOMPARE(table->verticalScrollBar()->value(), 0);
+        ConsoleTesting::selectIds(view, { 37 });
+        const int y = table->visualRect(view.model()->index(view.model()->rowOfId(37), 0)).y();
+        db().exec(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                           "SELECT 'order', g::text, 'order.created', '{}', 'k' || g FROM generate_series(41, 45) g"));
+        db().exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
+        QVERIFY(ConsoleTesting::waitForRows(view, 45));
+        const int row = view.model()->rowOfId(37);
+        QCOMPARE(row, 8);
+        QCOMPARE(table->visualRect(view.model()->index(row, 0)).y(), y);
+        QCOMPARE(ListViewSetup::selectedIds(table, OutboxTableModel::IdRole), QList<qint64>({ 37 }));
+        // The new rows are above: scrolling up shows them.
+        QCOMPARE(table->verticalScrollBar()->value(), 5);
+        QCOMPARE(view.model()->rowAt(0).id, 45LL);
+
+        // Nothing selected (and no pointer over it), the top of the list follows the new rows.
+        table->clearSelection();
+        table->verticalScrollBar()->setValue(0);
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "VALUES ('order', '46', 'order.created', '{}', 'k46')"));
+        window->refreshLive();
+        QVERIFY(ConsoleTesting::waitForRows(view, 46));
+        QCOMPARE(table->verticalScrollBar()->value(), 0);
+    }
+
+    // View → Pause live updates holds the lists still: notifications and the auto-refresh read nothing, the status
+    // bar says so, F5 still re-reads, and unpausing reads what was held back.
+    void pausedLiveUpdatesHoldTheLists()
+    {
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
+        QVERIFY(window);
+        OutboxView& view = *window->outboxView();
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(view, 40));
+        QAction* pause = window->pauseLiveUpdatesAction();
+        pause->trigger();
+        QVERIFY(pause->isChecked());
+        const auto pausedLabel = [&] {
+            for (const QLabel* label : window->statusBar()->findChildren<QLabel*>()) {
+                if (label->text().startsWith(QLatin1String("Live updates paused")))
+                    return label->isVisible();
+            }
+            return false;
+        };
+        QVERIFY(pausedLabel());
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "VALUES ('order', '41', 'order.created', '{}', 'k41')"));
+        window->refreshLive();
+        QVERIFY(!view.model()->isLoading()); // a reload would be on its way now
+        QCOMPARE(view.model()->rowCount(), 40);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-live-updates-paused.png"));
+        window->refresh(); // F5
+        QVERIFY(ConsoleTesting::waitForRows(view, 41));
+
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                                 "VALUES ('order', '42', 'order.created', '{}', 'k42')"));
+        pause->trigger();
+        QVERIFY(!pausedLabel());
+        QVERIFY(ConsoleTesting::waitForRows(view, 42));
+        window->refreshLive();
+        QVERIFY(view.model()->isLoading());
     }
 
     void liveRefreshOnNotification()

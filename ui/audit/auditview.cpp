@@ -55,7 +55,7 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     ListViewSetup::addClearButton(bar, tr("Show every action"), [this] { showFilter(AuditFilter {}); });
 
     ListViewSetup::setUpTable(m_table, m_model);
-    ListViewSetup::keepSelectionAcrossResets(m_table, m_model);
+    ListViewSetup::keepSelectionAndPlace(m_table, m_model);
     ListViewSetup::fitInstantColumns(m_table, { AuditTableModel::At });
     m_table->setColumnWidth(AuditTableModel::Actor, 120);
     m_table->setColumnWidth(AuditTableModel::Action, 110);

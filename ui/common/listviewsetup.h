@@ -84,12 +84,41 @@ template<typename Model> void keepSelectionAcrossResets(QTableView* table, Model
     keepSelectionAcrossResets(table, model, Model::IdRole, [model](qint64 id) { return model->rowOfId(id); });
 }
 
-// Re-reads what `table` shows of a PagedListModel without losing the selection (keepSelectionAcrossResets) or the
-// scroll position: at the top of the list it reloads (so new rows appear), further down it refreshes the visible
-// rows in place.
+// The table property holding the id of the row that was at the top before a reload (refresh()), for the reload to
+// put back there.
+inline constexpr char ReloadAnchorProperty[] = "reloadAnchor";
+
+// For a PagedListModel's table, once: keepSelectionAcrossResets(), and a reload that refresh() starts while the
+// operator works on the list keeps the rows they see where they are (see refresh()).
+template<typename Model> void keepSelectionAndPlace(QTableView* table, Model* model)
+{
+    keepSelectionAcrossResets(table, model);
+    QObject::connect(model, &PagedListModelBase::pageLoaded, table, [table, model](bool first) {
+        const qint64 anchor = table->property(ReloadAnchorProperty).toLongLong();
+        if (!first)
+            return;
+        table->setProperty(ReloadAnchorProperty, QVariant());
+        const int row = anchor == 0 ? -1 : model->rowOfId(anchor);
+        if (row > 0)
+            table->scrollTo(model->index(row, 0), QAbstractItemView::PositionAtTop);
+    });
+    // A reload that did not arrive leaves nothing for a later filter's first page to act on.
+    const auto forget = [table] { table->setProperty(ReloadAnchorProperty, QVariant()); };
+    QObject::connect(model, &PagedListModelBase::loadFailed, table, forget);
+    QObject::connect(model, &PagedListModelBase::loadCancelled, table, forget);
+}
+
+// Re-reads what `table` shows of a PagedListModel without losing the selection or the scroll position: at the top
+// of the list it reloads (so new rows appear), further down it refreshes the visible rows in place. While the
+// operator works on the list (a row selected, or the pointer over it), the reload puts the new rows above the ones
+// they see instead of pushing those down under the pointer: the scroll bar says there are new rows, scrolling up
+// shows them. (keepSelectionAndPlace() must have been called.)
 template<typename Model> void refresh(QTableView* table, Model* model)
 {
     if (table->verticalScrollBar()->value() == 0) {
+        const bool atWork = table->selectionModel()->hasSelection() || table->viewport()->underMouse();
+        table->setProperty(
+            ReloadAnchorProperty, atWork && model->rowCount() > 0 ? QVariant(model->rowAt(0).id) : QVariant());
         model->reload();
         return;
     }

@@ -34,7 +34,7 @@ KeysView::KeysView(DatabaseClient& reads, QWidget* parent)
     buildFilterBar(filterBar);
 
     ListViewSetup::setUpTable(m_table, m_model);
-    ListViewSetup::keepSelectionAcrossResets(m_table, m_model);
+    ListViewSetup::keepSelectionAndPlace(m_table, m_model);
     m_table->setColumnWidth(KeysTableModel::Scope, 90);
     m_table->setColumnWidth(KeysTableModel::Key, 170);
     m_table->setColumnWidth(KeysTableModel::Status, 125);

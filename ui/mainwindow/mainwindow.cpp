@@ -72,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_eventTypes(new EventTypesView(m_reads, this))
     , m_serverLabel(new QLabel(this))
     , m_roleLabel(new QLabel(this))
+    , m_liveUpdatesPaused(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
     , m_changeCoalescer(new QTimer(this))
     , m_stuckThresholdMs(OutboxFilter::DefaultStuckThresholdMs)
@@ -98,6 +99,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_serverLabel->setObjectName(QStringLiteral("server"));
     statusBar()->addPermanentWidget(m_serverLabel);
     statusBar()->addPermanentWidget(m_roleLabel);
+    // Fixed colours, as the banner's: a console that stopped following the database must not be mistaken for one
+    // that shows it as it is.
+    m_liveUpdatesPaused->setText(tr("Live updates paused — F5 re-reads"));
+    m_liveUpdatesPaused->setStyleSheet(QStringLiteral("background: #b58900; color: black; padding: 0 6px;"));
+    m_liveUpdatesPaused->hide();
+    statusBar()->addPermanentWidget(m_liveUpdatesPaused);
     m_messagesDock->setObjectName(QStringLiteral("messagesDock"));
     m_messagesDock->setWidget(m_messageView);
     m_messagesDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea | Qt::RightDockWidgetArea);
@@ -157,8 +164,8 @@ MainWindow::MainWindow(QWidget* parent)
         if (!m_changeCoalescer->isActive())
             m_changeCoalescer->start();
     });
-    connect(m_changeCoalescer, &QTimer::timeout, this, &MainWindow::refresh);
-    connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refresh);
+    connect(m_changeCoalescer, &QTimer::timeout, this, &MainWindow::refreshLive);
+    connect(m_autoRefresh, &QTimer::timeout, this, &MainWindow::refreshLive);
 
     connect(m_overview, &OverviewPage::showOutbox, this, [this](const OutboxFilter& filter) {
         m_outbox->showFilter(filter);
@@ -336,6 +343,16 @@ void MainWindow::buildMenus()
     }
     connect(m_autoRefreshGroup, &QActionGroup::triggered, this,
         [this](QAction* action) { setAutoRefreshSeconds(action->data().toInt()); });
+    // Rows that keep arriving move a list the operator reads; this holds the picture still.
+    m_pauseLiveUpdates = view->addAction(tr("&Pause live updates"));
+    m_pauseLiveUpdates->setCheckable(true);
+    m_pauseLiveUpdates->setToolTip(
+        tr("Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does"));
+    connect(m_pauseLiveUpdates, &QAction::toggled, this, [this](bool paused) {
+        m_liveUpdatesPaused->setVisible(paused);
+        if (!paused)
+            refresh(); // what was held back
+    });
     view->addAction(tr("&Stuck threshold…"), this, &MainWindow::askStuckThreshold);
     QAction* messages = m_messagesDock->toggleViewAction();
     messages->setText(tr("&Messages"));
@@ -675,6 +692,12 @@ void MainWindow::refresh()
         m_metrics->refresh();
     else if (m_tabs->currentIndex() == EventTypesTab)
         m_eventTypes->refresh();
+}
+
+void MainWindow::refreshLive()
+{
+    if (!m_pauseLiveUpdates->isChecked())
+        refresh();
 }
 
 void MainWindow::setAutoRefreshSeconds(int seconds)

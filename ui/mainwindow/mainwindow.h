@@ -72,8 +72,12 @@ public:
     QDockWidget* messagesDock() const { return m_messagesDock; }
     const SessionInfo& session() const { return m_session; }
 
-    // Re-reads what is on screen (F5, change notifications, the auto-refresh timer).
+    // Re-reads what is on screen (F5, after an action).
     void refresh();
+    // What a change notification or the auto-refresh timer runs: refresh(), unless live updates are paused.
+    void refreshLive();
+    // View → Pause live updates: the lists and the Overview stay as they are (F5 still re-reads) until unchecked.
+    QAction* pauseLiveUpdatesAction() const { return m_pauseLiveUpdates; }
 
     // Writes every row matching the current list's filter (the keys tab's, else the outbox's) to `path`:
     // CSV for *.csv, JSON lines otherwise. File → Export list… after its file dialog.
@@ -141,6 +145,8 @@ private:
     MetricsPage* m_metrics;
     AuditView* m_audit;
     EventTypesView* m_eventTypes;
+    QAction* m_pauseLiveUpdates = nullptr;
+    QLabel* m_liveUpdatesPaused; // in the status bar while they are
     QAction* m_exportMetrics = nullptr;
     QAction* m_exportList = nullptr;
     QAction* m_forgetPassword = nullptr;

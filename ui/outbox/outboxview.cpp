@@ -68,7 +68,7 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     buildFilterBar(filterBar);
 
     ListViewSetup::setUpTable(m_table, m_model);
-    ListViewSetup::keepSelectionAcrossResets(m_table, m_model);
+    ListViewSetup::keepSelectionAndPlace(m_table, m_model);
     m_table->setColumnWidth(OutboxTableModel::Id, 70);
     m_table->setColumnWidth(OutboxTableModel::EventType, 130);
     m_table->setColumnWidth(OutboxTableModel::Aggregate, 110);
