@@ -58,9 +58,9 @@ int ForgetRelaysCommand::execute(const ArgumentParser& parser, const ConnectionS
     RelayFleet fleet(*session);
     QList<qint64> ids;
     QStringList described;
-    for (const RelayNode& node : fleet.recent(ScannedRelays)) {
-        const bool chosen = byId ? givenIds.contains(node.id) : RelayStateNames.name(node.state) == state;
-        if (!chosen)
+    // By id, however long ago a relay was seen; by state, among the most recently seen.
+    for (const RelayNode& node : byId ? fleet.byIds(givenIds) : fleet.recent(ScannedRelays)) {
+        if (!byId && RelayStateNames.name(node.state) != state)
             continue;
         ids.append(node.id);
         described.append(QStringLiteral("%1 %2 on %3 (%4)")

@@ -59,7 +59,7 @@ void OperatorRowsCommand::addOptions(ArgumentParser& parser) const
     if (takesDueTime()) {
         parser.addValue(QStringLiteral("at"), QStringLiteral("TIME"),
             QStringLiteral("Retry later: the rows become due at TIME (ISO-8601, e.g. 2026-12-04T06:00:00Z, a time "
-                           "without an offset is local; or now+DURATION, e.g. now+2h) instead of now."));
+                           "without an offset is UTC; or now+DURATION, e.g. now+2h) instead of now."));
     }
     parser.addFlag(QStringLiteral("dry-run"),
         QStringLiteral("Show how many rows would be %1 (and the first 20 ids) and change nothing.").arg(pastTense()));
@@ -105,7 +105,7 @@ int OperatorRowsCommand::execute(const ArgumentParser& parser, const ConnectionS
     const auto session = connect(settings);
     // The server's clock: now+DURATION and "in the future" mean what the relays will see.
     const QDateTime at = takesDueTime() && parser.isSet(QStringLiteral("at"))
-        ? parser.instant(QStringLiteral("at"), session->serverNow(), QTimeZone::systemTimeZone())
+        ? parser.instant(QStringLiteral("at"), session->serverNow(), QTimeZone::utc())
         : QDateTime();
     const QString due = at.isValid() ? QStringLiteral(", due at %1").arg(at.toUTC().toString(Qt::ISODate)) : QString();
     if (bySignature)

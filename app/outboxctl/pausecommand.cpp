@@ -55,11 +55,9 @@ int PauseCommand::execute(const ArgumentParser& parser, const ConnectionSettings
 
     const auto session = connect(settings);
     PublishPauses pauses(*session);
-    std::optional<PublishPause> current;
-    for (const PublishPause& pause : pauses.current()) {
-        if (pause.scope == scope && pause.target == target && !pause.resuming())
-            current = pause;
-    }
+    std::optional<PublishPause> current = pauses.find(scope, target);
+    if (current && current->resuming())
+        current.reset(); // resumed already; its parked rows are still being let go
     const bool pausing = m_direction == Direction::Pause;
     if (pausing && current) {
         Console::error(

@@ -64,11 +64,16 @@ QSet<int> listeningSockets;
 
 } // namespace
 
+int DbSession::socket() const
+{
+    return PQsocket(connectionOf(m_db));
+}
+
 void DbSession::noteListening()
 {
-    const int socket = PQsocket(connectionOf(m_db));
+    const int listening = socket();
     const QMutexLocker locker(&listeningSocketsMutex);
-    listeningSockets.insert(socket);
+    listeningSockets.insert(listening);
 }
 
 bool DbSession::echoesALostConnection(const QString& qtMessage)

@@ -82,6 +82,9 @@ public:
     // echoesALostConnection().
     void noteListening();
 
+    // The connection's socket (libpq's PQsocket); -1 when there is none.
+    int socket() const;
+
     // libpq's connection behind an open QPSQL connection.
     static pg_conn* connectionOf(const QSqlDatabase& db);
 

@@ -47,30 +47,43 @@ PublishPauses::PublishPauses(DbSession& session)
     : m_session(session)
 { }
 
+// The columns of a pause and, for an event type, its parked rows through outbox_event_type_idx (event_type, status,
+// id), at most the cap + 1 each; bound: the cap + 1.
+static const QString PauseColumns = QStringLiteral(
+    "SELECT p.id, p.scope, p.target, p.paused_by, p.reason, epoch_ms(p.paused_at), epoch_ms(p.resumed_at), "
+    "  CASE WHEN p.scope = 'event_type' THEN "
+    "    (SELECT count(*) FROM (SELECT 1 FROM outbox o WHERE o.event_type = p.target "
+    "       AND o.status = 'paused' LIMIT ?::int) c) ELSE 0 END "
+    "FROM outbox_pauses p ");
+
+static PublishPause pauseFrom(const QSqlQuery& row)
+{
+    PublishPause pause;
+    pause.id = row.value(0).toLongLong();
+    pause.scope = PauseScopeNames.fromColumn(row.value(1));
+    pause.target = row.value(2).toString();
+    pause.pausedBy = row.value(3).toString();
+    pause.reason = row.value(4).toString();
+    pause.pausedAt = SqlValues::instant(row.value(5));
+    pause.resumedAt = SqlValues::instant(row.value(6));
+    const qint64 parked = row.value(7).toLongLong();
+    pause.parkedRows = qMin<qint64>(parked, PublishPauses::ParkedCountCap);
+    pause.parkedCapped = parked > PublishPauses::ParkedCountCap;
+    return pause;
+}
+
 QList<PublishPause> PublishPauses::current()
 {
-    // The parked rows of each type through outbox_event_type_idx (event_type, status, id), at most the cap each.
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT p.id, p.scope, p.target, p.paused_by, p.reason, epoch_ms(p.paused_at), "
-                       "  epoch_ms(p.resumed_at), CASE WHEN p.scope = 'event_type' THEN "
-                       "    (SELECT count(*) FROM (SELECT 1 FROM outbox o WHERE o.event_type = p.target "
-                       "       AND o.status = 'paused' LIMIT ?::int) c) ELSE 0 END "
-                       "FROM outbox_pauses p ORDER BY p.scope DESC, p.target"),
+    QSqlQuery& q = m_session.exec(PauseColumns + QStringLiteral("ORDER BY p.scope DESC, p.target"),
         { ParkedCountCap + 1 }, QStringLiteral("reading the pauses"));
-    return SqlValues::collect(q, [](const QSqlQuery& row) {
-        PublishPause pause;
-        pause.id = row.value(0).toLongLong();
-        pause.scope = PauseScopeNames.fromColumn(row.value(1));
-        pause.target = row.value(2).toString();
-        pause.pausedBy = row.value(3).toString();
-        pause.reason = row.value(4).toString();
-        pause.pausedAt = SqlValues::instant(row.value(5));
-        pause.resumedAt = SqlValues::instant(row.value(6));
-        const qint64 parked = row.value(7).toLongLong();
-        pause.parkedRows = qMin<qint64>(parked, ParkedCountCap);
-        pause.parkedCapped = parked > ParkedCountCap;
-        return pause;
-    });
+    return SqlValues::collect(q, pauseFrom);
+}
+
+std::optional<PublishPause> PublishPauses::find(PauseScope scope, const QString& target)
+{
+    QSqlQuery& q = m_session.exec(PauseColumns + QStringLiteral("WHERE p.scope = ?::text AND p.target = ?::text"),
+        { ParkedCountCap + 1, PauseScopeNames.name(scope), target.trimmed() }, QStringLiteral("reading the pause"));
+    return q.next() ? std::optional(pauseFrom(q)) : std::nullopt;
 }
 
 std::optional<PublishPause> PublishPauses::pause(PauseScope scope, const QString& target, const QString& reason)
@@ -110,6 +123,7 @@ std::optional<qint64> PublishPauses::resume(PauseScope scope, const QString& tar
     const QString name = requiredTarget(scope, target);
     const QString why = OperatorRole::requiredReason(reason, QStringLiteral("resume"), what(scope));
     try {
+        qint64 released = 0;
         {
             UnitOfWork uow(m_session);
             // A relay's pause goes at once; an event type's is marked resumed, and goes with its last parked row.
@@ -126,13 +140,19 @@ std::optional<qint64> PublishPauses::resume(PauseScope scope, const QString& tar
             const qint64 id = q.value(0).toLongLong();
             AuditRepository(m_session).record(AuditAction::Resume, why, AuditEntity::Pause,
                 QList<AuditedChange> { { id, Paused, QStringLiteral("resumed") } }, detailsOf(scope, name));
+            // What this resume lets go: the type's rows parked now. Counted here rather than as the release goes,
+            // since the release also lets go of other resumed types and relays' heartbeats help with this one.
+            if (scope == PauseScope::EventType) {
+                QSqlQuery& parked = m_session.exec(
+                    QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = ?::text AND status = 'paused'"),
+                    { name }, QStringLiteral("counting the parked rows"));
+                released = parked.next() ? parked.value(0).toLongLong() : 0;
+            }
             uow.commit();
         }
-        qint64 released = 0;
         if (scope == PauseScope::EventType) {
             OutboxRepository outbox(m_session);
-            for (int batch; (batch = outbox.releaseResumed(ReleaseBatch)) > 0;)
-                released += batch;
+            while (outbox.releaseResumed(ReleaseBatch) > 0) { }
         }
         return released;
     } catch (const OutboxError& error) {

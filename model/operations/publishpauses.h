@@ -22,14 +22,17 @@ public:
 
     // Every pause, relays first, then by target.
     QList<PublishPause> current();
+    // The pause of `target`, if it is paused (or resumed, its parked rows still being let go).
+    std::optional<PublishPause> find(PauseScope scope, const QString& target);
 
     // Pauses `target`. Returns the pause now in force, or nullopt when it was paused already (left as it was).
     // Throws OutboxError(InvalidInput) for a blank target or reason, and naming the role when the user may not.
     std::optional<PublishPause> pause(PauseScope scope, const QString& target, const QString& reason);
 
     // Resumes `target`: a relay claims again at its next poll; an event type's parked rows are let go here, in
-    // batches, before this returns (a resume interrupted midway is completed by the relays' heartbeats). Returns how
-    // many rows were let go, or nullopt when `target` was not paused. Throws like pause().
+    // batches, before this returns (a resume interrupted midway is completed by the relays' heartbeats, which may also
+    // take a share of the batches). Returns how many rows of the type were parked when it was resumed, the rows let
+    // go, or nullopt when `target` was not paused. Throws like pause().
     std::optional<qint64> resume(PauseScope scope, const QString& target, const QString& reason);
 
     // Whether `target` is known: a relay of that name in the registry, or a row of that event type in the outbox. A

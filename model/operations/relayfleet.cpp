@@ -13,16 +13,28 @@ RelayFleet::RelayFleet(DbSession& session)
     : m_session(session)
 { }
 
+static const QString NodeColumns
+    = QStringLiteral("SELECT id, name, host, pid, version, sink, workers, batch_size, lease_ms, heartbeat_ms, "
+                     "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
+                     "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(n), "
+                     "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
+                     "publish_rate, epoch_ms(failing_since), epoch_ms(paused_since) "
+                     "FROM relay_nodes n ");
+
 QList<RelayNode> RelayFleet::recent(int limit)
 {
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT id, name, host, pid, version, sink, workers, batch_size, lease_ms, heartbeat_ms, "
-                       "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
-                       "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(n), "
-                       "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
-                       "publish_rate, epoch_ms(failing_since), epoch_ms(paused_since) "
-                       "FROM relay_nodes n ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
-        { limit }, QStringLiteral("reading the relay registry"));
+    return nodesFrom(m_session.exec(NodeColumns + QStringLiteral("ORDER BY last_seen DESC, id DESC LIMIT ?::int"),
+        { limit }, QStringLiteral("reading the relay registry")));
+}
+
+QList<RelayNode> RelayFleet::byIds(const QList<qint64>& ids)
+{
+    return nodesFrom(m_session.exec(NodeColumns + QStringLiteral("WHERE id = ANY(?::bigint[]) ORDER BY id"),
+        { SqlValues::bigintArray(ids) }, QStringLiteral("reading the relay registry")));
+}
+
+QList<RelayNode> RelayFleet::nodesFrom(QSqlQuery& q)
+{
     QList<RelayNode> nodes;
     while (q.next()) {
         RelayNode node;

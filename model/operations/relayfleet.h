@@ -7,6 +7,7 @@
 #include <QList>
 
 class DbSession;
+class QSqlQuery;
 
 // The read side of the relay registry (relay_nodes), which the relays themselves write through RelayRegistry.
 class RelayFleet final {
@@ -18,6 +19,8 @@ public:
     // The `limit` relays seen most recently, most recent first: every live relay is among them, since a live
     // relay heartbeats every few seconds and a dead or stopped one does not.
     QList<RelayNode> recent(int limit = DefaultLimit);
+    // The relays of `ids` that are in the registry, by id, however long ago they were seen.
+    QList<RelayNode> byIds(const QList<qint64>& ids);
 
     // Forgets the relays of `ids` that do not run (stopped, stale or gone by the database's clock): deletes their
     // registry rows in one transaction with an audit entry (action "forget relay", entity "relay", the state each
@@ -29,5 +32,7 @@ public:
     int purgeGone(qint64 olderThanMs, int batchSize);
 
 private:
+    static QList<RelayNode> nodesFrom(QSqlQuery& q);
+
     DbSession& m_session;
 };

@@ -25,6 +25,7 @@ struct PublishedRow {
 struct FailedRow {
     qint64 id = 0;
     bool dead = false;
+    QString eventType;
 };
 
 // An operator's pause of a relay's name (outbox_pauses, migration 0019), as the relay's claim reads it.

@@ -165,7 +165,8 @@ static QList<FailedRow> failedRowsFrom(QSqlQuery& q)
 {
     QList<FailedRow> rows;
     while (q.next())
-        rows.append({ q.value(0).toLongLong(), OutboxStatusNames.fromColumn(q.value(1)) == OutboxStatus::Dead });
+        rows.append({ q.value(0).toLongLong(), OutboxStatusNames.fromColumn(q.value(1)) == OutboxStatus::Dead,
+            q.value(2).toString() });
     return rows;
 }
 
@@ -187,10 +188,10 @@ QList<FailedRow> OutboxLeaseRepository::markFailed(
                        "    next_attempt_at = now() + f.backoff_ms * interval '1 millisecond', last_error = f.error, "
                        "    lease_owner = NULL, lease_expires_at = NULL, updated_at = now() "
                        "  FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' "
-                       "  RETURNING o.id, o.status, o.attempts, f.error), "
+                       "  RETURNING o.id, o.status, o.attempts, f.error, o.event_type), "
                        "hist AS (INSERT INTO outbox_attempts (outbox_id, attempt, worker, error) "
                        "  SELECT id, attempts, ?::text, error FROM upd) "
-                       "SELECT id, status FROM upd"),
+                       "SELECT id, status, event_type FROM upd"),
         { QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)), maxAttempts, worker },
         QStringLiteral("marking outbox rows failed"));
     return failedRowsFrom(q);
@@ -209,10 +210,10 @@ QList<FailedRow> OutboxLeaseRepository::rescueExpiredLeases(const QString& worke
                        "                        o.lease_owner, o.lease_expires_at), "
                        "    lease_owner = NULL, lease_expires_at = NULL, updated_at = now() "
                        "  FROM stale WHERE o.id = stale.id AND o.status = 'in_flight' "
-                       "  RETURNING o.id, o.status, o.attempts, o.last_error), "
+                       "  RETURNING o.id, o.status, o.attempts, o.last_error, o.event_type), "
                        "hist AS (INSERT INTO outbox_attempts (outbox_id, attempt, worker, error) "
                        "  SELECT id, attempts, ?::text, last_error FROM upd) "
-                       "SELECT id, status FROM upd"),
+                       "SELECT id, status, event_type FROM upd"),
         { limit, maxAttempts, worker }, QStringLiteral("rescuing expired outbox leases"));
     return failedRowsFrom(q);
 }

@@ -158,7 +158,7 @@ void OutboxRelay::workerLoop(int index)
             const std::unique_ptr<MessageSink> sink = m_sinks();
             sink->ensureReachable();
             m_peers.broker().reportUp();
-            RelayWorker worker(session, *sink, m_metrics, m_leases, m_tally, m_options, name);
+            RelayWorker worker(session, *sink, m_metrics, m_throughput, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             bool foundWork = false; // since this worker last slept
             // --once: since when due rows wait for others' rows (a claim took none), and when to look again.
@@ -423,8 +423,10 @@ RelayTotals OutboxRelay::run()
         });
     }
 
-    const auto keepBooks = [this](DbSession& db, bool sampleBacklog) {
+    const auto keepBooks = [this](DbSession& db, bool sampleBacklog,
+                               ThroughputRecorder::Seconds seconds = ThroughputRecorder::Seconds::Ended) {
         m_metrics.flush(db);
+        m_throughput.flush(db, m_nodeId, seconds);
         if (!sampleBacklog)
             return;
         const BacklogSample sample = OutboxReadRepository(db).sampleBacklog(BacklogCountCap);
@@ -481,7 +483,7 @@ RelayTotals OutboxRelay::run()
     m_dueWatch.stop();
     if (watch.joinable())
         watch.join();
-    superviseOn(session, [&](DbSession& db) { keepBooks(db, true); });
+    superviseOn(session, [&](DbSession& db) { keepBooks(db, true, ThroughputRecorder::Seconds::All); });
     superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, true); });
     if (m_fatal)
         std::rethrow_exception(m_fatal);

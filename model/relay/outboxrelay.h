@@ -4,6 +4,7 @@
 #include "db/connectionsettings.h"
 #include "db/peeroutages.h"
 #include "metrics/metricsrecorder.h"
+#include "metrics/throughputrecorder.h"
 #include "relay/duewatch.h"
 #include "relay/leasekeeper.h"
 #include "relay/messagesink.h"
@@ -80,6 +81,7 @@ private:
     MessageSinkFactory m_sinks;
     RelayOptions m_options;
     MetricsRecorder m_metrics;
+    ThroughputRecorder m_throughput;
     LeaseKeeper m_leases;
     RelayTally m_tally;
     PeerOutages m_peers; // the broker is the sink

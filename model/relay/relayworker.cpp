@@ -6,6 +6,7 @@
 #include "db/outboxerror.h"
 #include "db/unitofwork.h"
 #include "metrics/metricsrecorder.h"
+#include "metrics/throughputrecorder.h"
 #include "outbox/outboxrepository.h"
 #include "relay/leasekeeper.h"
 #include "relay/outboxleaserepository.h"
@@ -20,11 +21,12 @@ static constexpr int RescueBatchLimit = 1000;
 // A completion rolled back by a deadlock runs again this often before the error goes to the worker's loop.
 static constexpr int CompletionAttempts = 5;
 
-RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, LeaseKeeper& leases,
-    RelayTally& tally, const RelayOptions& options, QString name)
+RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics,
+    ThroughputRecorder& throughput, LeaseKeeper& leases, RelayTally& tally, const RelayOptions& options, QString name)
     : m_session(session)
     , m_sink(sink)
     , m_metrics(metrics)
+    , m_throughput(throughput)
     , m_options(options)
     , m_name(std::move(name))
     , m_leases(leases)
@@ -32,6 +34,27 @@ RelayWorker::RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder&
     , m_backoff(options.backoffBaseMs, options.backoffMaxMs)
     , m_random(QRandomGenerator::global()->generate())
 { }
+
+// Adds what a batch or a rescue did to the seconds of the rows' event types.
+static void recordThroughput(ThroughputRecorder& throughput, const QList<OutboxMessage>& batch,
+    const QList<PublishedRow>& published, const QList<FailedRow>& failed)
+{
+    QHash<QString, ThroughputRecorder::Counts> byType;
+    if (!published.isEmpty()) {
+        QHash<qint64, QString> typeOf;
+        for (const OutboxMessage& message : batch)
+            typeOf.insert(message.id, message.eventType);
+        for (const PublishedRow& row : published)
+            ++byType[typeOf.value(row.id)].published;
+    }
+    for (const FailedRow& row : failed) {
+        ThroughputRecorder::Counts& counts = byType[row.eventType];
+        ++counts.failed;
+        counts.dead += row.dead ? 1 : 0;
+    }
+    for (auto it = byType.cbegin(); it != byType.cend(); ++it)
+        throughput.record(it.key(), *it);
+}
 
 static QString describeException(const std::exception_ptr& error)
 {
@@ -204,6 +227,7 @@ RelayBatchResult RelayWorker::processBatch()
         c.failedAttempts += result.failed;
         c.deadLetters += result.dead;
     });
+    recordThroughput(m_throughput, batch, published, failed);
     m_tally.addBatch(result, took.elapsed());
     return result;
 }
@@ -223,6 +247,7 @@ RelayBatchResult RelayWorker::rescueExpiredLeases()
             c.leaseRescues += result.failed;
             c.deadLetters += result.dead;
         });
+        recordThroughput(m_throughput, {}, {}, rescued);
     }
     return result;
 }

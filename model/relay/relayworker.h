@@ -13,6 +13,7 @@
 class DbSession;
 class LeaseKeeper;
 class MetricsRecorder;
+class ThroughputRecorder;
 class RelayTally;
 
 struct RelayBatchResult {
@@ -35,8 +36,8 @@ class RelayWorker final {
 public:
     // `leases` keeps a batch's leases extended while it is being published (the relay's heartbeat); `tally`
     // collects the process's totals.
-    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, LeaseKeeper& leases, RelayTally& tally,
-        const RelayOptions& options, QString name);
+    RelayWorker(DbSession& session, MessageSink& sink, MetricsRecorder& metrics, ThroughputRecorder& throughput,
+        LeaseKeeper& leases, RelayTally& tally, const RelayOptions& options, QString name);
 
     RelayBatchResult processBatch();
 
@@ -53,6 +54,7 @@ private:
     DbSession& m_session;
     MessageSink& m_sink;
     MetricsRecorder& m_metrics;
+    ThroughputRecorder& m_throughput;
     const RelayOptions& m_options;
     QString m_name;
     LeaseKeeper& m_leases;

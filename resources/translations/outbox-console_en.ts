@@ -2901,6 +2901,55 @@ at %2</translation>
     </message>
 </context>
 <context>
+    <name>SecondsPane</name>
+    <message>
+        <source>rows per second</source>
+        <translation>rows per second</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>published</translation>
+    </message>
+    <message>
+        <source>failed attempts</source>
+        <translation>failed attempts</translation>
+    </message>
+    <message>
+        <source>went dead</source>
+        <translation>went dead</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes, per second: all event types</source>
+        <translation>Last 5 minutes, per second: all event types</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes, per second: %1</source>
+        <translation>Last 5 minutes, per second: %1</translation>
+    </message>
+    <message>
+        <source>Could not read the last seconds: %1</source>
+        <translation>Could not read the last seconds: %1</translation>
+    </message>
+    <message>
+        <source>No relay is running: nothing is published or counted.</source>
+        <translation>No relay is running: nothing is published or counted.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n running relay(s); none has counted a second yet.</source>
+        <translation>
+            <numerusform>%n running relay; none has counted a second yet.</numerusform>
+            <numerusform>%n running relays; none has counted a second yet.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Counted up to %1 by every running relay (%n relay(s)); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</source>
+        <translation>
+            <numerusform>Counted up to %1 by every running relay (%n relay); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</numerusform>
+            <numerusform>Counted up to %1 by every running relay (%n relays); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SessionInfo</name>
     <message>
         <source>operator</source>

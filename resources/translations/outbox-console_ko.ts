@@ -2856,6 +2856,53 @@ at %2</source>
     </message>
 </context>
 <context>
+    <name>SecondsPane</name>
+    <message>
+        <source>rows per second</source>
+        <translation>초당 행</translation>
+    </message>
+    <message>
+        <source>published</source>
+        <translation>발행</translation>
+    </message>
+    <message>
+        <source>failed attempts</source>
+        <translation>실패한 시도</translation>
+    </message>
+    <message>
+        <source>went dead</source>
+        <translation>배달 못한 메시지가 됨</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes, per second: all event types</source>
+        <translation>최근 5분, 초 단위: 모든 이벤트 유형</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes, per second: %1</source>
+        <translation>최근 5분, 초 단위: %1</translation>
+    </message>
+    <message>
+        <source>Could not read the last seconds: %1</source>
+        <translation>최근 초 단위 집계를 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>No relay is running: nothing is published or counted.</source>
+        <translation>실행 중인 릴레이가 없습니다: 아무것도 발행되거나 집계되지 않습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n running relay(s); none has counted a second yet.</source>
+        <translation>
+            <numerusform>실행 중인 릴레이 %n개. 아직 집계한 초가 없습니다.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Counted up to %1 by every running relay (%n relay(s)); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</source>
+        <translation>
+            <numerusform>실행 중인 모든 릴레이(%n개)가 %1까지 집계했습니다. 이후의 초는 아직 집계 중이라 따로 표시됩니다. 릴레이는 1초마다 집계를 추가합니다.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SessionInfo</name>
     <message>
         <source>operator</source>

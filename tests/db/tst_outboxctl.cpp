@@ -835,6 +835,22 @@ private slots:
             2);
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 0);
 
+        // A time without an offset is UTC, as in list --created-from, whatever the machine's zone: two hours ahead
+        // in UTC is not nine hours in the past in Seoul.
+        const QString twoHoursAhead
+            = db().scalar(QStringLiteral("SELECT to_char((now() + interval '2 hours') AT TIME ZONE 'UTC', "
+                                         "'YYYY-MM-DD\"T\"HH24:MI:SS')"))
+                  .toString();
+        QProcessEnvironment seoul = QProcessEnvironment::systemEnvironment();
+        seoul.insert(QStringLiteral("TZ"), QStringLiteral("Asia/Seoul"));
+        const CliRun offsetless = runCli(
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("requeue"), QStringLiteral("--status=dead"),
+                QStringLiteral("--at=") + twoHoursAhead, QStringLiteral("--reason=x"), QStringLiteral("--dry-run") },
+            seoul);
+        EXPECT_EXIT(offsetless, 0);
+        QVERIFY2(offsetless.out.contains(QString(twoHoursAhead + QLatin1Char('Z')).toUtf8()),
+            qPrintable(describe(offsetless)));
+
         const QStringList later { QStringLiteral("requeue"), QStringLiteral("--status=dead"),
             QStringLiteral("--at=now+1h"), QStringLiteral("--reason=after the 06:00 deploy") };
         const CliRun dryRun = ctl(later + QStringList { QStringLiteral("--dry-run") });
@@ -1446,12 +1462,18 @@ private slots:
             dryRun.out.constData());
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 1);
 
+        // By id, however many relays were seen since: 10,000 later registrations push it out of the recent ones.
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms, last_seen, stopped_at) "
+                                 "SELECT 'later-' || g, 'h', g, 'v', 'null:', 1, 1, 30000, 5000, now(), now() "
+                                 "FROM generate_series(1, 10000) AS g"));
         const CliRun run = ctl({ QStringLiteral("forget-relays"), QStringLiteral("--id"),
             QStringLiteral("%1,999999").arg(id), QStringLiteral("--reason=old version") });
         EXPECT_EXIT(run, 0);
         QCOMPARE(run.out, QByteArray("forgot 1, left alone 0 (running when applied)\n"));
         QVERIFY2(run.err.contains("there is no relay 999999 in the registry"), qPrintable(describe(run)));
-        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes")).toLongLong(), 0);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM relay_nodes WHERE name = 'old-relay'")).toLongLong(), 0);
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT action || ' ' || entity || ' ' || reason || ' ' || state_before::text "
                                        "FROM audit_log"))
@@ -1487,6 +1509,48 @@ private slots:
         EXPECT_EXIT(table, 0);
         QCOMPARE(table.outLines().size(), 3); // header and two types
         QVERIFY2(table.outLines().at(0).startsWith("event_type"), table.out.constData());
+    }
+
+    // --per-second: a line for every second of the window, of one type or all, the relays' counts in it, and whether
+    // it is complete; with no relay running, a warning says nothing is counted.
+    void eventTypesPerSecondListsTheLastSeconds()
+    {
+        const qint64 threeAgo
+            = db().scalar(QStringLiteral("SELECT epoch_ms(date_trunc('second', now()) - interval '3 seconds')"))
+                  .toLongLong();
+        db().exec(QStringLiteral("INSERT INTO outbox_throughput_seconds (second, event_type, published, failed, dead) "
+                                 "VALUES (to_timestamp(?::bigint / 1000.0), 'order.created', 7, 2, 1), "
+                                 "(to_timestamp(?::bigint / 1000.0), 'order.paid', 5, 0, 0)"),
+            { threeAgo, threeAgo });
+        const CliRun json
+            = ctl({ QStringLiteral("event-types"), QStringLiteral("--per-second"), QStringLiteral("--seconds=10"),
+                QStringLiteral("--event-type=order.created"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(json, 0);
+        const QJsonArray seconds = json.json().value(QStringLiteral("seconds")).toArray();
+        QCOMPARE(seconds.size(), 10);
+        int found = 0;
+        for (const QJsonValue& value : seconds) {
+            const QJsonObject second = value.toObject();
+            const QDateTime at
+                = QDateTime::fromString(second.value(QStringLiteral("second")).toString(), Qt::ISODateWithMs);
+            if (at.toMSecsSinceEpoch() == threeAgo) {
+                ++found;
+                QCOMPARE(second.value(QStringLiteral("published")).toInt(), 7);
+                QCOMPARE(second.value(QStringLiteral("failed")).toInt(), 2);
+                QCOMPARE(second.value(QStringLiteral("dead")).toInt(), 1);
+                QCOMPARE(second.value(QStringLiteral("complete")).toBool(), true);
+            } else {
+                QCOMPARE(second.value(QStringLiteral("published")).toInt(), 0);
+            }
+        }
+        QCOMPARE(found, 1);
+        // The second still running is not complete.
+        QCOMPARE(seconds.last().toObject().value(QStringLiteral("complete")).toBool(), false);
+        QVERIFY2(json.err.contains("no relay is running"), json.err.constData());
+
+        EXPECT_EXIT(ctl({ QStringLiteral("event-types"), QStringLiteral("--event-type=order.created") }), 2);
+        EXPECT_EXIT(
+            ctl({ QStringLiteral("event-types"), QStringLiteral("--per-second"), QStringLiteral("--seconds=0") }), 2);
     }
 
     // `failures` groups by cause; a group's id selects it in `list` and `requeue`; dry runs stay short.

@@ -138,6 +138,29 @@ private slots:
         driver->unsubscribeFromNotification(ChangeNotifier::Channel);
     }
 
+    // When a listening session's connection is lost, libpq closes its socket and Qt's event loop warns that the
+    // socket Qt's driver watched is invalid: an echo of a loss the console reports itself, which its message filter
+    // drops. Only for a socket that listened: another socket's warning may be a fault of its own.
+    void aListeningSocketsWarningIsAnEchoOfItsLoss()
+    {
+        auto listener = db().openSession(QStringLiteral("listener"));
+        auto other = db().openSession(QStringLiteral("other"));
+        QObject context;
+        ChangeNotifier::subscribe(*listener, &context, [] {});
+        const auto warning = [](int socket) {
+            return QStringLiteral("QSocketNotifier: Invalid socket %1 and type 'Read', disabling...").arg(socket);
+        };
+        QVERIFY(listener->socket() >= 0 && other->socket() >= 0);
+        QVERIFY(DbSession::echoesALostConnection(warning(listener->socket())));
+        QVERIFY(!DbSession::echoesALostConnection(warning(other->socket())));
+        QVERIFY(!DbSession::echoesALostConnection(
+            QStringLiteral("QSocketNotifier: Invalid socket %1 and type 'Write', disabling...")
+                .arg(listener->socket())));
+        QVERIFY(
+            DbSession::echoesALostConnection(QStringLiteral("Unable to free statement: no connection to the server")));
+        QVERIFY(!DbSession::echoesALostConnection(QStringLiteral("Unable to prepare statement: syntax error")));
+    }
+
     void pagesCoverEveryMatchingRowOnce_data()
     {
         QTest::addColumn<OutboxFilter>("filter");

@@ -62,11 +62,10 @@ std::unique_ptr<DbSession> TestDatabase::openSession(const QString& purpose)
 
 void TestDatabase::reset()
 {
-    m_session->execScript(
-        QStringLiteral(
-            "TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
-            "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes, idempotency_replays, outbox_pauses "
-            "RESTART IDENTITY CASCADE"),
+    m_session->execScript(QStringLiteral("TRUNCATE orders, idempotency_keys, outbox, outbox_attempts, audit_log, "
+                                         "metric_rollups, backlog_samples, inbox, customer_order_counts, relay_nodes, "
+                                         "idempotency_replays, outbox_pauses, outbox_throughput_seconds "
+                                         "RESTART IDENTITY CASCADE"),
         QStringLiteral("resetting the test database"));
 }
 

@@ -2,6 +2,8 @@
 #include "db/dbsession.h"
 #include "demo/demosystem.h"
 #include "demowindow/democonsole.h"
+#include "eventtypes/eventtypesview.h"
+#include "eventtypes/secondspane.h"
 #include "mainwindow/mainwindow.h"
 #include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
@@ -163,6 +165,7 @@ private slots:
         const QString relay = stateOf({}).first;
 
         demo.stopBrokerFor(30'000);
+        const QDateTime brokerBack = QDateTime::currentDateTimeUtc().addSecs(28);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("failing"), 20'000);
         const WaitingRowsModel* waiting = overview->waitingRows();
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -182,6 +185,28 @@ private slots:
         const QString cause = waiting->causeText(*behindTheBroker);
         QVERIFY2(cause.contains(QStringLiteral("broker unreachable for")), qPrintable(cause));
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down.png"));
+        // The live seconds at the same moment: the relay still counts (its books go to the database, not the broker),
+        // and the seconds it has counted since the outage began published nothing.
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.eventTypesView());
+        SecondsPane* seconds = window.eventTypesView()->seconds();
+        QSignalSpy secondsRead(seconds, &SecondsPane::refreshed);
+        QVERIFY(secondsRead.wait(10'000));
+        const QDateTime outageSeen = seconds->window().serverNow;
+        QTRY_VERIFY_WITH_TIMEOUT(seconds->window().countedUntil >= outageSeen.addSecs(3), 20'000);
+        int countedSinceOutage = 0;
+        for (const MetricPoint& point : seconds->window().points) {
+            // Before the broker comes back (this machine's clock is the demo database's).
+            if (point.start >= outageSeen && point.start < brokerBack
+                && ThroughputRepository::isComplete(seconds->window(), point)) {
+                ++countedSinceOutage;
+                QCOMPARE(point.counters.published, 0LL);
+            }
+        }
+        QVERIFY(countedSinceOutage >= 2);
+        QVERIFY2(seconds->caption()->text().startsWith(QLatin1String("Counted up to")),
+            qPrintable(seconds->caption()->text()));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down-seconds.png"));
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
         // After the outage: publishing again, alive, the outage's error kept as past.
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("alive"), 90'000);
 

@@ -25,6 +25,8 @@ set(uses_ui_messages ui_core) # the message log: plumbing and widgets, no databa
 foreach(page connect outbox failures eventtypes audit keys metrics)
     set(uses_ui_${page} ui_core ui_common ${model_for_ui})
 endforeach()
+# The event types' live view draws its seconds with the metrics' chart.
+list(APPEND uses_ui_eventtypes ui_metrics)
 # The overview shows the metrics' warning levels and chart and the failure groups' model.
 set(uses_ui_overview ui_core ui_common ui_failures ui_metrics ${model_for_ui})
 set(uses_ui_mainwindow ui_core ui_common ui_i18n ui_audit ui_connect ui_eventtypes ui_outbox ui_failures ui_keys ui_messages ui_metrics

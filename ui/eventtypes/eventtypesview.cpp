@@ -5,10 +5,12 @@
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
 #include "eventtypes/eventtypesmodel.h"
+#include "eventtypes/secondspane.h"
 #include "operations/eventtypebreakdown.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -18,6 +20,7 @@ EventTypesView::EventTypesView(DatabaseClient& reads, QWidget* parent)
     , m_model(new EventTypesModel(this))
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
+    , m_seconds(new SecondsPane(reads, this))
 {
     ListViewSetup::setUpSnapshotTable(m_table, m_model, QStringLiteral("eventTypes"));
     // The counts right beside their type's name, each as wide as it needs.
@@ -31,10 +34,26 @@ EventTypesView::EventTypesView(DatabaseClient& reads, QWidget* parent)
             rows.statuses = { *status };
         emit showOutbox(rows);
     });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndexList selected = m_table->selectionModel()->selectedRows();
+        const QString type = selected.isEmpty() ? QString() : m_model->rows().at(selected.first().row()).eventType;
+        if (type != m_seconds->eventType())
+            m_seconds->setEventType(type);
+    });
     m_summary->setWordWrap(true);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_seconds);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(splitter, 1);
+}
+
+void EventTypesView::setLive(bool live)
+{
+    m_seconds->setLive(live);
 }
 
 void EventTypesView::refresh()

@@ -350,6 +350,7 @@ void MainWindow::buildMenus()
         tr("Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does"));
     connect(m_pauseLiveUpdates, &QAction::toggled, this, [this](bool paused) {
         m_liveUpdatesPaused->setVisible(paused);
+        m_eventTypes->setLive(!paused);
         if (!paused)
             refresh(); // what was held back
     });

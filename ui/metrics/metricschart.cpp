@@ -27,8 +27,8 @@ const QColor ThresholdColor(0xdc, 0x32, 0x2f); // the Overview's alarm red, read
 
 // The distances between ticks, from the finest: each divides a day or is whole days, so ticks fall on the same
 // wall-clock times every day. Only multiples of the bucket qualify, so that every tick is a bucket boundary.
-constexpr int TickSeconds[]
-    = { 60, 300, 600, 900, 1800, 3600, 7200, 10'800, 21'600, 43'200, DaySeconds, 2 * DaySeconds, 7 * DaySeconds };
+constexpr int TickSeconds[] = { 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 7200, 10'800, 21'600, 43'200, DaySeconds,
+    2 * DaySeconds, 7 * DaySeconds };
 
 // The wall-clock time an axis value shows (see MetricsChart::axisMSecs).
 QDateTime wallClock(qreal axisMSecs)
@@ -330,10 +330,15 @@ void MetricsChart::placeTicks()
     const qreal min = m_time->min();
     const qreal max = m_time->max();
     const QFontMetrics metrics(m_time->labelsFont());
-    const int labelWidth
-        = metrics.horizontalAdvance(QStringLiteral("00-00 00:00")) / 2 + metrics.averageCharWidth() * 4;
     const qreal width = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : qreal(this->width());
-    const qreal fitting = qMax(2.0, width / labelWidth);
+    // The room a label needs: a category axis cuts a label wider than its category to "19:06:…". Seconds show in
+    // full; times of minutes are short, and a date on a few of them may reach into the neighbours.
+    const auto fitting = [&](int tickSeconds) {
+        const int labelWidth = tickSeconds < 60
+            ? metrics.horizontalAdvance(QStringLiteral("00:00:00")) + metrics.averageCharWidth() * 3
+            : metrics.horizontalAdvance(QStringLiteral("00-00 00:00")) / 2 + metrics.averageCharWidth() * 4;
+        return qMax(2.0, width / labelWidth);
+    };
 
     int tickSeconds = 0;
     QList<qreal> ticks;
@@ -347,7 +352,7 @@ void MetricsChart::placeTicks()
         }
         tickSeconds = candidate;
         ticks = at;
-        if ((max - min) / 1000.0 / candidate <= fitting)
+        if ((max - min) / 1000.0 / candidate <= fitting(candidate))
             break;
     }
 
@@ -359,7 +364,7 @@ void MetricsChart::placeTicks()
         const QDateTime time = wallClock(x);
         QString label = tickSeconds >= DaySeconds || (manyDates && time.time() == QTime(0, 0))
             ? time.toString(QStringLiteral("MM-dd"))
-            : time.toString(QStringLiteral("HH:mm"));
+            : time.toString(tickSeconds < 60 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
         // QCategoryAxis keys its categories by label: a time of day repeated on another day names its date.
         if (used.contains(label))
             label = time.toString(QStringLiteral("MM-dd HH:mm"));
