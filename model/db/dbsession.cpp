@@ -50,6 +50,11 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
 }
 
+void DbSession::compileNothing()
+{
+    execScript(QStringLiteral("SET jit = off"), QStringLiteral("configuring the session"));
+}
+
 void DbSession::planEachSearch()
 {
     execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan"), QStringLiteral("configuring the session"));

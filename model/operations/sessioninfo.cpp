@@ -26,18 +26,19 @@ QString SessionInfo::readOnlyReason() const
 
 SessionInfo SessionInfo::read(DbSession& session)
 {
-    QSqlQuery& q = session.exec(
-        QStringLiteral("SELECT session_user, current_database(), "
-                       "  coalesce(host(inet_server_addr()) || ':' || inet_server_port(), 'local socket'), "
-                       "  current_setting('server_version'), "
-                       "  has_column_privilege('outbox', 'status', 'UPDATE') "
-                       "    AND has_table_privilege('audit_log', 'INSERT')"),
+    QSqlQuery& q = session.exec(QStringLiteral("SELECT session_user, current_database(), "
+                                               "  host(inet_server_addr()) || ':' || inet_server_port(), "
+                                               "  current_setting('server_version'), "
+                                               "  has_column_privilege('outbox', 'status', 'UPDATE') "
+                                               "    AND has_table_privilege('audit_log', 'INSERT')"),
         {}, QStringLiteral("reading the session's privileges"));
     q.next();
     SessionInfo info;
     info.user = q.value(0).toString();
     info.database = q.value(1).toString();
-    info.server = q.value(2).toString();
+    // NULL: connected through a Unix socket, said in the console's language.
+    info.server
+        = q.value(2).isNull() ? QCoreApplication::translate("SessionInfo", "local socket") : q.value(2).toString();
     info.serverVersion = q.value(3).toString();
     info.mayChangeOutbox = q.value(4).toBool();
     info.schemaVersion = SchemaMigrator(session).currentVersion();

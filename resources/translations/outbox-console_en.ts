@@ -2963,6 +2963,10 @@ at %2</translation>
         <source>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</source>
         <translation>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</translation>
     </message>
+    <message>
+        <source>local socket</source>
+        <translation>local socket</translation>
+    </message>
 </context>
 <context>
     <name>StatusFilterButton</name>

@@ -2916,6 +2916,10 @@ at %2</source>
         <source>Database user &apos;%1&apos; may only read: requeueing and releasing leases need the outbox_operator role (UPDATE on outbox, INSERT on audit_log).</source>
         <translation>데이터베이스 사용자 &apos;%1&apos;에게는 읽기 권한만 있습니다. 재시도와 리스 해제에는 outbox_operator 역할(outbox에 대한 UPDATE, audit_log에 대한 INSERT)이 필요합니다.</translation>
     </message>
+    <message>
+        <source>local socket</source>
+        <translation>로컬 소켓</translation>
+    </message>
 </context>
 <context>
     <name>StatusFilterButton</name>

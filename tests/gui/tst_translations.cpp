@@ -4,6 +4,7 @@
 #include "connect/recentconnections.h"
 #include "core/timeformatter.h"
 #include "i18n/consolelanguage.h"
+#include "keys/keysview.h"
 #include "mainwindow/mainwindow.h"
 #include "support/guitesting.h"
 
@@ -17,6 +18,7 @@
 #include <QFile>
 #include <QFontDatabase>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -26,6 +28,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -324,6 +327,19 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         GuiTesting::saveScreenshot(window, QStringLiteral("console-ko-main.png"));
+        // Every column of the keys list says what it holds, in full (the fingerprint's header was once blank).
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.keysView());
+        const QHeaderView* keysHeader = window.keysView()->table()->horizontalHeader();
+        for (int column = 0; column < keysHeader->count(); ++column) {
+            if (keysHeader->isSectionHidden(column))
+                continue;
+            const QString title = keysHeader->model()->headerData(column, Qt::Horizontal).toString();
+            QVERIFY2(!title.isEmpty(), qPrintable(QString::number(column)));
+            QVERIFY2(keysHeader->sectionSize(column) >= keysHeader->fontMetrics().horizontalAdvance(title),
+                qPrintable(QStringLiteral("'%1' in %2 px").arg(title).arg(keysHeader->sectionSize(column))));
+        }
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-ko-keys.png"));
+        window.findChild<QTabWidget*>()->setCurrentIndex(0);
         QSettings settings;
         PasswordKeychain keychain(QStringLiteral("outbox-console-test-translations"));
         QSignalSpy keychainKnown(&keychain, &PasswordKeychain::availabilityKnown);
