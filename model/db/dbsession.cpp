@@ -63,7 +63,8 @@ void DbSession::planEachSearch()
 namespace {
 
 // The sockets Qt's driver has watched for notifications in this process. A number stays once recorded: the warning
-// comes after libpq closed the socket, and a number the system handed out again is another LISTEN socket or none.
+// comes after libpq closed the socket, possibly after its session is gone. A socket that later gets the same number
+// has the same warning dropped too; the warning never says more than that a socket went away.
 QMutex listeningSocketsMutex;
 QSet<int> listeningSockets;
 

@@ -8,21 +8,22 @@
 
 void ThroughputRecorder::record(const QString& eventType, const Counts& counts)
 {
-    const qint64 second = QDateTime::currentSecsSinceEpoch();
+    // The clock is read under the lock: a count can never land in a second that a flush has taken already.
     QMutexLocker lock(&m_mutex);
-    m_pending[second][eventType].add(counts);
+    m_pending[QDateTime::currentSecsSinceEpoch()][eventType].add(counts);
 }
 
 void ThroughputRecorder::flush(DbSession& session, qint64 relayId, Seconds which)
 {
     // The second still running stays, unless the relay stops: its counts are partial, and a partial second added as
     // if whole would read as a drop in the rate.
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
-    const qint64 end = which == Seconds::All ? now + 1 : now;
     QList<ThroughputRepository::AddedSecond> added;
     QMap<qint64, QHash<QString, Counts>> taken;
+    qint64 now = 0;
     {
         QMutexLocker lock(&m_mutex);
+        now = QDateTime::currentSecsSinceEpoch();
+        const qint64 end = which == Seconds::All ? now + 1 : now;
         while (!m_pending.isEmpty() && m_pending.firstKey() < end) {
             const qint64 second = m_pending.firstKey();
             taken.insert(second, m_pending.take(second));

@@ -61,8 +61,11 @@ void ThroughputRepository::add(const QList<AddedSecond>& seconds)
 
 void ThroughputRepository::markCounted(qint64 relayId)
 {
-    m_session.exec(
-        QStringLiteral("UPDATE relay_nodes SET counted_until = date_trunc('second', now()) WHERE id = ?::bigint"),
+    // One second short of the current one: a relay's second maps to the database's by each flush's own clock, and
+    // the two clocks' second boundaries lie apart, so the next flush may stamp a second one earlier than this one
+    // would have. A second marked counted can then never grow.
+    m_session.exec(QStringLiteral("UPDATE relay_nodes SET counted_until = date_trunc('second', now()) - interval "
+                                  "'1 second' WHERE id = ?::bigint"),
         { relayId }, QStringLiteral("recording the relay's counted seconds"));
 }
 
@@ -81,7 +84,9 @@ ThroughputRepository::Window ThroughputRepository::lastSeconds(int seconds, cons
     // A relay is running when its state says so; stale and gone ones count no more, and a relay seen last an hour
     // ago is neither (the bound keeps the read on relay_nodes_last_seen_idx however many relays the registry kept).
     QSqlQuery& relays = m_session.exec(
-        QStringLiteral("SELECT epoch_ms(now()), epoch_ms(min(n.counted_until)), count(*) FROM relay_nodes n "
+        QStringLiteral("SELECT epoch_ms(now()), "
+                       "  CASE WHEN bool_and(n.counted_until IS NOT NULL) THEN epoch_ms(min(n.counted_until)) END, "
+                       "  count(*) FROM relay_nodes n "
                        "WHERE n.last_seen > now() - interval '1 hour' "
                        "  AND relay_node_state(n) IN ('alive', 'failing', 'paused')"),
         {}, QStringLiteral("reading the relays' counted seconds"));

@@ -30,7 +30,7 @@ public:
         QList<MetricPoint> points;
         QDateTime serverNow;
         // Every second before it was counted by every running relay; a second after it may still grow. Invalid
-        // when no relay runs or none has counted yet.
+        // when no relay runs, or when one has not said how far it counted (registered before schema 20).
         QDateTime countedUntil;
         int runningRelays = 0;
     };

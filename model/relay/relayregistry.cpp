@@ -11,8 +11,10 @@ RelayRegistry::RelayRegistry(DbSession& session)
 qint64 RelayRegistry::registerNode(const RelayRegistration& node)
 {
     QSqlQuery& q = m_session.exec(
+        // It has counted every second before it ran (ThroughputRepository::markCounted: one second short).
         QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
-                       "heartbeat_ms, backend_pids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[pg_backend_pid()]) "
+                       "heartbeat_ms, backend_pids, counted_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "ARRAY[pg_backend_pid()], date_trunc('second', now()) - interval '1 second') "
                        "RETURNING id"),
         { node.name, node.host, node.pid, node.version, node.sink, node.workers, node.batchSize, node.leaseMs,
             node.heartbeatMs },

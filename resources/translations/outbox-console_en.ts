@@ -2935,17 +2935,17 @@ at %2</translation>
         <translation>No relay is running: nothing is published or counted.</translation>
     </message>
     <message numerus="yes">
-        <source>%n running relay(s); none has counted a second yet.</source>
-        <translation>
-            <numerusform>%n running relay; none has counted a second yet.</numerusform>
-            <numerusform>%n running relays; none has counted a second yet.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Counted up to %1 by every running relay (%n relay(s)); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</source>
         <translation>
             <numerusform>Counted up to %1 by every running relay (%n relay); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</numerusform>
             <numerusform>Counted up to %1 by every running relay (%n relays); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n running relay(s), not all of which say how far they counted: every second shown may still grow.</source>
+        <translation>
+            <numerusform>%n running relay, which does not say how far it counted: every second shown may still grow.</numerusform>
+            <numerusform>%n running relays, not all of which say how far they counted: every second shown may still grow.</numerusform>
         </translation>
     </message>
 </context>

@@ -2890,15 +2890,15 @@ at %2</source>
         <translation>실행 중인 릴레이가 없습니다: 아무것도 발행되거나 집계되지 않습니다.</translation>
     </message>
     <message numerus="yes">
-        <source>%n running relay(s); none has counted a second yet.</source>
-        <translation>
-            <numerusform>실행 중인 릴레이 %n개. 아직 집계한 초가 없습니다.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Counted up to %1 by every running relay (%n relay(s)); later seconds are still being counted and are drawn apart. Relays add their seconds once a second.</source>
         <translation>
             <numerusform>실행 중인 모든 릴레이(%n개)가 %1까지 집계했습니다. 이후의 초는 아직 집계 중이라 따로 표시됩니다. 릴레이는 1초마다 집계를 추가합니다.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n running relay(s), not all of which say how far they counted: every second shown may still grow.</source>
+        <translation>
+            <numerusform>실행 중인 릴레이 %n개 중 일부가 어디까지 집계했는지 알리지 않습니다: 표시된 모든 초가 아직 늘어날 수 있습니다.</numerusform>
         </translation>
     </message>
 </context>

@@ -50,6 +50,7 @@
 #include <QCoreApplication>
 #include <QDateTimeEdit>
 #include <QLineEdit>
+#include <QMutex>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -449,11 +450,16 @@ private slots:
         };
         QCOMPARE(consoleBackends(QStringLiteral("true")), 3);
         // What Qt says meanwhile, for the console's message filter (ConnectionLossEchoes) to judge.
+        // The workers' threads say it too: under a lock.
+        static QMutex qtSaidMutex;
         static QStringList qtSaid;
         static QtMessageHandler passOn = nullptr;
         qtSaid.clear();
         passOn = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& text) {
-            qtSaid << text;
+            {
+                const QMutexLocker locker(&qtSaidMutex);
+                qtSaid << text;
+            }
             passOn(type, context, text);
         });
         const auto restoreHandler = qScopeGuard([] { qInstallMessageHandler(passOn); });
@@ -473,7 +479,11 @@ private slots:
         // When libpq closed the LISTEN socket on the loss, Qt's event loop warns of it (if it polls the socket before
         // the number is reused): an echo of the loss the banner told, which the console drops from its stderr like the
         // driver's own echoes (tst_outboxqueries tests the classification itself).
-        for (const QString& text : std::as_const(qtSaid)) {
+        const QStringList qtMessages = [] {
+            const QMutexLocker locker(&qtSaidMutex);
+            return qtSaid;
+        }();
+        for (const QString& text : qtMessages) {
             if (text.startsWith(QLatin1String("QSocketNotifier:")))
                 QVERIFY2(DbSession::echoesALostConnection(text), qPrintable(text));
         }

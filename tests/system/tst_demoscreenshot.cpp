@@ -60,7 +60,7 @@ private slots:
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-starting.png"));
         QVERIFY(started.wait(120'000));
         QVERIFY(connected.wait(10'000));
-        QVERIFY(ready.wait(30'000));
+        QVERIFY(!ready.isEmpty() || ready.wait(30'000));
 
         // The Demo menu offers only what can be done: the consumer runs, so it can be stopped, not started.
         QAction* startConsumer = console.startConsumerAction();
@@ -167,26 +167,8 @@ private slots:
         demo.stopBrokerFor(30'000);
         const QDateTime brokerBack = QDateTime::currentDateTimeUtc().addSecs(28);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("failing"), 20'000);
-        const WaitingRowsModel* waiting = overview->waitingRows();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                window.refresh();
-                const QList<WaitingRow>& rows = waiting->rows();
-                return !rows.isEmpty() && std::all_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
-                    return row.cause == WaitCause::RelaysFailing || row.cause == WaitCause::Publishing
-                        || row.cause == WaitCause::LeaseExpired;
-                }) && std::any_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
-                    return row.cause == WaitCause::RelaysFailing;
-                });
-            }(),
-            20'000);
-        const auto behindTheBroker = std::find_if(waiting->rows().cbegin(), waiting->rows().cend(),
-            [](const WaitingRow& row) { return row.cause == WaitCause::RelaysFailing; });
-        const QString cause = waiting->causeText(*behindTheBroker);
-        QVERIFY2(cause.contains(QStringLiteral("broker unreachable for")), qPrintable(cause));
-        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down.png"));
-        // The live seconds at the same moment: the relay still counts (its books go to the database, not the broker),
-        // and the seconds it has counted since the outage began published nothing.
+        // The live seconds while the broker is away: the relay still counts (its books go to the database, not the
+        // broker), and the seconds it has counted since it was seen failing published nothing.
         window.findChild<QTabWidget*>()->setCurrentWidget(window.eventTypesView());
         SecondsPane* seconds = window.eventTypesView()->seconds();
         QSignalSpy secondsRead(seconds, &SecondsPane::refreshed);
@@ -207,6 +189,24 @@ private slots:
             qPrintable(seconds->caption()->text()));
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down-seconds.png"));
         window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
+        const WaitingRowsModel* waiting = overview->waitingRows();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                window.refresh();
+                const QList<WaitingRow>& rows = waiting->rows();
+                return !rows.isEmpty() && std::all_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+                    return row.cause == WaitCause::RelaysFailing || row.cause == WaitCause::Publishing
+                        || row.cause == WaitCause::LeaseExpired;
+                }) && std::any_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+                    return row.cause == WaitCause::RelaysFailing;
+                });
+            }(),
+            20'000);
+        const auto behindTheBroker = std::find_if(waiting->rows().cbegin(), waiting->rows().cend(),
+            [](const WaitingRow& row) { return row.cause == WaitCause::RelaysFailing; });
+        const QString cause = waiting->causeText(*behindTheBroker);
+        QVERIFY2(cause.contains(QStringLiteral("broker unreachable for")), qPrintable(cause));
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down.png"));
         // After the outage: publishing again, alive, the outage's error kept as past.
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("alive"), 90'000);
 

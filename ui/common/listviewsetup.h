@@ -102,10 +102,15 @@ template<typename Model> void keepSelectionAndPlace(QTableView* table, Model* mo
         if (row > 0)
             table->scrollTo(model->index(row, 0), QAbstractItemView::PositionAtTop);
     });
-    // A reload that did not arrive leaves nothing for a later filter's first page to act on.
+    // A reload that did not arrive (failed, cancelled, or dropped for a new filter, which empties the list at once)
+    // leaves nothing for a later first page to act on.
     const auto forget = [table] { table->setProperty(ReloadAnchorProperty, QVariant()); };
     QObject::connect(model, &PagedListModelBase::loadFailed, table, forget);
     QObject::connect(model, &PagedListModelBase::loadCancelled, table, forget);
+    QObject::connect(model, &QAbstractItemModel::modelReset, table, [model, forget] {
+        if (model->rowCount() == 0)
+            forget();
+    });
 }
 
 // Re-reads what `table` shows of a PagedListModel without losing the selection or the scroll position: at the top

@@ -77,16 +77,26 @@ void SecondsPane::followTimer()
 
 void SecondsPane::refresh()
 {
-    m_reads.runLatest<ThroughputRepository::Window>(
-        m_requests, this,
+    // One read at a time: on a slow connection the ticks would queue a read a second ahead of the tab's other reads.
+    if (m_reading)
+        return;
+    m_reading = true;
+    m_reads.run<ThroughputRepository::Window>(
+        this,
         [eventType = m_eventType](
             DbSession& session) { return ThroughputRepository(session).lastSeconds(WindowSeconds, eventType); },
-        [this](const ThroughputRepository::Window& window) {
+        [this, eventType = m_eventType](const ThroughputRepository::Window& window) {
+            m_reading = false;
+            if (eventType != m_eventType) {
+                refresh(); // another type was chosen meanwhile
+                return;
+            }
             present(window);
             emit refreshed({});
         },
         [this](const OutboxError& error) {
-            // The chart keeps what it showed; the caption says since when.
+            m_reading = false;
+            // The chart keeps what it showed; the caption says why it is not current.
             m_caption->setText(tr("Could not read the last seconds: %1").arg(error.message()));
             emit refreshed(error.message());
         });
@@ -106,7 +116,9 @@ void SecondsPane::present(const ThroughputRepository::Window& window)
     if (window.runningRelays == 0) {
         m_caption->setText(tr("No relay is running: nothing is published or counted."));
     } else if (!window.countedUntil.isValid()) {
-        m_caption->setText(tr("%n running relay(s); none has counted a second yet.", nullptr, window.runningRelays));
+        m_caption->setText(tr("%n running relay(s), not all of which say how far they counted: every second shown may "
+                              "still grow.",
+            nullptr, window.runningRelays));
     } else {
         m_caption->setText(tr("Counted up to %1 by every running relay (%n relay(s)); later seconds are still being "
                               "counted and are drawn apart. Relays add their seconds once a second.",

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/latestrequest.h"
 #include "metrics/throughputrepository.h"
 
 #include <QWidget>
@@ -48,7 +47,7 @@ private:
     void followTimer();
 
     DatabaseClient& m_reads;
-    LatestRequest m_requests;
+    bool m_reading = false; // a read is on its way
     MetricsChart* m_chart;
     QLabel* m_caption;
     QTimer* m_tick;

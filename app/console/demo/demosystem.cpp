@@ -130,8 +130,14 @@ void DemoSystem::start()
 
 void DemoSystem::sayFromServerThread(const QString& what)
 {
+    // m_stopping is read where it is written: a step begun before the stop is not said after it.
     QMetaObject::invokeMethod(
-        this, [this, what] { emit stage(what); }, Qt::QueuedConnection);
+        this,
+        [this, what] {
+            if (!m_stopping)
+                emit stage(what);
+        },
+        Qt::QueuedConnection);
 }
 
 void DemoSystem::startServers()

@@ -5,6 +5,7 @@
 #include "mainwindow/mainwindow.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -16,9 +17,11 @@ DemoConsole::DemoConsole(MainWindow& window, DemoSystem& system)
     : m_window(window)
     , m_system(system)
 {
-    connect(&system, &DemoSystem::stage, &window, [this](const QString& what) { m_window.postMessage(what); });
-    connect(&system, &DemoSystem::injected, &window, [this](const QString& what) { m_window.postMessage(what); });
-    connect(&system, &DemoSystem::processFailed, &window, [this](const QString& program, const QString& output) {
+    // In this object's context: a demo that outlives it (stopping in its destructor) says nothing to a window it no
+    // longer follows.
+    connect(&system, &DemoSystem::stage, this, [this](const QString& what) { m_window.postMessage(what); });
+    connect(&system, &DemoSystem::injected, this, [this](const QString& what) { m_window.postMessage(what); });
+    connect(&system, &DemoSystem::processFailed, this, [this](const QString& program, const QString& output) {
         const QString stopped = tr("%1 stopped:\n%2").arg(program, output);
         m_window.postMessage(stopped);
         QMessageBox::warning(&m_window, tr("Demo process ended"), stopped);
@@ -56,14 +59,21 @@ void DemoConsole::stop()
     notice.setWindowTitle(tr("Stopping the demo"));
     notice.setMargin(24);
     notice.setMinimumWidth(notice.fontMetrics().averageCharWidth() * 48);
+    // stop() holds the event loop until it is done: each step is shown as it begins by handing the window system
+    // what it needs to map and paint the notice (user input stays queued; the demo ignores its processes' ends by
+    // then).
+    const auto showNow = [&notice] {
+        notice.repaint();
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    };
     const QMetaObject::Connection said
-        = connect(&m_system, &DemoSystem::stage, &notice, [&notice](const QString& what) {
+        = connect(&m_system, &DemoSystem::stage, &notice, [&notice, &showNow](const QString& what) {
               notice.setText(what);
-              notice.repaint(); // stop() holds the event loop until it is done; each step is painted as it begins
+              showNow();
           });
     notice.setText(tr("Stopping the demo…"));
     notice.show();
-    notice.repaint();
+    showNow();
     m_system.stop();
     disconnect(said);
 }
@@ -91,14 +101,15 @@ void DemoConsole::addMenu()
     m_stopConsumer = demo->addAction(tr("Stop the &consumer"), &m_system, &DemoSystem::stopConsumer);
     m_startConsumer = demo->addAction(tr("S&tart the consumer"), &m_system, &DemoSystem::startConsumer);
     // Only what can be done is offered: the consumer is started or stopped, never twice.
-    const auto followConsumer = [this, broker](bool running) {
-        m_stopConsumer->setEnabled(broker && running);
-        m_startConsumer->setEnabled(broker && !running);
+    const auto followConsumer = [stop = m_stopConsumer.data(), start = m_startConsumer.data(), broker](bool running) {
+        stop->setEnabled(broker && running);
+        start->setEnabled(broker && !running);
     };
     followConsumer(m_system.isConsumerRunning());
+    // In the actions' context (one menu holds both): they follow the demo as long as they exist.
     connect(&m_system, &DemoSystem::consumerRunningChanged, m_startConsumer, followConsumer);
     demo->addAction(tr("Raise the queue &limit"), &m_system, &DemoSystem::raiseQueueLimit)->setEnabled(broker);
-    help->addAction(tr("About the &demo"), &m_window, [this] {
+    help->addAction(tr("About the &demo"), this, [this] {
         QString text
             = tr("<b>The demo</b><p>orders-service → outbox → relay (publisher confirms) → exchange %1 → queue "
                  "%2 → consumer (inbox) → order counts. Order cancellations have no queue until the routing "

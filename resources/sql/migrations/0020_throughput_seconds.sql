@@ -20,5 +20,6 @@ COMMENT ON TABLE outbox_throughput_seconds IS
     'Published rows and failed attempts per second and event type, the last 15 minutes; see migration 0020.';
 
 -- The seconds before this instant are all added by this relay: a second is complete once every running relay
--- counted past it. NULL until the relay's first addition.
+-- counted past it. Set when the relay registers (it counted nothing before it ran), then with every addition; one
+-- second short of the addition's own second, since the relay's and the database's second boundaries lie apart.
 ALTER TABLE relay_nodes ADD COLUMN counted_until timestamptz;
