@@ -16,14 +16,18 @@ constexpr int ExpireBatch = 1000;
 
 } // namespace
 
+QDateTime ThroughputRepository::Window::completeUntil() const
+{
+    if (runningRelays == 0)
+        return serverNow; // nobody counts: nothing more will arrive
+    if (countedUntil.isValid())
+        return qMin(countedUntil, serverNow);
+    return points.isEmpty() ? serverNow : points.first().start;
+}
+
 bool ThroughputRepository::isComplete(const Window& window, const MetricPoint& point)
 {
-    const QDateTime end = point.start.addSecs(1);
-    if (end > window.serverNow)
-        return false;
-    if (window.runningRelays == 0)
-        return true; // nobody counts: nothing more will arrive
-    return window.countedUntil.isValid() && end <= window.countedUntil;
+    return point.start.addSecs(1) <= window.completeUntil();
 }
 
 ThroughputRepository::ThroughputRepository(DbSession& session)

@@ -33,10 +33,14 @@ public:
         // when no relay runs, or when one has not said how far it counted (registered before schema 20).
         QDateTime countedUntil;
         int runningRelays = 0;
+
+        // The instant up to which the seconds are as complete as they will be: those that had ended when the window
+        // was read and every running relay had counted (with none running, all that had ended; with one that does
+        // not say, none: the first point's start).
+        QDateTime completeUntil() const;
     };
 
-    // Whether `point`'s second of `window` is as complete as it will be: it had ended when the window was read, and
-    // every running relay had counted it.
+    // Whether `point`'s second of `window` ended by window.completeUntil().
     static bool isComplete(const Window& window, const MetricPoint& point);
 
     explicit ThroughputRepository(DbSession& session);

@@ -106,13 +106,7 @@ void SecondsPane::present(const ThroughputRepository::Window& window)
 {
     m_window = window;
     // The chart draws a bucket that ends after this instant as a part, apart from the line.
-    QDateTime completeUntil = window.serverNow;
-    if (window.runningRelays > 0) {
-        completeUntil = window.countedUntil.isValid()
-            ? qMin(window.countedUntil, window.serverNow)
-            : (window.points.isEmpty() ? window.serverNow : window.points.first().start);
-    }
-    m_chart->setPoints(window.points, 1, MetricsChart::displayZone(), completeUntil);
+    m_chart->setPoints(window.points, 1, MetricsChart::displayZone(), window.completeUntil());
     if (window.runningRelays == 0) {
         m_caption->setText(tr("No relay is running: nothing is published or counted."));
     } else if (!window.countedUntil.isValid()) {

@@ -588,18 +588,29 @@ void MainWindow::forgetRelays(const QList<RelayNode>& relays)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString reason = dialog.reason();
-    m_actions.run<OperatorActionReport>(
-        this, [ids, reason](DbSession& session) { return RelayFleet(session).forget(ids, reason); },
-        [this](const OperatorActionReport& report) {
+    runOverviewAction<OperatorActionReport>(
+        tr("Forget failed"), [ids, reason](DbSession& session) { return RelayFleet(session).forget(ids, reason); },
+        [](const OperatorActionReport& report) {
             QString message = tr("Forgot %n relay(s)", nullptr, int(report.changed.size()));
             if (!report.leftAlone.isEmpty())
                 message += tr(
                     ", %n left alone (running again, or forgotten already)", nullptr, int(report.leftAlone.size()));
-            m_messages->post(message);
+            return message;
+        });
+}
+
+template<typename Result>
+void MainWindow::runOverviewAction(
+    const QString& failed, std::function<Result(DbSession&)> work, std::function<QString(const Result&)> said)
+{
+    m_actions.run<Result>(
+        this, std::move(work),
+        [this, said = std::move(said)](const Result& result) {
+            m_messages->post(said(result));
             m_overview->refresh();
         },
-        [this](const OutboxError& error) {
-            QMessageBox::warning(this, tr("Forget failed"), error.message());
+        [this, failed](const OutboxError& error) {
+            QMessageBox::warning(this, failed, error.message());
             m_overview->refresh();
         });
 }
@@ -614,14 +625,14 @@ void MainWindow::pause(const QString& relayName)
     const QString reason = dialog.reason();
     // Whether the name is known, too: a typo pauses nothing that runs, and the operator should hear of it.
     using Outcome = std::pair<std::optional<PublishPause>, bool>;
-    m_actions.run<Outcome>(
-        this,
+    runOverviewAction<Outcome>(
+        tr("Pause failed"),
         [scope, target, reason](DbSession& session) {
             PublishPauses pauses(session);
             std::optional<PublishPause> paused = pauses.pause(scope, target, reason);
             return Outcome { paused, pauses.isKnown(scope, target) };
         },
-        [this](const Outcome& outcome) {
+        [](const Outcome& outcome) {
             const auto& [paused, known] = outcome;
             QString message
                 = paused ? tr("Paused %1").arg(PausesModel::describe(*paused)) : tr("Paused already: nothing changed");
@@ -633,12 +644,7 @@ void MainWindow::pause(const QString& relayName)
                             : tr("no outbox row has that event type: check the name (rows that arrive with it will "
                                  "be held)"));
             }
-            m_messages->post(message);
-            m_overview->refresh();
-        },
-        [this](const OutboxError& error) {
-            QMessageBox::warning(this, tr("Pause failed"), error.message());
-            m_overview->refresh();
+            return message;
         });
 }
 
@@ -648,23 +654,17 @@ void MainWindow::resume(const PublishPause& pause)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString reason = dialog.reason();
-    m_actions.run<std::optional<qint64>>(
-        this,
+    runOverviewAction<std::optional<qint64>>(
+        tr("Resume failed"),
         [pause, reason](
             DbSession& session) { return PublishPauses(session).resume(pause.scope, pause.target, reason); },
-        [this, pause](const std::optional<qint64>& released) {
+        [pause](const std::optional<qint64>& released) {
             if (!released)
-                m_messages->post(tr("%1 was not paused any more: nothing changed").arg(PausesModel::describe(pause)));
-            else if (pause.scope == PauseScope::EventType)
-                m_messages->post(
-                    tr("Resumed %1: %n held row(s) let go", nullptr, int(*released)).arg(PausesModel::describe(pause)));
-            else
-                m_messages->post(tr("Resumed %1").arg(PausesModel::describe(pause)));
-            m_overview->refresh();
-        },
-        [this](const OutboxError& error) {
-            QMessageBox::warning(this, tr("Resume failed"), error.message());
-            m_overview->refresh();
+                return tr("%1 was not paused any more: nothing changed").arg(PausesModel::describe(pause));
+            if (pause.scope == PauseScope::EventType)
+                return tr("Resumed %1: %n held row(s) let go", nullptr, int(*released))
+                    .arg(PausesModel::describe(pause));
+            return tr("Resumed %1").arg(PausesModel::describe(pause));
         });
 }
 

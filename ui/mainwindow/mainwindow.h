@@ -9,6 +9,7 @@
 #include "operations/sessioninfo.h"
 
 #include <QMainWindow>
+#include <functional>
 
 class ConnectionBanner;
 class ExportRunner;
@@ -106,6 +107,11 @@ private:
     void pause(const QString& relayName);
     void resume(const PublishPause& pause);
     void forgetRelays(const QList<RelayNode>& relays);
+    // Runs one of the Overview's actions (forget, pause, resume) on the action worker: `said` turns its result into
+    // the message log's line, a failure is a warning titled `failed`; either way the Overview reads again.
+    template<typename Result>
+    void runOverviewAction(
+        const QString& failed, std::function<Result(DbSession&)> work, std::function<QString(const Result&)> said);
     void setAutoRefreshSeconds(int seconds);
     void askStuckThreshold();
     void exportMetricsCsv();
@@ -146,12 +152,12 @@ private:
     AuditView* m_audit;
     EventTypesView* m_eventTypes;
     QAction* m_pauseLiveUpdates = nullptr;
-    QLabel* m_liveUpdatesPaused; // in the status bar while they are
     QAction* m_exportMetrics = nullptr;
     QAction* m_exportList = nullptr;
     QAction* m_forgetPassword = nullptr;
     QLabel* m_serverLabel;
     QLabel* m_roleLabel;
+    QLabel* m_liveUpdatesPaused; // in the status bar while they are
     QTimer* m_autoRefresh;
     QTimer* m_changeCoalescer;
     QActionGroup* m_autoRefreshGroup = nullptr;
