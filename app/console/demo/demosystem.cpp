@@ -187,10 +187,7 @@ void DemoSystem::startProcesses()
         startRelay();
         return;
     }
-    // The consumer declares its queue and binds it; the relay starts once it says so, or every first event would be
-    // unroutable.
     startConsumer();
-    onLine(m_consumer, QStringLiteral("receiving from queue"), [this](const QString&) { startRelay(); });
     m_cancellations = std::make_unique<CancellationFeed>(m_cluster.settings(), 4'000);
 }
 
@@ -325,6 +322,12 @@ void DemoSystem::startConsumer()
         return;
     const bool first = m_consumer == nullptr;
     m_consumer = launchConsumer(CountsQueue, QStringLiteral("order.created"));
+    // The consumer declares its queue and binds it; the relay starts once one says so, or every first event would be
+    // unroutable. Any consumer's word will do: the first may be stopped before it said it.
+    onLine(m_consumer, QStringLiteral("receiving from queue"), [this](const QString&) {
+        if (!m_relay)
+            startRelay();
+    });
     // Told at once, so that a menu never offers to start it twice; an end of its own is told when it happens.
     connect(m_consumer, &QProcess::finished, this, [this] {
         if (!m_stopping)
