@@ -10,19 +10,22 @@
 QString PurgeCommand::summary() const
 {
     return QStringLiteral(
-        "Delete expired idempotency keys, old published outbox rows, old inbox rows and/or gone relays, in small "
-        "batches.");
+        "Delete expired idempotency keys, old inbox rows and/or gone relays in small batches, and old published outbox "
+        "rows by dropping their partitions.");
 }
 
 QString PurgeCommand::synopsis() const
 {
-    return QStringLiteral("[--keys] [--outbox] [--inbox] [--relays] [--older-than DURATION] [--batch N]");
+    return QStringLiteral(
+        "[--keys] [--outbox] [--inbox] [--relays] [--older-than DURATION] [--partition-age DURATION] [--batch N]");
 }
 
 void PurgeCommand::addOptions(ArgumentParser& parser) const
 {
     parser.addFlag(QStringLiteral("keys"), QStringLiteral("Delete idempotency keys past their TTL."));
-    parser.addFlag(QStringLiteral("outbox"), QStringLiteral("Delete published outbox rows (needs --older-than)."));
+    parser.addFlag(QStringLiteral("outbox"),
+        QStringLiteral("Drop the outbox partitions whose rows were all published before --older-than (rows that "
+                       "were not stay), after closing the open partition if it is --partition-age old."));
     parser.addFlag(QStringLiteral("inbox"),
         QStringLiteral("Delete consumers' inbox rows (needs --older-than; keep them longer than a message can be "
                        "redelivered)."));
@@ -32,8 +35,12 @@ void PurgeCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(QStringLiteral("older-than"), QStringLiteral("DURATION"),
         QStringLiteral("With --outbox: rows published at least this long ago; with --inbox: rows received at least "
                        "this long ago; with --relays: relays last seen at least this long ago, e.g. 7d."));
+    parser.addValue(QStringLiteral("partition-age"), QStringLiteral("DURATION"),
+        QStringLiteral("With --outbox: close the open partition (new rows go to a new one) once it was opened this "
+                       "long ago; its rows can go only once it is closed. 0s closes it whenever it has rows."),
+        QStringLiteral("1d"));
     parser.addValue(QStringLiteral("batch"), QStringLiteral("N"),
-        QStringLiteral("Rows deleted per transaction (1 to 100000)."),
+        QStringLiteral("Rows deleted per transaction (1 to 100000); for --outbox, the attempts of dropped rows."),
         QString::number(RetentionPurger::DefaultBatchSize));
 }
 
@@ -51,13 +58,17 @@ int PurgeCommand::execute(const ArgumentParser& parser, const ConnectionSettings
             QStringLiteral("--outbox, --inbox and --relays need --older-than, and only they take it"));
     const qint64 olderThanMs = aged ? parser.durationMs(QStringLiteral("older-than")) : 0;
     const int batchSize = int(parser.integer(QStringLiteral("batch"), 1, 100'000));
+    if (!outbox && parser.isSet(QStringLiteral("partition-age")))
+        throw parser.usageError(QStringLiteral("--partition-age goes with --outbox only"));
+    const qint64 partitionAgeMs = parser.durationMs(QStringLiteral("partition-age"));
 
     const auto session = connect(settings);
     RetentionPurger purger(*session, batchSize);
     if (keys)
         Console::line(QStringLiteral("purged %1 expired keys").arg(purger.purgeExpiredKeys()));
     if (outbox)
-        Console::line(QStringLiteral("purged %1 published outbox rows").arg(purger.purgePublishedOutbox(olderThanMs)));
+        Console::line(QStringLiteral("purged %1 published outbox rows")
+                          .arg(purger.purgePublishedOutbox(olderThanMs, partitionAgeMs)));
     if (inbox)
         Console::line(QStringLiteral("purged %1 inbox rows").arg(purger.purgeInbox(olderThanMs)));
     if (relays)

@@ -34,7 +34,15 @@ QList<SchemaMigrator::Migration> SchemaMigrator::embeddedMigrations()
         const auto match = pattern.match(fileName);
         if (!match.hasMatch())
             continue;
-        migrations.append({ match.captured(1).toInt(), match.captured(2), readResource(dir.filePath(fileName)) });
+        const QString online = dir.filePath(fileName.chopped(4) + QStringLiteral(".online.sql"));
+        QStringList onlineSteps;
+        if (QFile::exists(online)) {
+            // The part before the first "-- step" is the file's header.
+            onlineSteps = readResource(online).split(QStringLiteral("\n-- step\n"));
+            onlineSteps.removeFirst();
+        }
+        migrations.append(
+            { match.captured(1).toInt(), match.captured(2), readResource(dir.filePath(fileName)), onlineSteps });
     }
     std::sort(migrations.begin(), migrations.end(), [](const auto& a, const auto& b) { return a.version < b.version; });
     return migrations;
@@ -70,6 +78,21 @@ int SchemaMigrator::migrate(int upTo)
 {
     const auto migrations = embeddedMigrations();
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
+
+    const int before = currentVersion();
+    if (before > 0) {
+        for (const Migration& migration : migrations) {
+            if (migration.version <= before || migration.version > upTo)
+                continue;
+            for (qsizetype step = 0; step < migration.onlineSteps.size(); ++step)
+                m_session.execScript(migration.onlineSteps[step],
+                    QStringLiteral("preparing migration %1_%2 (step %3 of %4)")
+                        .arg(migration.version, 4, 10, QLatin1Char('0'))
+                        .arg(migration.name)
+                        .arg(step + 1)
+                        .arg(migration.onlineSteps.size()));
+        }
+    }
 
     UnitOfWork uow(m_session);
     m_session.exec(QStringLiteral("SELECT pg_advisory_xact_lock(?)"), { MigrationLockId },

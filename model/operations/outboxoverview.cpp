@@ -28,8 +28,9 @@ CappedCount capped(qint64 counted)
 }
 
 // Counts that reached the cap get the planner's estimate: the share of the status among the most common values
-// of outbox.status (pg_stats, kept by ANALYZE and autovacuum) times the table's estimated rows. One catalogue
-// read, whatever the table's size; a status too rare to be among the most common values stays "cap+".
+// of each partition's status (pg_stats, kept by ANALYZE and autovacuum, which analyse the partitions, never the
+// partitioned table) times the partition's estimated rows. One catalogue read, whatever the table's size; a status
+// too rare to be among the most common values stays "cap+".
 void estimateCapped(DbSession& session, OutboxOverview& overview)
 {
     const std::pair<OutboxStatus, CappedCount*> counts[]
@@ -39,11 +40,12 @@ void estimateCapped(DbSession& session, OutboxOverview& overview)
     if (std::none_of(std::begin(counts), std::end(counts), [](const auto& count) { return count.second->capped; }))
         return;
     QSqlQuery& q = session.exec(
-        QStringLiteral("SELECT v.status, round(v.freq * greatest(c.reltuples, 0))::bigint "
-                       "FROM pg_class c, pg_stats s, "
+        QStringLiteral("SELECT v.status, sum(round(v.freq * greatest(c.reltuples, 0)))::bigint "
+                       "FROM pg_partition_tree('outbox') t JOIN pg_class c ON c.oid = t.relid "
+                       "  JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname "
+                       "    AND s.attname = 'status', "
                        "  LATERAL unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS v(status, freq) "
-                       "WHERE c.oid = 'outbox'::regclass AND s.schemaname = current_schema() "
-                       "  AND s.tablename = 'outbox' AND s.attname = 'status'"),
+                       "WHERE t.isleaf GROUP BY v.status"),
         {}, QStringLiteral("estimating the counts"));
     while (q.next()) {
         const std::optional<OutboxStatus> status = OutboxStatusNames.parse(q.value(0).toString());

@@ -4,7 +4,7 @@
 #include "idempotency/idempotencyrepository.h"
 #include "inbox/inboxrepository.h"
 #include "operations/relayfleet.h"
-#include "outbox/outboxrepository.h"
+#include "outbox/outboxpartitions.h"
 
 #include <functional>
 
@@ -30,10 +30,11 @@ qint64 RetentionPurger::purgeExpiredKeys()
     return purgeInBatches(m_batchSize, [&] { return keys.purgeExpired(m_batchSize); });
 }
 
-qint64 RetentionPurger::purgePublishedOutbox(qint64 olderThanMs)
+qint64 RetentionPurger::purgePublishedOutbox(qint64 olderThanMs, qint64 partitionAgeMs)
 {
-    OutboxRepository outbox(m_session);
-    return purgeInBatches(m_batchSize, [&] { return outbox.purgePublished(olderThanMs, m_batchSize); });
+    OutboxPartitions partitions(m_session);
+    partitions.rollIfOlderThan(partitionAgeMs);
+    return partitions.dropPublished(olderThanMs, m_batchSize);
 }
 
 qint64 RetentionPurger::purgeInbox(qint64 olderThanMs)

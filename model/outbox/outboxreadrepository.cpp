@@ -5,6 +5,7 @@
 #include "db/keysetquery.h"
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
+#include "outbox/outboxpartitions.h"
 #include "outbox/stuckrowclassifier.h"
 
 #include <QSqlQuery>
@@ -42,7 +43,9 @@ SqlFragment errorContains(const QString& text)
 }
 
 // The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
-std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QString& columns)
+// `firstId`: no row created in the filter's range has a lower id (OutboxPartitions::firstIdCreatedFrom).
+std::optional<KeysetQuery> filteredQuery(
+    const OutboxFilter& filter, const QString& columns, std::optional<qint64> firstId = std::nullopt)
 {
     KeysetQuery query(QStringLiteral("outbox"), columns);
     if (!filter.eventType.isEmpty())
@@ -77,6 +80,9 @@ std::optional<KeysetQuery> filteredQuery(const OutboxFilter& filter, const QStri
         query.require(QStringLiteral("created_at >= ?::timestamptz"), { SqlValues::timestamp(filter.createdFrom) });
     if (filter.createdTo.isValid())
         query.require(QStringLiteral("created_at < ?::timestamptz"), { SqlValues::timestamp(filter.createdTo) });
+    // The partitions whose rows were all created before the range are not read (partition pruning).
+    if (firstId)
+        query.require(QStringLiteral("id >= ?::bigint"), { *firstId });
     if (filter.unchangedForMs > 0) {
         query.require(
             QStringLiteral("updated_at < now() - ?::bigint * interval '1 millisecond'"), { filter.unchangedForMs });
@@ -128,6 +134,13 @@ OutboxReadRepository::OutboxReadRepository(DbSession& session)
     : m_session(session)
 { }
 
+std::optional<qint64> OutboxReadRepository::firstIdOf(const OutboxFilter& filter)
+{
+    if (!filter.createdFrom.isValid())
+        return std::nullopt;
+    return OutboxPartitions(m_session).firstIdCreatedFrom(filter.createdFrom);
+}
+
 static void requireBoundedPayloadSearch(const OutboxFilter& filter)
 {
     if (!filter.payloadContains.isEmpty() && !filter.createdFrom.isValid())
@@ -154,7 +167,7 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
         OutboxFilter others = filter;
         others.errorContains.clear();
         const std::optional<KeysetQuery> recent
-            = filteredQuery(others, SummaryColumns + QStringLiteral(", last_error"));
+            = filteredQuery(others, SummaryColumns + QStringLiteral(", last_error"), firstIdOf(filter));
         if (!recent)
             return page;
         const SqlFragment windowed
@@ -164,7 +177,7 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
         if (page.rows.size() == limit)
             return page;
     }
-    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns);
+    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns, firstIdOf(filter));
     if (!query)
         return page;
     const SqlFragment built = query->build(true, beforeId, limit);
@@ -176,7 +189,7 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
 QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
 {
     requireBoundedPayloadSearch(filter);
-    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"));
+    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"), firstIdOf(filter));
     if (!query)
         return {};
     const SqlFragment built = query->build(false, afterId, limit);

@@ -45,5 +45,9 @@ public:
     BacklogSample sampleBacklog(int countCap);
 
 private:
+    // The lowest id a row of the filter's created range can have, if the partitions say (the search then skips
+    // the partitions below it).
+    std::optional<qint64> firstIdOf(const OutboxFilter& filter);
+
     DbSession& m_session;
 };

@@ -150,14 +150,3 @@ QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& 
         { SqlValues::bigintArray(ids) }, QStringLiteral("releasing outbox leases"));
     return changesTo(OutboxStatus::Pending, q);
 }
-
-int OutboxRepository::purgePublished(qint64 olderThanMs, int batchSize)
-{
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("DELETE FROM outbox WHERE id IN ("
-                       "  SELECT id FROM outbox "
-                       "  WHERE status = 'published' AND published_at < now() - ?::bigint * interval '1 millisecond' "
-                       "  ORDER BY published_at LIMIT ?::int FOR UPDATE SKIP LOCKED)"),
-        { olderThanMs, batchSize }, QStringLiteral("purging published outbox rows"));
-    return q.numRowsAffected();
-}

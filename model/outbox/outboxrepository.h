@@ -73,9 +73,6 @@ public:
     // in_flight with an expired lease -> pending, due now (the operator's "release lease").
     QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
 
-    // Deletes up to `batchSize` published rows older than `olderThanMs`; returns how many.
-    int purgePublished(qint64 olderThanMs, int batchSize);
-
 private:
     QSqlQuery& moveFrom(const QList<qint64>& ids, const QList<OutboxStatus>& from, const QString& assignments,
         const QString& what, const QVariantList& assignmentBinds = {});

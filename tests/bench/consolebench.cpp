@@ -21,6 +21,8 @@
 
 namespace {
 
+constexpr int SeedPartitions = 10;
+
 // The distribution an operator met at 10 M rows (issue 11): 95.9 % published, 3.06 % failed, 1 % dead, 0.07 %
 // pending, 0.005 % in flight, created over the last 30 days; failed and dead rows in seven error families whose
 // numbers, hosts and ids vary inside each family, three attempts each; an audit trail and an hour of rollups.
@@ -29,36 +31,43 @@ void seed(DbSession& session, int rows)
     session.execScript(QStringLiteral("TRUNCATE outbox, outbox_attempts, audit_log, metric_rollups, relay_nodes "
                                       "RESTART IDENTITY CASCADE"),
         QStringLiteral("reset"));
-    session.exec(
-        QStringLiteral(
-            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
-            "  last_error, created_at, updated_at, published_at, next_attempt_at, lease_owner, lease_expires_at) "
-            "SELECT 'order', (g % 100000)::text, "
-            "  (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.cancelled'])[1 + g % 4], "
-            "  jsonb_build_object('id', g, 'customer', 'C-' || g % 50000, 'amount', (g % 100000) / 100.0, "
-            "    'sku', 'SKU-' || g % 997), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
-            "THEN 3 ELSE 1 END, "
-            "  CASE WHEN s.status IN ('failed', 'dead') THEN CASE g % 7 "
-            "    WHEN 0 THEN 'message size ' || (g % 90000) || ' larger than max 16384' "
-            "    WHEN 1 THEN 'connect to 10.0.' || (g % 250) || '.' || (g % 200) || ':5672 failed: Connection "
-            "refused' "
-            "    WHEN 2 THEN 'publish not confirmed within ' || (1000 + g % 9000) || ' ms' "
-            "    WHEN 3 THEN 'returned by the broker: 312 NO_ROUTE (exchange ''orders'', routing key ''order.x' "
-            "|| (g % 50) || ''')' "
-            "    WHEN 4 THEN 'TLS handshake with rabbit-' || (g % 9) || '.internal:5671 failed: certificate has "
-            "expired' "
-            "    WHEN 5 THEN 'invalid JSON at offset ' || (g % 5000) || ': unterminated string' "
-            "    ELSE 'upstream error, request id ' || md5(g::text)::uuid END END, "
-            "  t.created, t.created + interval '1 second', CASE WHEN s.status = 'published' THEN t.created END, "
-            "  CASE WHEN s.status = 'failed' THEN now() + (g % 600) * interval '1 second' ELSE t.created END, "
-            "  CASE WHEN s.status = 'in_flight' THEN 'relay/w0' END, "
-            "  CASE WHEN s.status = 'in_flight' THEN now() + interval '30 s' END "
-            "FROM generate_series(1, ?::int) g, "
-            "  LATERAL (SELECT now() - interval '30 days' * (1 - g::float8 / ?::int) AS created) t, "
-            "  LATERAL (SELECT CASE WHEN g % 10000 < 306 THEN 'failed' WHEN g % 10000 < 406 THEN 'dead' "
-            "    WHEN g % 10000 < 413 THEN 'pending' WHEN g % 20000 = 413 THEN 'in_flight' "
-            "    ELSE 'published' END AS status) s"),
-        { rows, rows }, QStringLiteral("seeding the outbox"));
+    // In ten partitions of three days each (migration 0021), as a purge that keeps 30 days of history leaves them:
+    // a search of a created range then reads only the partitions that can hold its rows.
+    for (int part = 0; part < SeedPartitions; ++part) {
+        const int first = int(qint64(rows) * part / SeedPartitions) + 1;
+        const int last = int(qint64(rows) * (part + 1) / SeedPartitions);
+        session.exec(
+            QStringLiteral(
+                "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, attempts, "
+                "  last_error, created_at, updated_at, published_at, next_attempt_at, lease_owner, lease_expires_at) "
+                "SELECT 'order', (g % 100000)::text, "
+                "  (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.cancelled'])[1 + g % 4], "
+                "  jsonb_build_object('id', g, 'customer', 'C-' || g % 50000, 'amount', (g % 100000) / 100.0, "
+                "    'sku', 'SKU-' || g % 997), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
+                "THEN 3 ELSE 1 END, "
+                "  CASE WHEN s.status IN ('failed', 'dead') THEN CASE g % 7 "
+                "    WHEN 0 THEN 'message size ' || (g % 90000) || ' larger than max 16384' "
+                "    WHEN 1 THEN 'connect to 10.0.' || (g % 250) || '.' || (g % 200) || ':5672 failed: Connection "
+                "refused' "
+                "    WHEN 2 THEN 'publish not confirmed within ' || (1000 + g % 9000) || ' ms' "
+                "    WHEN 3 THEN 'returned by the broker: 312 NO_ROUTE (exchange ''orders'', routing key ''order.x' "
+                "|| (g % 50) || ''')' "
+                "    WHEN 4 THEN 'TLS handshake with rabbit-' || (g % 9) || '.internal:5671 failed: certificate has "
+                "expired' "
+                "    WHEN 5 THEN 'invalid JSON at offset ' || (g % 5000) || ': unterminated string' "
+                "    ELSE 'upstream error, request id ' || md5(g::text)::uuid END END, "
+                "  t.created, t.created + interval '1 second', CASE WHEN s.status = 'published' THEN t.created END, "
+                "  CASE WHEN s.status = 'failed' THEN now() + (g % 600) * interval '1 second' ELSE t.created END, "
+                "  CASE WHEN s.status = 'in_flight' THEN 'relay/w0' END, "
+                "  CASE WHEN s.status = 'in_flight' THEN now() + interval '30 s' END "
+                "FROM generate_series(?::int, ?::int) g, "
+                "  LATERAL (SELECT now() - interval '30 days' * (1 - g::float8 / ?::int) AS created) t, "
+                "  LATERAL (SELECT CASE WHEN g % 10000 < 306 THEN 'failed' WHEN g % 10000 < 406 THEN 'dead' "
+                "    WHEN g % 10000 < 413 THEN 'pending' WHEN g % 20000 = 413 THEN 'in_flight' "
+                "    ELSE 'published' END AS status) s"),
+            { first, last, rows }, QStringLiteral("seeding the outbox"));
+        session.execScript(QStringLiteral("CALL outbox_roll()"), QStringLiteral("closing a partition"));
+    }
     // One statement each: VACUUM refuses to run inside the implicit transaction of a multi-statement script.
     const QString history[] = {
         QStringLiteral(

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // outbox-bench drain (see outboxbench.cpp): a seeded backlog drained by the relay's own statements through raw libpq
 // (the relay's limit) and by the relay itself, on the full schema and on a relay-only schema (what the console's
-// indexes and triggers on outbox cost the relay).
+// indexes and triggers on outbox cost the relay), and on the outbox as it was before partitioning (schema version
+// 20) and partitioned with eight closed partitions beside the open one (what partitioning costs the relay).
 
 #include "outboxbench.h"
 
@@ -17,11 +18,14 @@
 #include <atomic>
 #include <cstdio>
 #include <latch>
+#include <memory>
 #include <thread>
+#include <vector>
 
 namespace {
 
-const QString RelayOnlyDatabase = QStringLiteral("outbox_bench_relay_only");
+constexpr int UnpartitionedVersion = 20; // the last schema before migration 0021 partitioned the outbox
+constexpr int ClosedPartitions = 8;
 constexpr qint64 LeaseMs = 30'000;
 
 struct Schema {
@@ -63,6 +67,16 @@ QString outboxIndexesAndTriggers(DbSession& admin)
         {}, QStringLiteral("listing the outbox's indexes and triggers"));
     q.next();
     return QStringLiteral("indexes %1; triggers %2").arg(q.value(0).toString(), q.value(1).toString());
+}
+
+// Eight closed partitions beside the open one (a week of daily partitions kept by the purge), each closed with
+// one row in it.
+void closePartitions(DbSession& admin)
+{
+    for (int i = 0; i < ClosedPartitions; ++i) {
+        seedOutbox(admin, 1);
+        admin.execScript(QStringLiteral("CALL outbox_roll()"), QStringLiteral("closing a partition"));
+    }
 }
 
 void seed(const Schema& schema, int rows)
@@ -181,31 +195,54 @@ int runDrain(const ConnectionSettings& settings, DbSession& admin, const QString
     const int rounds = intArgument(args, 2, 3);
     const QList<int> workerCounts = intListArgument(args, 3, { 1, 4 });
 
-    const QString dropRelayOnly = QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(RelayOnlyDatabase);
-    admin.execScript(dropRelayOnly, QStringLiteral("dropping the relay-only database"));
-    admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(RelayOnlyDatabase),
-        QStringLiteral("creating the relay-only database"));
-    const QString relayOnlyDsn = QStringLiteral("dbname=") + RelayOnlyDatabase;
-    const ConnectionSettings relayOnlySettings = ConnectionSettings::fromDsn(relayOnlyDsn);
+    // The other schemas, each in a database of its own: (name, database, version, what changes after migrating).
+    struct Variant {
+        const char* name;
+        QString database;
+        int version;
+        void (*prepare)(DbSession&);
+    };
+    const Variant variants[] = {
+        { "relay-only", QStringLiteral("outbox_bench_relay_only"), SchemaMigrator::latestVersion(),
+            &dropConsoleIndexesAndTriggers },
+        { "v20 table", QStringLiteral("outbox_bench_unpartitioned"), UnpartitionedVersion, nullptr },
+        { "8 closed", QStringLiteral("outbox_bench_closed_partitions"), SchemaMigrator::latestVersion(),
+            &closePartitions },
+    };
+    const auto dropVariants = [&] {
+        for (const Variant& variant : variants)
+            admin.execScript(QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(variant.database),
+                QStringLiteral("dropping a bench database"));
+    };
+    dropVariants();
     {
-        DbSession relayOnlyAdmin(relayOnlySettings, QStringLiteral("bench-admin"));
-        SchemaMigrator(relayOnlyAdmin).migrate();
-        dropConsoleIndexesAndTriggers(relayOnlyAdmin);
-        const Schema schemas[] = { { "full", settings, QByteArray(), admin },
-            { "relay-only", relayOnlySettings, relayOnlyDsn.toUtf8(), relayOnlyAdmin } };
+        std::vector<std::unique_ptr<DbSession>> variantAdmins;
+        std::vector<Schema> schemas { { "full", settings, QByteArray(), admin } };
+        for (const Variant& variant : variants) {
+            admin.execScript(QStringLiteral("CREATE DATABASE %1").arg(variant.database),
+                QStringLiteral("creating a bench database"));
+            const QString dsn = QStringLiteral("dbname=") + variant.database;
+            const ConnectionSettings variantSettings = ConnectionSettings::fromDsn(dsn);
+            variantAdmins.push_back(std::make_unique<DbSession>(variantSettings, QStringLiteral("bench-admin")));
+            SchemaMigrator(*variantAdmins.back()).migrate(variant.version);
+            if (variant.prepare)
+                variant.prepare(*variantAdmins.back());
+            schemas.push_back({ variant.name, variantSettings, dsn.toUtf8(), *variantAdmins.back() });
+        }
         for (const Schema& schema : schemas)
             std::printf("%-10s schema: %s\n", schema.name, qPrintable(outboxIndexesAndTriggers(schema.admin)));
         std::printf("%d rows, batch %d, %d rounds; rows/s\n", rows, batch, rounds);
 
         PerfControl perf;
-        std::vector<std::array<Rates, 2>> rates(size_t(workerCounts.size()));
+        const size_t count = schemas.size();
+        std::vector<std::vector<Rates>> rates(size_t(workerCounts.size()), std::vector<Rates>(count));
         for (int round = 0; round < rounds; ++round) {
             for (int w = 0; w < workerCounts.size(); ++w) {
                 const int workers = workerCounts.at(w);
-                for (int i = 0; i < 2; ++i) {
-                    const int s = round % 2 == 0 ? i : 1 - i; // the other schema first every other round
+                for (size_t i = 0; i < count; ++i) {
+                    const size_t s = (i + size_t(round)) % count; // another schema first every round
                     const Schema& schema = schemas[s];
-                    Rates& into = rates[size_t(w)][size_t(s)];
+                    Rates& into = rates[size_t(w)][s];
                     seed(schema, rows);
                     into.raw.push_back(rawLeasedLoop(schema.conninfo, workers, batch, rows));
                     seed(schema, rows);
@@ -224,18 +261,22 @@ int runDrain(const ConnectionSettings& settings, DbSession& admin, const QString
         std::printf("\nmedians of %d rounds\n%7s  %-10s %16s %10s %10s\n", rounds, "workers", "schema", "raw leased /s",
             "relay /s", "relay/raw");
         for (int w = 0; w < workerCounts.size(); ++w) {
-            for (int s = 0; s < 2; ++s) {
-                const Rates& r = rates[size_t(w)][size_t(s)];
+            for (size_t s = 0; s < count; ++s) {
+                const Rates& r = rates[size_t(w)][s];
                 std::printf("%7d  %-10s %16.0f %10.0f %10.2f\n", workerCounts.at(w), schemas[s].name, median(r.raw),
                     median(r.relay), median(r.relay) / median(r.raw));
             }
             const double full = median(rates[size_t(w)][0].relay);
-            const double relayOnly = median(rates[size_t(w)][1].relay);
-            std::printf("%7d  full-schema relay / relay-only-schema relay = %.2f: console indexes and triggers cost "
-                        "%.0f %%\n",
-                workerCounts.at(w), full / relayOnly, 100.0 * (1.0 - full / relayOnly));
+            const auto versus = [&](size_t other, const char* what) {
+                const double rate = median(rates[size_t(w)][other].relay);
+                std::printf("%7d  full-schema relay / %s relay = %.2f\n", workerCounts.at(w), what, full / rate);
+            };
+            versus(1, "relay-only-schema (what the console's indexes and triggers cost)");
+            versus(2, "unpartitioned v20 (what partitioning costs)");
+            std::printf("%7d  8-closed-partitions relay / full-schema relay = %.2f\n", workerCounts.at(w),
+                median(rates[size_t(w)][3].relay) / full);
         }
     }
-    admin.execScript(dropRelayOnly, QStringLiteral("dropping the relay-only database"));
+    dropVariants();
     return 0;
 }

@@ -22,8 +22,9 @@
 //
 //   drain [rows=100000] [batch=1000] [rounds=3] [workers,...=1,4]                     (drainbench.cpp)
 //     `rows` seeded rows drained by a raw libpq loop of the relay's own claim and completion statements, and by
-//     the relay (once, null sink), on the full schema and on a relay-only schema (a second database without the
-//     console's outbox indexes and triggers); medians of `rounds` alternating rounds. With
+//     the relay (once, null sink), on the full schema, on a relay-only schema (a second database without the
+//     console's outbox indexes and triggers), on the unpartitioned outbox of schema version 20 and on the full
+//     schema with eight closed partitions beside the open one; medians of `rounds` rounds, the order rotating. With
 //     OUTBOX_BENCH_PERF_CONTROL=CTL_FIFO,ACK_FIFO (perf record -D -1 --control fifo:CTL_FIFO,ACK_FIFO) only the
 //     relay's drain at the first worker count on the full schema in the first round is profiled.
 //

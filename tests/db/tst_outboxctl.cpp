@@ -1133,6 +1133,11 @@ private slots:
         const CliRun list
             = runCli({ QStringLiteral("--dsn"), viewerDsn, QStringLiteral("list"), QStringLiteral("outbox") });
         EXPECT_EXIT(list, 0);
+        // A created range also reads the partitions' catalogue (migration 0021), which the role may read too.
+        const CliRun recent = runCli({ QStringLiteral("--dsn"), viewerDsn, QStringLiteral("list"),
+            QStringLiteral("outbox"), QStringLiteral("--created-from=now-1h"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(recent, 0);
+        QCOMPARE(recent.json().value(QStringLiteral("items")).toArray().size(), 2);
         for (const QStringList& requeue :
             { QStringList { QStringLiteral("--status=dead") }, QStringList { QStringLiteral("--id=1,2") } }) {
             const CliRun run = runCli(QStringList { QStringLiteral("--dsn"), viewerDsn, QStringLiteral("requeue"),
@@ -1401,12 +1406,23 @@ private slots:
         QCOMPARE(keys.out, QByteArray("purged 2 expired keys\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys")).toLongLong(), 1);
 
+        // The rows are in the open partition, opened less than the default day ago: it stays open, they stay.
+        const CliRun young
+            = ctl({ QStringLiteral("purge"), QStringLiteral("--outbox"), QStringLiteral("--older-than=7d") });
+        EXPECT_EXIT(young, 0);
+        QCOMPARE(young.out, QByteArray("purged 0 published outbox rows\n"));
+
         const CliRun both = ctl({ QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--outbox"),
-            QStringLiteral("--older-than=7d") });
+            QStringLiteral("--older-than=7d"), QStringLiteral("--partition-age=0s") });
         EXPECT_EXIT(both, 0);
         QCOMPARE(both.out, QByteArray("purged 0 expired keys\npurged 1 published outbox rows\n"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id::text, ',' ORDER BY id) FROM outbox")).toString(),
             QStringLiteral("2,3"));
+
+        const CliRun misplaced
+            = ctl({ QStringLiteral("purge"), QStringLiteral("--keys"), QStringLiteral("--partition-age=1h") });
+        EXPECT_EXIT(misplaced, 2);
+        QVERIFY2(misplaced.err.contains("--partition-age goes with --outbox only"), qPrintable(describe(misplaced)));
     }
 
     // A relay registers, signs off when done, is listed with its state and totals, and is purged once gone.

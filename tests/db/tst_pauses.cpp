@@ -13,6 +13,7 @@
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/processtesting.h"
+#include "support/recordingsink.h"
 #include "support/runningrelay.h"
 
 #include <QScopeGuard>
@@ -22,39 +23,6 @@
 #include <thread>
 
 namespace {
-
-// Records every delivered message's id, event type and ordering key, across relays and workers.
-class RecordingSink final : public MessageSink {
-public:
-    struct Deliveries {
-        std::mutex mutex;
-        QList<OutboxMessage> messages;
-
-        QList<OutboxMessage> snapshot()
-        {
-            std::lock_guard lock(mutex);
-            return messages;
-        }
-    };
-
-    explicit RecordingSink(std::shared_ptr<Deliveries> deliveries)
-        : m_deliveries(std::move(deliveries))
-    { }
-
-    QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
-    {
-        std::lock_guard lock(m_deliveries->mutex);
-        QList<PublishResult> results;
-        for (const OutboxMessage& message : batch) {
-            m_deliveries->messages.append(message);
-            results.append({ message.id, true, {} });
-        }
-        return results;
-    }
-
-private:
-    std::shared_ptr<Deliveries> m_deliveries;
-};
 
 RelayOptions relayOptions(const QString& name, bool once)
 {

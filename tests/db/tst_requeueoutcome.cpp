@@ -42,11 +42,14 @@ private:
         return int(claimed.size());
     }
 
-    // Sequential and index scans of `table` in the session's transaction so far (pg_stat_xact_user_tables).
+    // Sequential and index scans of `table` (of its partitions, if it has some) in the session's transaction so far
+    // (pg_stat_xact_user_tables).
     std::pair<qint64, qint64> scansOf(const QString& table)
     {
-        QSqlQuery& q = session().exec(QStringLiteral("SELECT coalesce(seq_scan, 0), coalesce(idx_scan, 0) "
-                                                     "FROM pg_stat_xact_user_tables WHERE relname = ?::text"),
+        QSqlQuery& q = session().exec(
+            QStringLiteral("SELECT coalesce(sum(seq_scan), 0)::bigint, coalesce(sum(idx_scan), 0)::bigint "
+                           "FROM pg_stat_xact_user_tables "
+                           "WHERE relid IN (SELECT relid FROM pg_partition_tree(?::regclass) WHERE isleaf)"),
             { table }, QStringLiteral("reading the scan counts"));
         q.next();
         return { q.value(0).toLongLong(), q.value(1).toLongLong() };
