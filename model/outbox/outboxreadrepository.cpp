@@ -53,8 +53,8 @@ std::optional<KeysetQuery> filteredQuery(
     if (!filter.aggregateId.isEmpty())
         query.require(QStringLiteral("aggregate_id = ?::text"), { filter.aggregateId });
     if (!filter.dedupeKey.isEmpty()) {
-        // At most one row, found by outbox_dedupe_key_unique: walking the statuses in id order for it would read the
-        // whole table when no row has the key.
+        // At most one row per partition, found by its unique index on the key: walking the statuses in id order for
+        // it would read the whole table when no row has the key.
         query.require(QStringLiteral("dedupe_key = ?::text"), { filter.dedupeKey });
         query.collectBeforeOrdering();
     }

@@ -157,8 +157,8 @@ private slots:
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox")), 100LL);
     }
 
-    // The dedupe key is unique across partitions: the SQL API returns the first row's id, a plain INSERT is refused
-    // with the unique violation it always got.
+    // The dedupe key is unique across the open partition and the one closed last: the SQL API returns the first
+    // row's id, a plain INSERT is refused with the unique violation it always got.
     void theDedupeKeyHoldsAcrossAPartitionBoundary()
     {
         const qint64 first = db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'e', '{}', "
@@ -199,6 +199,37 @@ private slots:
             QCOMPARE(error.sqlState(), QStringLiteral("23505"));
         }
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE dedupe_key = 'order.created:3'")), 0LL);
+    }
+
+    // The window ends with the partition closed last: once a second roll has closed the one after the key's, the key
+    // is free again, for the SQL API as for a plain INSERT (the check no longer reads that partition).
+    void theDedupeWindowEndsTwoRollsLater()
+    {
+        const qint64 first = db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'e', '{}', "
+                                                        "dedupe_key => 'order.created:1')"))
+                                 .toLongLong();
+        QVERIFY(OutboxPartitions(session()).rollIfOlderThan(0));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT outbox_find_dedupe_key('order.created:1')")).toLongLong(), first);
+        insertedInto(QStringLiteral("order.created:2")); // A roll closes only a partition with rows.
+        QVERIFY(OutboxPartitions(session()).rollIfOlderThan(0));
+        QVERIFY(db().scalar(QStringLiteral("SELECT outbox_find_dedupe_key('order.created:1')")).isNull());
+
+        const qint64 again = db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'e', '{}', "
+                                                        "dedupe_key => 'order.created:1')"))
+                                 .toLongLong();
+        QVERIFY(again > first);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'e', '{}', "
+                                            "dedupe_key => 'order.created:1')"))
+                     .toLongLong(),
+            again);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE dedupe_key = 'order.created:1'")), 2LL);
+        // The new row has the window again.
+        try {
+            insertedInto(QStringLiteral("order.created:1"));
+            QFAIL("a third row with the key was written");
+        } catch (const OutboxError& error) {
+            QCOMPARE(error.sqlState(), QStringLiteral("23505"));
+        }
     }
 
     // A roll cut off after any of its steps (the maintenance process killed) is finished by the next one, and
