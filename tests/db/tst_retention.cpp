@@ -42,6 +42,14 @@ private:
             { status, status, publishedAgo, rows });
     }
 
+    // The purges' batch size: the default, and one small enough that every purge takes several batches.
+    static void batchSizes()
+    {
+        QTest::addColumn<int>("batchSize");
+        QTest::newRow("default batches") << RetentionPurger::DefaultBatchSize;
+        QTest::newRow("tiny batches") << 7;
+    }
+
     QString insertedInto(const QString& dedupeKey)
     {
         return db()
@@ -52,12 +60,7 @@ private:
     }
 
 private slots:
-    void expiredKeysGo_data()
-    {
-        QTest::addColumn<int>("batchSize");
-        QTest::newRow("default batches") << RetentionPurger::DefaultBatchSize;
-        QTest::newRow("tiny batches") << 7;
-    }
+    void expiredKeysGo_data() { batchSizes(); }
 
     void expiredKeysGo()
     {
@@ -114,12 +117,7 @@ private slots:
 
     // Rows that were not published before the cutoff (dead, published later, never published) stay, with their
     // attempts; the partition keeps only them, and the next purge leaves it alone.
-    void rowsNotYetDueStayWithTheirHistory_data()
-    {
-        QTest::addColumn<int>("batchSize");
-        QTest::newRow("default batches") << RetentionPurger::DefaultBatchSize;
-        QTest::newRow("tiny batches") << 7;
-    }
+    void rowsNotYetDueStayWithTheirHistory_data() { batchSizes(); }
 
     void rowsNotYetDueStayWithTheirHistory()
     {

@@ -23,10 +23,9 @@ class TestMigrationCrash final : public QObject {
         return DatabaseProbe::scalar(cluster.settings(), sql);
     }
 
-    static ProcessTesting::Run migrate(const PrivateCluster& cluster)
+    static QStringList migrateArguments(const PrivateCluster& cluster)
     {
-        return ProcessTesting::run(
-            QStringLiteral(OUTBOXCTL_PATH), { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("migrate") });
+        return { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("migrate") };
     }
 
 private slots:
@@ -62,8 +61,7 @@ private slots:
         auto holder = std::make_unique<DbSession>(cluster.settings(), QStringLiteral("holder"));
         holder->exec(QStringLiteral("SELECT pg_advisory_lock(?)"), { MigrationLockId }, QStringLiteral("locking"));
         QProcess migrating;
-        migrating.start(
-            QStringLiteral(OUTBOXCTL_PATH), { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("migrate") });
+        migrating.start(QStringLiteral(OUTBOXCTL_PATH), migrateArguments(cluster));
         QVERIFY(migrating.waitForStarted());
         const QString waitingFor
             = QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
@@ -100,7 +98,8 @@ private slots:
         QCOMPARE(scalar(cluster, QStringLiteral("SELECT max(version) FROM schema_migrations")), 20LL);
         QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM pg_partitioned_table")), 0LL);
 
-        const ProcessTesting::Run again = migrate(cluster);
+        const ProcessTesting::Run again
+            = ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH), migrateArguments(cluster));
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(again.out.trimmed(), QByteArray("schema version 21"));
         QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM outbox WHERE dedupe_key <> 'w'")), qint64(Rows));

@@ -149,17 +149,9 @@ BEGIN
     ALTER TABLE outbox ADD CONSTRAINT outbox_pkey PRIMARY KEY (id);
     ALTER TABLE outbox ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (SEQUENCE NAME outbox_id_seq);
     PERFORM setval('outbox_id_seq', bound, false);
-    FOREACH def IN ARRAY coalesce(index_defs, '{}') LOOP
-        EXECUTE def;
-    END LOOP;
-    FOREACH def IN ARRAY coalesce(trigger_defs, '{}') LOOP
-        EXECUTE def;
-    END LOOP;
-    FOREACH def IN ARRAY coalesce(grants, '{}') LOOP
-        EXECUTE def;
-    END LOOP;
-    -- Bound to the parent from now on (and no longer to the table, which may go).
-    FOREACH def IN ARRAY coalesce(function_defs, '{}') LOOP
+    -- In this order: the functions, bound to the parent from now on (and no longer to the table, which may go),
+    -- come last. A NULL array (nothing of its kind) adds nothing to the concatenation.
+    FOREACH def IN ARRAY coalesce(index_defs || trigger_defs || grants || function_defs, '{}') LOOP
         EXECUTE def;
     END LOOP;
 
