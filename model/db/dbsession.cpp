@@ -57,7 +57,9 @@ void DbSession::compileNothing()
 
 void DbSession::planEachSearch()
 {
-    execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan"), QStringLiteral("configuring the session"));
+    execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan; SET jit = off; "
+                              "SET max_parallel_workers_per_gather = 0"),
+        QStringLiteral("configuring the session"));
 }
 
 namespace {

@@ -13,7 +13,12 @@ void KeysetQuery::require(const QString& sql, const QVariantList& binds)
 
 void KeysetQuery::addBranch(const QString& sql, const QVariantList& binds)
 {
-    m_branches.append({ sql, binds });
+    m_branches.append({ { sql, binds }, {} });
+}
+
+void KeysetQuery::addBranch(const QString& sql, const QVariantList& binds, const FewMatches& few)
+{
+    m_branches.append({ { sql, binds }, few });
 }
 
 void KeysetQuery::orderBy(const QString& column)
@@ -78,9 +83,9 @@ SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
         // matches are collected, the columns are read for the page's rows alone.
         QStringList alternatives;
         QVariantList binds;
-        for (const SqlFragment& branch : m_branches) {
-            alternatives.append(QLatin1Char('(') + branch.sql + QLatin1Char(')'));
-            binds += branch.binds;
+        for (const Branch& branch : m_branches) {
+            alternatives.append(QLatin1Char('(') + branch.condition.sql + QLatin1Char(')'));
+            binds += branch.condition.binds;
         }
         if (alternatives.isEmpty())
             alternatives.append(QStringLiteral("true"));
@@ -97,10 +102,27 @@ SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
 
     QStringList parts;
     QVariantList binds;
-    for (const SqlFragment& branch : m_branches) {
-        parts.append(QLatin1Char('(') + select + branch.sql + common.sql + orderedBy(m_orderColumn, descending)
-            + QLatin1Char(')'));
-        binds += branch.binds + common.binds + QVariantList { limit };
+    for (const Branch& branch : m_branches) {
+        if (branch.few.test.sql.isEmpty()) {
+            parts.append(QLatin1Char('(') + select + branch.condition.sql + common.sql
+                + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+            binds += branch.condition.binds + common.binds + QVariantList { limit };
+            continue;
+        }
+        // The test is a one-time filter: the part it rules out is not executed. The collecting part reads the
+        // matches' keys in the index's order, which its LIMIT (never reached while the test holds) keeps the
+        // planner to, and computes the columns of the page's rows alone.
+        const QString test = QStringLiteral(" (") + branch.few.test.sql + QLatin1Char(')');
+        parts.append(QLatin1Char('(') + select + QStringLiteral("id IN (SELECT id FROM (")
+            + selectFrom(QStringLiteral("id")) + branch.condition.sql + common.sql + QStringLiteral(" AND") + test
+            + QStringLiteral(" ORDER BY ") + branch.few.order + QStringLiteral(" LIMIT ?::int) collected")
+            + orderedBy(QStringLiteral("keyset_order"), descending) + QLatin1Char(')')
+            + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+        binds += branch.condition.binds + common.binds + branch.few.test.binds
+            + QVariantList { branch.few.limit, limit, limit };
+        parts.append(QLatin1Char('(') + select + branch.condition.sql + common.sql + QStringLiteral(" AND NOT") + test
+            + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+        binds += branch.condition.binds + common.binds + branch.few.test.binds + QVariantList { limit };
     }
     binds.append(limit);
     return { QStringLiteral("SELECT * FROM (") + parts.join(QStringLiteral(" UNION ALL ")) + QStringLiteral(") merged")

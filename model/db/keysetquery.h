@@ -21,6 +21,19 @@ public:
     // order. With no branch added, no such restriction applies.
     void addBranch(const QString& sql, const QVariantList& binds = {});
 
+    // A branch whose condition no index serves in key order and whose matches may be few or many (rows overdue
+    // since a time): walking the key order reads every row up to the page's last match, which is the whole status
+    // when none matches, while collecting the matches and ordering them costs as many as they are. While
+    // `few.test` holds (a cheap condition the query evaluates once, true only when fewer than `few.limit` rows can
+    // match), the matches are collected in `few.order` (that of an index serving the condition) and then ordered;
+    // otherwise the key order is walked.
+    struct FewMatches {
+        SqlFragment test;
+        QString order;
+        int limit = 0;
+    };
+    void addBranch(const QString& sql, const QVariantList& binds, const FewMatches& few);
+
     // Orders by `column`, then id, instead of by id alone (e.g. created_at while a created-time range is set, so
     // that an index on (status, column, id) finds the range wherever it lies). The cursor stays the id of the last
     // row seen; its value of `column` is read from the table, so `column` must never change. A cursor row deleted
@@ -52,5 +65,10 @@ private:
     QString m_orderColumn;
     bool m_collectFirst = false;
     QList<SqlFragment> m_conditions;
-    QList<SqlFragment> m_branches;
+    struct Branch {
+        SqlFragment condition;
+        // Without a test: always walked in key order.
+        FewMatches few;
+    };
+    QList<Branch> m_branches;
 };

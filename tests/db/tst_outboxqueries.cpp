@@ -557,6 +557,51 @@ private slots:
         QCOMPARE(OutboxOperator(session()).freeze(filter, 100).size(), stuck.size());
     }
 
+    // Overdue failed rows are collected through outbox_due_idx while fewer than 10,000 pending and failed rows are
+    // overdue, and found by walking the failed rows newest first when more are: either way the pages are the
+    // overdue failed rows newest first, and the ids an action selects are the same rows. Rows not yet due lie
+    // between them, and pending overdue rows count towards the threshold without being listed.
+    void stuckFailedRowsWhetherFewOrManyAreOverdue_data()
+    {
+        QTest::addColumn<int>("failedRows");
+        QTest::addColumn<int>("overdueEvery"); // every n-th failed row is overdue
+        QTest::addColumn<int>("pendingOverdue");
+        QTest::newRow("few overdue: collected") << 3000 << 7 << 500;
+        QTest::newRow("one short of the threshold: collected") << 4000 << 2 << 7999;
+        QTest::newRow("at the threshold: walked") << 4000 << 2 << 8000;
+        QTest::newRow("many overdue: walked") << 24000 << 2 << 0;
+    }
+
+    void stuckFailedRowsWhetherFewOrManyAreOverdue()
+    {
+        QFETCH(int, failedRows);
+        QFETCH(int, overdueEvery);
+        QFETCH(int, pendingOverdue);
+        db().exec(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, "
+                           "  next_attempt_at) "
+                           "SELECT 'order', g::text, 'order.created', '{}', 'failed:' || g, 'failed', "
+                           "  CASE WHEN g % ?::int = 0 THEN now() - interval '1 hour' + g * interval '1 ms' "
+                           "  ELSE now() + interval '1 hour' END "
+                           "FROM generate_series(1, ?::int) g"),
+            { overdueEvery, failedRows });
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                 "  status, next_attempt_at) "
+                                 "SELECT 'order', g::text, 'order.created', '{}', 'pending:' || g, 'pending', "
+                                 "  now() - interval '1 hour' FROM generate_series(1, ?::int) g"),
+            { pendingOverdue });
+        const auto stuckFailed = with<OutboxFilter>([](auto& f) {
+            f.statuses = { OutboxStatus::Failed };
+            f.stuckOnly = true;
+        });
+        const QString overdue = QStringLiteral("status = 'failed' AND next_attempt_at < now() - interval '5 minutes'");
+        OutboxReadRepository outbox(session());
+        const QList<QList<qint64>> pages
+            = walkPages(200, [&](qint64 cursor) { return idsOf(outbox.page(stuckFailed, 200, cursor).rows); });
+        QCOMPARE(flattened(pages), idsWhere(overdue, Qt::DescendingOrder));
+        QCOMPARE(outbox.matchingIds(stuckFailed, failedRows, 0), idsWhere(overdue, Qt::AscendingOrder));
+    }
+
     void rowDetailsHistoryAndAggregate()
     {
         OutboxRepository outbox(session());
