@@ -39,9 +39,9 @@ public:
     // Plans every execution with its bound values (plan_cache_mode = force_custom_plan), for sessions serving
     // searches: their best plan depends on the value searched for, and the generic plan PostgreSQL switches to
     // after five executions of a prepared statement can turn a 1 ms search into a scan of the table. Also without
-    // JIT (see compileNothing()) and without parallel workers: each worker is a new backend that first loads the
-    // catalogue of every partition and index it reads, about 50 ms on a ten-partition outbox, more than a search
-    // takes (a stuck-rows page: 55 ms with two workers, 3 ms without).
+    // JIT (see compileNothing()) and without parallel workers, which cost more to start than a search takes: each
+    // worker is a new backend that opens every partition and index it reads (a stuck-rows page of a ten-partition
+    // outbox: 50-55 ms with two workers, 3 ms without).
     void planEachSearch();
 
     // Runs a multi-statement script without bind values (migrations only).
