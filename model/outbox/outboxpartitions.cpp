@@ -5,6 +5,7 @@
 #include "db/sqlvalues.h"
 
 #include <QSqlQuery>
+#include <QThread>
 
 OutboxPartitions::OutboxPartitions(DbSession& session)
     : m_session(session)
@@ -77,18 +78,44 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
                 QStringLiteral("detaching the outbox partition %1").arg(partition.name));
         }
     }
-    // Also what an earlier purge detached and could not drop.
+    // Also what an earlier purge detached and could not drop. Each index, then the table, in a transaction of its
+    // own, with a pause after each large one: removing every file at once stalled the writers' commits (migration
+    // 0022).
+    const auto pauseAfter = [](qint64 bytes) {
+        if (bytes >= PacedDropBytes)
+            QThread::msleep(DropPauseMs);
+    };
     struct Dropped {
         QVariant lowerId;
         qint64 upperId;
         qint64 rows;
+        qint64 bytes;
     };
-    const QList<Dropped> gone = SqlValues::collect(
-        m_session.exec(QStringLiteral("SELECT lower_id, upper_id, dropped FROM outbox_drop_detached()"), {},
-            QStringLiteral("dropping the detached outbox partitions")),
-        [](const QSqlQuery& q) {
-            return Dropped { q.value(0), q.value(1).toLongLong(), q.value(2).toLongLong() };
-        });
+    const QStringList detached = SqlValues::collect(
+        m_session.exec(QStringLiteral("SELECT name FROM outbox_detached_partitions ORDER BY detached_at, name"), {},
+            QStringLiteral("listing the detached outbox partitions")),
+        [](const QSqlQuery& q) { return q.value(0).toString(); });
+    QList<Dropped> gone;
+    for (const QString& name : detached) {
+        for (;;) {
+            QSqlQuery& index = m_session.exec(QStringLiteral("SELECT outbox_drop_detached_index(?::text)"), { name },
+                QStringLiteral("dropping an index of the detached outbox partition %1").arg(name));
+            if (!index.next() || index.value(0).isNull())
+                break;
+            pauseAfter(index.value(0).toLongLong());
+        }
+        const QList<Dropped> table = SqlValues::collect(
+            m_session.exec(
+                QStringLiteral("SELECT lower_id, upper_id, dropped, bytes FROM outbox_drop_detached_table(?::text)"),
+                { name }, QStringLiteral("dropping the detached outbox partition %1").arg(name)),
+            [](const QSqlQuery& q) {
+                return Dropped { q.value(0), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                    q.value(3).toLongLong() };
+            });
+        for (const Dropped& range : table)
+            pauseAfter(range.bytes);
+        gone += table;
+    }
     qint64 dropped = 0;
     for (const Dropped& range : gone) {
         dropped += range.rows;

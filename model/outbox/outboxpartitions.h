@@ -42,8 +42,13 @@ public:
 
     // Drops every closed partition whose rows were all published at least `olderThanMs` ago; a partition that also
     // holds rows that were not (dead, failed, published later) is replaced by one holding just those. Then deletes
-    // the failed attempts of the rows that went, `batchSize` at a time. Returns the rows that went.
+    // the failed attempts of the rows that went, `batchSize` at a time. Returns the rows that went. A partition
+    // leaves the outbox in milliseconds; its files then go one index at a time, then the table, with a pause of
+    // DropPauseMs after each of PacedDropBytes or more, so that the writers' commits are not held up (a few seconds
+    // for a partition of a million rows; none for small ones).
     qint64 dropPublished(qint64 olderThanMs, int batchSize);
+    static constexpr int DropPauseMs = 250;
+    static constexpr qint64 PacedDropBytes = 16 * 1024 * 1024;
 
 private:
     DbSession& m_session;
