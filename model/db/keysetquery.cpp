@@ -103,26 +103,24 @@ SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
     QStringList parts;
     QVariantList binds;
     for (const Branch& branch : m_branches) {
-        if (branch.few.test.sql.isEmpty()) {
-            parts.append(QLatin1Char('(') + select + branch.condition.sql + common.sql
-                + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
-            binds += branch.condition.binds + common.binds + QVariantList { limit };
-            continue;
+        // A branch with a test walks the key order only when the test fails; the test is a one-time filter, so the
+        // part it rules out is not executed.
+        SqlFragment walked = branch.condition + common;
+        if (!branch.few.test.sql.isEmpty()) {
+            walked += SqlFragment(
+                QStringLiteral(" AND NOT (") + branch.few.test.sql + QLatin1Char(')'), branch.few.test.binds);
+            // The collecting part reads the matches' keys in the index's order, which its LIMIT (never reached
+            // while the test holds) keeps the planner to, and computes the columns of the page's rows alone.
+            parts.append(QLatin1Char('(') + select + QStringLiteral("id IN (SELECT id FROM (")
+                + selectFrom(QStringLiteral("id")) + branch.condition.sql + common.sql + QStringLiteral(" AND (")
+                + branch.few.test.sql + QStringLiteral(") ORDER BY ") + branch.few.order
+                + QStringLiteral(" LIMIT ?::int) collected") + orderedBy(QStringLiteral("keyset_order"), descending)
+                + QLatin1Char(')') + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+            binds += branch.condition.binds + common.binds + branch.few.test.binds
+                + QVariantList { branch.few.limit, limit, limit };
         }
-        // The test is a one-time filter: the part it rules out is not executed. The collecting part reads the
-        // matches' keys in the index's order, which its LIMIT (never reached while the test holds) keeps the
-        // planner to, and computes the columns of the page's rows alone.
-        const QString test = QStringLiteral(" (") + branch.few.test.sql + QLatin1Char(')');
-        parts.append(QLatin1Char('(') + select + QStringLiteral("id IN (SELECT id FROM (")
-            + selectFrom(QStringLiteral("id")) + branch.condition.sql + common.sql + QStringLiteral(" AND") + test
-            + QStringLiteral(" ORDER BY ") + branch.few.order + QStringLiteral(" LIMIT ?::int) collected")
-            + orderedBy(QStringLiteral("keyset_order"), descending) + QLatin1Char(')')
-            + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
-        binds += branch.condition.binds + common.binds + branch.few.test.binds
-            + QVariantList { branch.few.limit, limit, limit };
-        parts.append(QLatin1Char('(') + select + branch.condition.sql + common.sql + QStringLiteral(" AND NOT") + test
-            + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
-        binds += branch.condition.binds + common.binds + branch.few.test.binds + QVariantList { limit };
+        parts.append(QLatin1Char('(') + select + walked.sql + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+        binds += walked.binds + QVariantList { limit };
     }
     binds.append(limit);
     return { QStringLiteral("SELECT * FROM (") + parts.join(QStringLiteral(" UNION ALL ")) + QStringLiteral(") merged")

@@ -3,8 +3,9 @@
 -- indexes) under a relay and four creating clients, creates fell by 44 % in the second of its DROP TABLE, the file
 -- system's work delaying the WAL flushes every commit waits for. These steps let a purge remove the files one
 -- relation at a time, each in a transaction of its own, with pauses between (outboxctl purge pauses 250 ms after
--- each relation of 16 MB or more): the indexes first, then the table, counted and dropped together with its entry in outbox_detached_partitions, so that
--- a crash at any point leaves a table that the next purge finishes and counts exactly.
+-- each relation of 16 MB or more): the indexes first, then the table, counted and dropped together with its entry
+-- in outbox_detached_partitions, so that a crash at any point leaves a table that the next purge finishes and
+-- counts exactly.
 
 -- Drops the smallest index left on the detached table `detached` (with the constraint it backs, if any) and returns
 -- its size in bytes, or NULL when none is left or the table is gone (another purge finished it).
