@@ -4,8 +4,13 @@
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
 
+#include "db/outboxerror.h"
+
+#include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QSqlQuery>
 #include <QThread>
+#include <algorithm>
 
 OutboxPartitions::OutboxPartitions(DbSession& session)
     : m_session(session)
@@ -68,53 +73,97 @@ std::optional<qint64> OutboxPartitions::firstIdCreatedFrom(const QDateTime& crea
     return q.value(1).toLongLong();
 }
 
+void OutboxPartitions::detach(const QString& partition, qint64 olderThanMs)
+{
+    // At most a FINALIZE of an interrupted detach, then this partition's own statement (migration 0023).
+    for (int statements = 0;; ++statements) {
+        QSqlQuery& next = m_session.exec(
+            QStringLiteral("SELECT outbox_begin_detach(?::text, now() - ?::bigint * interval '1 millisecond')"),
+            { partition, olderThanMs }, QStringLiteral("detaching the outbox partition %1").arg(partition));
+        if (!next.next() || next.value(0).isNull())
+            break;
+        const QString statement = next.value(0).toString();
+        if (statements == 2) {
+            throw OutboxError(OutboxError::Kind::Other,
+                QStringLiteral("detaching the outbox partition %1: still asked to run \"%2\" after two statements")
+                    .arg(partition, statement));
+        }
+        // Cannot run in a transaction block, nor be prepared.
+        m_session.execScript(statement, QStringLiteral("detaching the outbox partition %1").arg(partition));
+    }
+    m_session.exec(QStringLiteral("SELECT outbox_end_detach(now() - ?::bigint * interval '1 millisecond')"),
+        { olderThanMs }, QStringLiteral("recording the detached outbox partition %1").arg(partition));
+}
+
+void OutboxPartitions::restAfter(const QElapsedTimer& step)
+{
+    QThread::msleep(std::min<qint64>(step.elapsed() * RestPerStepWork, MaxRestMs));
+}
+
 qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
 {
-    for (const OutboxPartition& partition : list()) {
-        if (!partition.isOpen()) {
-            m_session.exec(
-                QStringLiteral("SELECT outbox_detach_partition(?::text, now() - ?::bigint * interval '1 millisecond')"),
-                { partition.name, olderThanMs },
-                QStringLiteral("detaching the outbox partition %1").arg(partition.name));
+    m_session.exec(QStringLiteral("SELECT outbox_lock_partition_maintenance()"), {},
+        QStringLiteral("waiting for another purge of the outbox partitions to end"));
+    const auto unlock = qScopeGuard([this] {
+        try {
+            m_session.exec(QStringLiteral("SELECT outbox_unlock_partition_maintenance()"), {},
+                QStringLiteral("ending the purge of the outbox partitions"));
+        } catch (const OutboxError&) {
+            // The session is gone, and its lock with it.
         }
-    }
-    // Also what an earlier purge detached and could not drop. Each index, then the table, in a transaction of its
-    // own, with a pause after each large one: removing every file at once stalled the writers' commits (migration
-    // 0022).
-    const auto pauseAfter = [](qint64 bytes) {
-        if (bytes >= PacedDropBytes)
-            QThread::msleep(DropPauseMs);
+    });
+    const auto stillListed = [this](const QString& name) {
+        QSqlQuery& q
+            = m_session.exec(QStringLiteral("SELECT EXISTS (SELECT FROM outbox_partitions WHERE name = ?::text)"),
+                { name }, QStringLiteral("reading the outbox partitions"));
+        return q.next() && q.value(0).toBool();
     };
+    for (const OutboxPartition& partition : list()) {
+        // Gone meanwhile if an earlier purge left its detach pending: finished and recorded with the first partition
+        // detached here.
+        if (!partition.isOpen() && stillListed(partition.name))
+            detach(partition.name, olderThanMs);
+    }
+    // Also what an earlier purge detached and could not drop: counted a chunk at a time, then each index, then the
+    // table, each step in a transaction of its own with a rest after it. Counting or removing a large table in one
+    // step held up the writers' commits (migrations 0022, 0023).
     struct Dropped {
         QVariant lowerId;
         qint64 upperId;
         qint64 rows;
-        qint64 bytes;
     };
     const QStringList detached = SqlValues::collect(
         m_session.exec(QStringLiteral("SELECT name FROM outbox_detached_partitions ORDER BY detached_at, name"), {},
             QStringLiteral("listing the detached outbox partitions")),
         [](const QSqlQuery& q) { return q.value(0).toString(); });
+    // Runs `step` until it returns a NULL or false, resting after each run.
+    const auto repeat = [this](const QString& sql, const QVariantList& binds, const QString& context) {
+        for (;;) {
+            QElapsedTimer step;
+            step.start();
+            QSqlQuery& q = m_session.exec(sql, binds, context);
+            const bool more = q.next() && !q.value(0).isNull() && q.value(0).toBool();
+            restAfter(step);
+            if (!more)
+                return;
+        }
+    };
     QList<Dropped> gone;
     for (const QString& name : detached) {
-        for (;;) {
-            QSqlQuery& index = m_session.exec(QStringLiteral("SELECT outbox_drop_detached_index(?::text)"), { name },
-                QStringLiteral("dropping an index of the detached outbox partition %1").arg(name));
-            if (!index.next() || index.value(0).isNull())
-                break;
-            pauseAfter(index.value(0).toLongLong());
-        }
-        const QList<Dropped> table = SqlValues::collect(
+        repeat(QStringLiteral("SELECT outbox_count_detached(?::text, ?::int)"), { name, CountChunkRows },
+            QStringLiteral("counting the rows of the detached outbox partition %1").arg(name));
+        repeat(QStringLiteral("SELECT outbox_drop_detached_index(?::text) IS NOT NULL"), { name },
+            QStringLiteral("dropping an index of the detached outbox partition %1").arg(name));
+        QElapsedTimer step;
+        step.start();
+        gone += SqlValues::collect(
             m_session.exec(
-                QStringLiteral("SELECT lower_id, upper_id, dropped, bytes FROM outbox_drop_detached_table(?::text)"),
-                { name }, QStringLiteral("dropping the detached outbox partition %1").arg(name)),
+                QStringLiteral("SELECT lower_id, upper_id, dropped FROM outbox_drop_detached_table(?::text)"), { name },
+                QStringLiteral("dropping the detached outbox partition %1").arg(name)),
             [](const QSqlQuery& q) {
-                return Dropped { q.value(0), q.value(1).toLongLong(), q.value(2).toLongLong(),
-                    q.value(3).toLongLong() };
+                return Dropped { q.value(0), q.value(1).toLongLong(), q.value(2).toLongLong() };
             });
-        for (const Dropped& range : table)
-            pauseAfter(range.bytes);
-        gone += table;
+        restAfter(step);
     }
     qint64 dropped = 0;
     for (const Dropped& range : gone) {

@@ -153,7 +153,7 @@ void OutboxRelay::workerLoop(int index)
     for (;;) {
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
-            session.compileNothing();
+            session.planQueueStatements();
             setBackendPid(index, session.backendPid());
             m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();

@@ -98,7 +98,9 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
             PgConnection connection(conninfo);
-            connection.exec("SET jit = off"); // as the relay's sessions (DbSession::compileNothing)
+            // As the relay's sessions (DbSession::planQueueStatements).
+            connection.exec("SET jit = off");
+            connection.exec("SET enable_bitmapscan = off");
             connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
             connection.prepare("publish", OutboxLeaseRepository::MarkPublishedSql);
             const std::vector<QByteArray> claim { "raw", QByteArray::number(batch), "raw/w" + QByteArray::number(w),
