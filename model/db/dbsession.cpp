@@ -50,9 +50,9 @@ DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
 }
 
-void DbSession::planQueueStatements()
+void DbSession::compileNothing()
 {
-    execScript(QStringLiteral("SET jit = off; SET enable_bitmapscan = off"), QStringLiteral("configuring the session"));
+    execScript(QStringLiteral("SET jit = off"), QStringLiteral("configuring the session"));
 }
 
 void DbSession::planEachSearch()

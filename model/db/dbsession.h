@@ -31,21 +31,15 @@ public:
     // Throws OutboxError whose message starts with `context`.
     QSqlQuery& exec(const QString& sql, const QVariantList& binds, const QString& context);
 
-    // For sessions running the relay's statements, which read a few rows in index order (the claim's first batch
-    // by next_attempt_at, the rest by id):
-    // - JIT off: the planner starts it on a cost estimate alone (a missing index makes one large) and spends
-    //   hundreds of milliseconds compiling each statement (the claim took 0.75 s instead of 2 ms on a schema
-    //   without the ordering index);
-    // - no bitmap scans: a partition the roll opened has no statistics until autovacuum analyzes it (up to a
-    //   minute, autovacuum_naptime), and the planner, guessing few due rows, read every due row of it through a
-    //   bitmap and sorted them to claim 500 (82 ms per claim with 50,000 rows waiting, 1.3 ms through the index
-    //   in order).
-    void planQueueStatements();
+    // JIT off for the session: its statements run in milliseconds, and JIT, which the planner starts on a cost
+    // estimate alone (a missing index makes one large), spends hundreds of milliseconds compiling each (the relay's
+    // claim took 0.75 s instead of 2 ms on a schema without the ordering index).
+    void compileNothing();
 
     // Plans every execution with its bound values (plan_cache_mode = force_custom_plan), for sessions serving
     // searches: their best plan depends on the value searched for, and the generic plan PostgreSQL switches to
     // after five executions of a prepared statement can turn a 1 ms search into a scan of the table. Also without
-    // JIT (see planQueueStatements()) and without parallel workers, which cost more to start than a search takes: each
+    // JIT (see compileNothing()) and without parallel workers, which cost more to start than a search takes: each
     // worker is a new backend that opens every partition and index it reads (a stuck-rows page of a ten-partition
     // outbox: 50-55 ms with two workers, 3 ms without).
     void planEachSearch();

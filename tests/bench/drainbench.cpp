@@ -98,7 +98,7 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
             PgConnection connection(conninfo);
-            // As the relay's sessions (DbSession::planQueueStatements).
+            // As the relay's sessions (OutboxRelay::workerLoop).
             connection.exec("SET jit = off");
             connection.exec("SET enable_bitmapscan = off");
             connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
