@@ -2,9 +2,8 @@
 #include "outbox/outboxpartitions.h"
 
 #include "db/dbsession.h"
-#include "db/sqlvalues.h"
-
 #include "db/outboxerror.h"
+#include "db/sqlvalues.h"
 
 #include <QElapsedTimer>
 #include <QScopeGuard>
@@ -136,7 +135,7 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
         m_session.exec(QStringLiteral("SELECT name FROM outbox_detached_partitions ORDER BY detached_at, name"), {},
             QStringLiteral("listing the detached outbox partitions")),
         [](const QSqlQuery& q) { return q.value(0).toString(); });
-    // Runs `step` until it returns a NULL or false, resting after each run.
+    // Runs `sql` until it returns false or NULL, resting after each run.
     const auto repeat = [this](const QString& sql, const QVariantList& binds, const QString& context) {
         for (;;) {
             QElapsedTimer step;

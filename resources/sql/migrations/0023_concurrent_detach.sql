@@ -1,9 +1,9 @@
 -- SPDX-License-Identifier: GPL-3.0-or-later
 -- Retention without a pause for writers. outbox_detach_partition() takes the outbox's ACCESS EXCLUSIVE lock to
--- detach: with a relay and four creating clients, creates fell by 17-22 % in its second (every writer queues behind
--- the lock request, then replans). ALTER TABLE ... DETACH PARTITION ... CONCURRENTLY takes SHARE UPDATE EXCLUSIVE,
--- which writers do not conflict with (same load: within 4 % of the seconds around it), but it cannot run in a
--- function or a transaction block, so the caller runs it:
+-- detach: every writer queues behind its lock request (0.13-0.19 s with a relay and four creating clients; creates
+-- -17, -7, +3 and +2 % over its span in four runs, against the seconds around it). ALTER TABLE ... DETACH PARTITION
+-- ... CONCURRENTLY takes SHARE UPDATE EXCLUSIVE, which writers do not conflict with (15-36 ms; -4 and +3 %), but it
+-- cannot run in a function or a transaction block, so the caller runs it:
 --
 --   outbox_begin_detach(partition, cutoff)  returns the statement to run next (outside a transaction), or NULL;
 --                                           call it again until it returns NULL;
