@@ -7,20 +7,27 @@
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 
 // What the console's widget tests share: settings of their own, and screenshots that must show something.
 namespace GuiTesting {
 
-// Points QSettings (and every QStandardPaths location) at a test-mode file named after `testName`, and empties it,
-// so that a test never reads the operator's settings or an earlier run's.
+// Points QSettings at a file named after `testName` in a directory of this process's own, and every QStandardPaths
+// location at test mode, so that a test never reads the operator's settings, an earlier run's, or those of another
+// process of the same test running beside it (tst_keychain and tst_keychain_absent are one executable: sharing a
+// file, one's recent connections replaced the other's between two lines of a test).
 inline void useOwnSettings(const QString& testName)
 {
+    static QTemporaryDir directory;
+    QVERIFY2(directory.isValid(), qPrintable(directory.errorString()));
     QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, directory.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, directory.path());
     QCoreApplication::setOrganizationName(QStringLiteral("outbox-console-test"));
     QCoreApplication::setApplicationName(testName);
-    QSettings().clear();
+    QVERIFY(QSettings().allKeys().isEmpty());
 }
 
 // Saves `widget` as `name` in the working directory (the build's tests/ folder), and fails if it rendered blank.

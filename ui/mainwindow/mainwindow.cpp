@@ -243,24 +243,26 @@ MainWindow::MainWindow(QWidget* parent)
         connectTo(ConnectionSettings::fromDsn(PasswordKeychain::withPassword(identity, password)),
             Conninfo::displayName(Conninfo::parseWithoutSecrets(identity)));
     });
-    const auto withoutStoredPassword = [this](const QString& identity) {
+    // `keychainError`: why the keychain could not be read, for the dialog to say (empty: nothing was stored).
+    const auto withoutStoredPassword = [this](const QString& identity, const QString& keychainError) {
         if (identity != std::exchange(m_recentIdentity, QString()))
             return;
         if (m_recentWithout == WithoutStoredPassword::Ask) {
-            showConnectDialog();
+            showConnectDialog(keychainError);
             return;
         }
         m_pending = { identity, PendingConnection::Keychain::Leave, QString() };
         connectTo(
             ConnectionSettings::fromDsn(identity), Conninfo::displayName(Conninfo::parseWithoutSecrets(identity)));
     };
-    connect(&m_keychain, &PasswordKeychain::notStored, this, withoutStoredPassword);
+    connect(&m_keychain, &PasswordKeychain::notStored, this,
+        [withoutStoredPassword](const QString& identity) { withoutStoredPassword(identity, QString()); });
     connect(&m_keychain, &PasswordKeychain::failed, this,
         [this, withoutStoredPassword](const QString& identity, const QString& message) {
+            // Reading, storing or forgetting: whoever asked must learn it did not happen.
+            m_messages->post(tr("Keychain: %1").arg(message));
             if (identity == m_recentIdentity)
-                withoutStoredPassword(identity);
-            else // storing or forgetting: the operator asked for it and must learn it did not happen
-                m_messages->post(tr("Keychain: %1").arg(message));
+                withoutStoredPassword(identity, tr("Keychain: %1").arg(message));
         });
     connect(&m_keychain, &PasswordKeychain::stored, this, [this](const QString& identity) {
         m_currentIdentity = identity;
