@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "operations/retentionpurger.h"
 
+#include "db/maintenancepace.h"
 #include "idempotency/idempotencyrepository.h"
 #include "inbox/inboxrepository.h"
 #include "operations/relayfleet.h"
@@ -13,14 +14,18 @@ RetentionPurger::RetentionPurger(DbSession& session, int batchSize)
     , m_batchSize(batchSize)
 { }
 
+// Batches until one comes back short, paced: deleting 1 M expired keys back to back halved the claims of new keys
+// on 2 cores for its 9 s.
 static qint64 purgeInBatches(int batchSize, const std::function<int()>& deleteBatch)
 {
     qint64 total = 0;
+    MaintenancePace pace;
     for (;;) {
         const int deleted = deleteBatch();
         total += deleted;
         if (deleted < batchSize)
             return total;
+        pace.rest();
     }
 }
 

@@ -6,7 +6,8 @@
 class DbSession;
 
 // Retention in bounded batches: each batch is one short DELETE ... LIMIT transaction that skips locked
-// rows, so a purge over millions of rows never holds long locks or builds a giant transaction. The outbox's
+// rows, so a purge over millions of rows never holds long locks or builds a giant transaction, and the batches are
+// paced (MaintenancePace) so that the writers keep most of the machine. The outbox's
 // published rows go with whole partitions instead (OutboxPartitions).
 class RetentionPurger final {
 public:

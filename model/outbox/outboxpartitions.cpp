@@ -2,14 +2,12 @@
 #include "outbox/outboxpartitions.h"
 
 #include "db/dbsession.h"
+#include "db/maintenancepace.h"
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
 
-#include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QSqlQuery>
-#include <QThread>
-#include <algorithm>
 
 OutboxPartitions::OutboxPartitions(DbSession& session)
     : m_session(session)
@@ -94,11 +92,6 @@ void OutboxPartitions::detach(const QString& partition, qint64 olderThanMs)
         { olderThanMs }, QStringLiteral("recording the detached outbox partition %1").arg(partition));
 }
 
-void OutboxPartitions::restAfter(const QElapsedTimer& step)
-{
-    QThread::msleep(std::min<qint64>(step.elapsed() * RestPerStepWork, MaxRestMs));
-}
-
 qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
 {
     m_session.exec(QStringLiteral("SELECT outbox_lock_partition_maintenance()"), {},
@@ -137,12 +130,11 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
         [](const QSqlQuery& q) { return q.value(0).toString(); });
     // Runs `sql` until it returns false or NULL, resting after each run.
     const auto repeat = [this](const QString& sql, const QVariantList& binds, const QString& context) {
+        MaintenancePace pace;
         for (;;) {
-            QElapsedTimer step;
-            step.start();
             QSqlQuery& q = m_session.exec(sql, binds, context);
             const bool more = q.next() && !q.value(0).isNull() && q.value(0).toBool();
-            restAfter(step);
+            pace.rest();
             if (!more)
                 return;
         }
@@ -153,8 +145,7 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
             QStringLiteral("counting the rows of the detached outbox partition %1").arg(name));
         repeat(QStringLiteral("SELECT outbox_drop_detached_index(?::text) IS NOT NULL"), { name },
             QStringLiteral("dropping an index of the detached outbox partition %1").arg(name));
-        QElapsedTimer step;
-        step.start();
+        MaintenancePace pace;
         gone += SqlValues::collect(
             m_session.exec(
                 QStringLiteral("SELECT lower_id, upper_id, dropped FROM outbox_drop_detached_table(?::text)"), { name },
@@ -162,7 +153,7 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
             [](const QSqlQuery& q) {
                 return Dropped { q.value(0), q.value(1).toLongLong(), q.value(2).toLongLong() };
             });
-        restAfter(step);
+        pace.rest();
     }
     qint64 dropped = 0;
     for (const Dropped& range : gone) {

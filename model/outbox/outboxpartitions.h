@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -46,18 +45,15 @@ public:
     // the failed attempts of the rows that went, `batchSize` at a time. Returns the rows that went. One purge at a
     // time (a second waits). A partition leaves the outbox by a concurrent detach, which writers do not wait for;
     // its rows are then counted CountChunkRows at a time, its files removed one index at a time, then the table,
-    // resting RestPerStepWork times as long as each step took (at most MaxRestMs), so that the writers' commits are
-    // not held up: a few seconds for a partition of a million rows, next to nothing for a small one.
+    // each step paced (MaintenancePace), so that the writers' commits are not held up: a few seconds for a partition
+    // of a million rows, next to nothing for a small one.
     qint64 dropPublished(qint64 olderThanMs, int batchSize);
     static constexpr int CountChunkRows = 100'000;
-    static constexpr int RestPerStepWork = 3;
-    static constexpr qint64 MaxRestMs = 1000;
 
 private:
     // Takes `partition` out of the outbox if rows in it were published before the cutoff (outbox_begin_detach,
     // the statements it returns, outbox_end_detach).
     void detach(const QString& partition, qint64 olderThanMs);
-    static void restAfter(const QElapsedTimer& step);
 
     DbSession& m_session;
 };
