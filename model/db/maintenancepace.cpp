@@ -4,13 +4,14 @@
 #include <QThread>
 #include <algorithm>
 
-MaintenancePace::MaintenancePace()
+MaintenancePace::MaintenancePace(int restPerStepWork)
+    : m_restPerStepWork(restPerStepWork)
 {
     m_step.start();
 }
 
 void MaintenancePace::rest()
 {
-    QThread::msleep(static_cast<unsigned long>(std::min<qint64>(m_step.elapsed() * RestPerStepWork, MaxRestMs)));
+    QThread::msleep(static_cast<unsigned long>(std::min<qint64>(m_step.elapsed() * m_restPerStepWork, MaxRestMs)));
     m_step.start();
 }

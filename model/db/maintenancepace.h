@@ -4,22 +4,20 @@
 #include <QElapsedTimer>
 
 // Paces maintenance that competes with the writers for the same cores, disk and WAL (a purge, a drop of detached
-// partitions): after each step, one short transaction, it rests RestPerStepWork times as long as the step took, at
-// most MaxRestMs, so that maintenance made of steps shorter than a third of a second works a quarter of the time it
-// spans. Small steps (tests, a quiet service) rest next to nothing. Measured on 2 cores under 4 writing clients:
-// taking a 1 M-row partition out and removing it in one statement each cost creates -26 %, paced -6 to -15 % (two
-// runs); deleting 1 M expired idempotency keys unpaced cost claims of new keys -54 %, paced -19 %.
+// partitions): after each step, one short transaction, it rests `restPerStepWork` times as long as the step took,
+// at most MaxRestMs, so that maintenance made of short steps works 1 / (restPerStepWork + 1) of the time it spans.
+// Small steps (tests, a quiet service) rest next to nothing. Each caller picks its factor from what it measured.
 class MaintenancePace final {
 public:
-    static constexpr int RestPerStepWork = 3;
     static constexpr qint64 MaxRestMs = 1000;
 
     // Starts timing the first step.
-    MaintenancePace();
+    explicit MaintenancePace(int restPerStepWork);
 
     // Rests after the step that began with the constructor or with the last rest(), and starts timing the next.
     void rest();
 
 private:
     QElapsedTimer m_step;
+    int m_restPerStepWork;
 };

@@ -130,7 +130,7 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
         [](const QSqlQuery& q) { return q.value(0).toString(); });
     // Runs `sql` until it returns false or NULL, resting after each run.
     const auto repeat = [this](const QString& sql, const QVariantList& binds, const QString& context) {
-        MaintenancePace pace;
+        MaintenancePace pace(RestPerStepWork);
         for (;;) {
             QSqlQuery& q = m_session.exec(sql, binds, context);
             const bool more = q.next() && !q.value(0).isNull() && q.value(0).toBool();
@@ -145,7 +145,7 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
             QStringLiteral("counting the rows of the detached outbox partition %1").arg(name));
         repeat(QStringLiteral("SELECT outbox_drop_detached_index(?::text) IS NOT NULL"), { name },
             QStringLiteral("dropping an index of the detached outbox partition %1").arg(name));
-        MaintenancePace pace;
+        MaintenancePace pace(RestPerStepWork);
         gone += SqlValues::collect(
             m_session.exec(
                 QStringLiteral("SELECT lower_id, upper_id, dropped FROM outbox_drop_detached_table(?::text)"), { name },
