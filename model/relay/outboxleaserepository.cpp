@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QSqlQuery>
 #include <algorithm>
+#include <limits>
 
 // `due`: the claim's candidates. A keyed candidate is taken only if every older row of its key that is not
 // published or discarded is a candidate too: `blocker` is each key's oldest such row that is not, and the candidates
@@ -29,7 +30,8 @@ const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
     "  WHERE scope = 'relay' AND target = ?::text AND resumed_at IS NULL), "
     "candidates AS MATERIALIZED ("
     "  SELECT id, ordering_key, event_type FROM outbox "
-    "  WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() AND NOT EXISTS (SELECT FROM relay_pause) "
+    "  WHERE id >= ?::bigint AND status IN ('pending', 'failed') AND next_attempt_at <= now() "
+    "    AND NOT EXISTS (SELECT FROM relay_pause) "
     "  ORDER BY next_attempt_at, id LIMIT ?::int FOR UPDATE SKIP LOCKED), "
     "held AS MATERIALIZED ("
     "  SELECT c.id FROM candidates c "
@@ -37,30 +39,32 @@ const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
     "    AND EXISTS (SELECT FROM outbox_pauses p WHERE p.scope = 'event_type' AND p.target = c.event_type "
     "                  AND p.resumed_at IS NULL FOR SHARE)), "
     "paused AS ("
-    "  UPDATE outbox o SET status = 'paused', updated_at = now() FROM held WHERE o.id = held.id RETURNING 1), "
+    "  UPDATE outbox o SET status = 'paused', updated_at = now() FROM held "
+    "  WHERE o.id >= ?::bigint AND o.id = held.id RETURNING 1), "
     "due AS MATERIALIZED ("
     "  SELECT id, ordering_key FROM candidates WHERE id NOT IN (SELECT id FROM held)), "
     "blocker AS MATERIALIZED ("
     "  SELECT k.ordering_key, b.id, b.status "
     "  FROM (SELECT DISTINCT ordering_key FROM due WHERE ordering_key IS NOT NULL) k "
     "  CROSS JOIN LATERAL (SELECT o.id, o.status FROM outbox o "
-    "    WHERE o.ordering_key = k.ordering_key "
+    "    WHERE o.id >= ?::bigint AND o.ordering_key = k.ordering_key "
     "      AND o.status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting', 'paused') "
     "      AND o.id NOT IN (SELECT id FROM due) "
     "    ORDER BY o.id LIMIT 1) b), "
     "parked AS ("
     "  UPDATE outbox o SET status = 'waiting', updated_at = now() "
     "  FROM due JOIN blocker b ON b.ordering_key = due.ordering_key "
-    "  WHERE o.id = due.id AND due.id > b.id "
+    "  WHERE o.id >= ?::bigint AND o.id = due.id AND due.id > b.id "
     "    AND b.status <> 'in_flight' "
-    "    AND EXISTS (SELECT FROM outbox h WHERE h.id = b.id AND h.status = b.status FOR SHARE SKIP LOCKED) "
+    "    AND EXISTS (SELECT FROM outbox h "
+    "                WHERE h.id >= ?::bigint AND h.id = b.id AND h.status = b.status FOR SHARE SKIP LOCKED) "
     "  RETURNING 1), "
     "claimed AS ("
     "  UPDATE outbox o SET status = 'in_flight', lease_owner = ?::text, "
     "    lease_expires_at = now() + ?::bigint * interval '1 millisecond', "
     "    lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now() "
     "  FROM due LEFT JOIN blocker b ON b.ordering_key = due.ordering_key "
-    "  WHERE o.id = due.id AND (b.id IS NULL OR due.id < b.id) "
+    "  WHERE o.id >= ?::bigint AND o.id = due.id AND (b.id IS NULL OR due.id < b.id) "
     "  RETURNING o.id, o.lease_token, o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, "
     "    o.payload::text AS payload, o.headers::text AS headers, o.attempts, epoch_ms(o.created_at) AS created_ms, "
     "    o.ordering_key) "
@@ -68,6 +72,15 @@ const QString OutboxLeaseRepository::ClaimSql = QStringLiteral(
     // is paused.
     "SELECT c.*, p.parked + (SELECT count(*) FROM paused) AS parked, r.paused_by, r.reason "
     "FROM (SELECT count(*) AS parked FROM parked) p LEFT JOIN relay_pause r ON true LEFT JOIN claimed c ON true");
+
+const QString OutboxLeaseRepository::LiveFloorSql = QStringLiteral("SELECT outbox_live_floor()");
+
+QVariantList OutboxLeaseRepository::claimBinds(
+    const QString& relay, qint64 liveFloor, int batchSize, const QString& worker, qint64 leaseMs)
+{
+    // In the order of ClaimSql's placeholders: the floor bounds each of its six reads of the outbox.
+    return { relay, liveFloor, batchSize, liveFloor, liveFloor, liveFloor, liveFloor, worker, leaseMs, liveFloor };
+}
 
 const QString OutboxLeaseRepository::MarkPublishedSql
     = QStringLiteral("WITH f AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS f(id bigint, token bigint)) "
@@ -83,8 +96,11 @@ OutboxLeaseRepository::OutboxLeaseRepository(DbSession& session)
 OutboxLeaseRepository::Claim OutboxLeaseRepository::claimDue(
     const QString& relay, const QString& worker, int batchSize, qint64 leaseMs)
 {
-    QSqlQuery& q
-        = m_session.exec(ClaimSql, { relay, batchSize, worker, leaseMs }, QStringLiteral("claiming outbox rows"));
+    QSqlQuery& floorQuery
+        = m_session.exec(LiveFloorSql, {}, QStringLiteral("finding the outbox partitions to claim from"));
+    const qint64 liveFloor = floorQuery.next() ? floorQuery.value(0).toLongLong() : std::numeric_limits<qint64>::min();
+    QSqlQuery& q = m_session.exec(
+        ClaimSql, claimBinds(relay, liveFloor, batchSize, worker, leaseMs), QStringLiteral("claiming outbox rows"));
     Claim claim;
     QList<OutboxMessage>& messages = claim.messages;
     while (q.next()) {

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVariantList>
 #include <optional>
 
 class DbSession;
@@ -16,9 +17,15 @@ class DbSession;
 // cannot overwrite the new owner's result.
 class OutboxLeaseRepository final {
 public:
-    // The claim (relay name, batch size, worker, lease in ms) and the fenced completion (a JSON array of {id, token})
-    // as the relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit.
+    // The claim, with the live floor read just before it (LiveFloorSql) and its values in placeholder order
+    // (claimBinds), and the fenced completion (a JSON array of {id, token}), as the relay sends them, '?'
+    // placeholders: outbox-bench runs them through raw libpq as the relay's own limit. The floor (migration 0025) is
+    // the lowest id a row not yet published can have; as a constant in the claim it keeps the partitions below it
+    // out of the claim's plan.
+    static const QString LiveFloorSql;
     static const QString ClaimSql;
+    static QVariantList claimBinds(
+        const QString& relay, qint64 liveFloor, int batchSize, const QString& worker, qint64 leaseMs);
     static const QString MarkPublishedSql;
 
     explicit OutboxLeaseRepository(DbSession& session);

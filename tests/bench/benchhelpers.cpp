@@ -260,6 +260,15 @@ PgResult PgConnection::execPrepared(const char* name, const std::vector<QByteArr
     return checked(PQexecPrepared(m_connection, name, int(values.size()), pointers.data(), nullptr, nullptr, 0), name);
 }
 
+PgResult PgConnection::execPreparedWithValues(const char* name, const QVariantList& values)
+{
+    std::vector<QByteArray> texts;
+    texts.reserve(values.size());
+    for (const QVariant& value : values)
+        texts.push_back(value.toString().toUtf8());
+    return execPrepared(name, texts);
+}
+
 PgResult PgConnection::exec(const char* sql)
 {
     return checked(PQexec(m_connection, sql), sql);

@@ -90,11 +90,20 @@ int runClaimPlan(const ConnectionSettings&, DbSession& admin, const QStringList&
         double(timer.elapsed()) / 1000.0);
 
     PgConnection connection;
+    connection.prepare("floor", OutboxLeaseRepository::LiveFloorSql);
     connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
     for (const char* run : { "cold", "warm" }) {
         connection.exec("BEGIN");
-        const PgResult plan
-            = connection.exec("EXPLAIN (ANALYZE, BUFFERS) EXECUTE claim('bench', 1000, 'bench/w0', 30000)");
+        const qint64 liveFloor
+            = QByteArray(PQgetvalue(connection.execPrepared("floor", std::vector<QByteArray> {}).get(), 0, 0))
+                  .toLongLong();
+        QByteArrayList values;
+        for (const QVariant& value : OutboxLeaseRepository::claimBinds(
+                 QStringLiteral("bench"), liveFloor, 1000, QStringLiteral("bench/w0"), 30000)) {
+            const QByteArray text = value.toString().toUtf8();
+            values += value.typeId() == QMetaType::QString ? "'" + text + "'" : text;
+        }
+        const PgResult plan = connection.exec("EXPLAIN (ANALYZE, BUFFERS) EXECUTE claim(" + values.join(", ") + ")");
         std::printf("\nclaim, batch 1000 (%s):\n", run);
         for (int r = 0; r < PQntuples(plan.get()); ++r)
             std::printf("%s\n", PQgetvalue(plan.get(), r, 0));

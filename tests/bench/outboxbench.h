@@ -85,6 +85,8 @@ public:
     void prepare(const char* name, const QString& sql);
     // Executes the statement prepared as `name` with text parameters; a result with rows or a command's.
     PgResult execPrepared(const char* name, const std::vector<QByteArray>& values);
+    // The same with the values as DbSession takes them, each sent as its text.
+    PgResult execPreparedWithValues(const char* name, const QVariantList& values);
     PgResult exec(const char* sql);
 
 private:

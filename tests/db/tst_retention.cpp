@@ -4,6 +4,7 @@
 #include "operations/retentionpurger.h"
 #include "outbox/outboxpartitions.h"
 #include "outbox/outboxreadrepository.h"
+#include "relay/outboxleaserepository.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/recordingsink.h"
@@ -501,6 +502,108 @@ private slots:
                      .toString(),
             QStringLiteral("pending in ") + filled);
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox")), 1LL);
+    }
+
+    // The relay's claim reads only the partitions from the oldest one holding a row not yet published (migration
+    // 0025): closed partitions published through stay out of its plan; only the floor looks at them.
+    void theClaimLeavesPublishedPartitionsAlone()
+    {
+        const QString first = closedPublishedPartition(20);
+        const QString second = closedPublishedPartition(20);
+        addRows(QStringLiteral("pending"), QStringLiteral("0 s"), 30);
+        QCOMPARE(count(QStringLiteral("SELECT outbox_live_floor()")),
+            count(QStringLiteral("SELECT lower_id FROM outbox_partitions WHERE upper_id IS NULL")));
+
+        // Scans of the two closed partitions and their indexes in the claiming session's transaction, planning
+        // included (the planner probes indexes for its estimates).
+        const auto scansOfClosed = [&] {
+            QSqlQuery& q = session().exec(
+                QStringLiteral("SELECT coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) "
+                               "FROM pg_stat_xact_user_tables WHERE relid IN (?::regclass, ?::regclass)"),
+                { first, second }, QStringLiteral("reading the scan counts"));
+            return q.next() ? q.value(0).toLongLong() : -1;
+        };
+        const auto liveFloor = [&] {
+            session().exec(OutboxLeaseRepository::LiveFloorSql, {}, QStringLiteral("reading the floor")).next();
+        };
+        session().execScript(QStringLiteral("BEGIN"), QStringLiteral("begin"));
+        liveFloor(); // its plans made
+        const qint64 beforeFloor = scansOfClosed();
+        liveFloor();
+        const qint64 floorScans = scansOfClosed() - beforeFloor;
+        // The claim reads the floor again, and nothing else of those partitions.
+        const OutboxLeaseRepository::Claim claim
+            = OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 100, 30'000);
+        const qint64 claimScans = scansOfClosed() - beforeFloor - floorScans;
+        session().execScript(QStringLiteral("COMMIT"), QStringLiteral("commit"));
+        QCOMPARE(claim.messages.size(), 30);
+        QVERIFY(beforeFloor >= 0);
+        QCOMPARE(claimScans, floorScans);
+    }
+
+    // A row the relay must still publish or wait for, in a closed partition behind and before published ones, moves
+    // the floor down to its partition: the claim takes it, or parks a younger row of its ordering key behind it.
+    void rowsToPublishInClosedPartitionsStayInTheClaim_data()
+    {
+        QTest::addColumn<bool>("inFirstPartition");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<bool>("claimed"); // the old row; otherwise the young row of its key is parked
+        QTest::newRow("failed, due") << false << QStringLiteral("failed") << true;
+        QTest::newRow("pending, in the first partition") << true << QStringLiteral("pending") << true;
+        QTest::newRow("dead, ahead of its key") << false << QStringLiteral("dead") << false;
+        QTest::newRow("dead, in the first partition") << true << QStringLiteral("dead") << false;
+    }
+
+    void rowsToPublishInClosedPartitionsStayInTheClaim()
+    {
+        QFETCH(bool, inFirstPartition);
+        QFETCH(QString, status);
+        QFETCH(bool, claimed);
+        const auto addOld = [&] {
+            return db()
+                .scalar(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                       "  dedupe_key, status, attempts, ordering_key, next_attempt_at) "
+                                       "VALUES ('order', 'old', 'e', '{}', 'old', ?::text, 1, 'key', "
+                                       "  now() - interval '1 s') RETURNING id"),
+                    { status })
+                .toLongLong();
+        };
+        qint64 old = -1;
+        if (inFirstPartition)
+            old = addOld();
+        closedPublishedPartition(20);
+        if (!inFirstPartition) {
+            closedPublishedPartition(20);
+            addRows(QStringLiteral("published"), QStringLiteral("2 days"), 20);
+            old = addOld();
+            QVERIFY(OutboxPartitions(session()).rollIfOlderThan(0));
+        }
+        closedPublishedPartition(20);
+        addRows(QStringLiteral("pending"), QStringLiteral("0 s"), 5);
+        const qint64 young = count(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                           "  ordering_key) VALUES ('order', 'young', 'e', '{}', 'young', 'key') RETURNING id"));
+        const qint64 floor = count(QStringLiteral("SELECT outbox_live_floor()"));
+        QCOMPARE(floor,
+            db().scalar(
+                    QStringLiteral("SELECT coalesce(lower_id, '-9223372036854775808'::bigint) "
+                                   "FROM outbox_partitions "
+                                   "WHERE name = (SELECT tableoid::regclass::text FROM outbox WHERE id = ?::bigint)"),
+                    { old })
+                .toLongLong());
+        QVERIFY(floor < count(QStringLiteral("SELECT lower_id FROM outbox_partitions WHERE upper_id IS NULL")));
+
+        const OutboxLeaseRepository::Claim claim
+            = OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 100, 30'000);
+        QSet<qint64> ids;
+        for (const OutboxMessage& message : claim.messages)
+            ids.insert(message.id);
+        QCOMPARE(ids.contains(old), claimed);
+        QCOMPARE(ids.contains(young), claimed);
+        QCOMPARE(ids.size(), claimed ? 7 : 5);
+        QCOMPARE(claim.parked, claimed ? 0 : 1);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { young }).toString(),
+            claimed ? QStringLiteral("in_flight") : QStringLiteral("waiting"));
     }
 
     // A search of a created range reads only the partitions that can hold such rows: those closed before the
