@@ -87,6 +87,7 @@ const QString OutboxLeaseRepository::MarkPublishedSql
                      "UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, "
                      "  lease_expires_at = NULL, updated_at = now() "
                      "FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' "
+                     "  AND o.id BETWEEN ?::bigint AND ?::bigint "
                      "RETURNING o.id, epoch_ms(now()) - epoch_ms(o.created_at)");
 
 OutboxLeaseRepository::OutboxLeaseRepository(DbSession& session)
@@ -142,8 +143,10 @@ QList<PublishedRow> OutboxLeaseRepository::markPublished(const QList<LeaseFence>
 {
     if (fences.isEmpty())
         return {};
-    QSqlQuery& q
-        = m_session.exec(MarkPublishedSql, { fencesJson(fences) }, QStringLiteral("marking outbox rows published"));
+    const auto [lowest, highest] = std::minmax_element(
+        fences.cbegin(), fences.cend(), [](const LeaseFence& a, const LeaseFence& b) { return a.id < b.id; });
+    QSqlQuery& q = m_session.exec(MarkPublishedSql, { fencesJson(fences), lowest->id, highest->id },
+        QStringLiteral("marking outbox rows published"));
     QList<PublishedRow> published;
     while (q.next())
         published.append({ q.value(0).toLongLong(), q.value(1).toLongLong() });

@@ -18,10 +18,10 @@ class DbSession;
 class OutboxLeaseRepository final {
 public:
     // The claim, with the live floor read just before it (LiveFloorSql) and its values in placeholder order
-    // (claimBinds), and the fenced completion (a JSON array of {id, token}), as the relay sends them, '?'
-    // placeholders: outbox-bench runs them through raw libpq as the relay's own limit. The floor (migration 0025) is
-    // the lowest id a row not yet published can have; as a constant in the claim it keeps the partitions below it
-    // out of the claim's plan.
+    // (claimBinds), and the fenced completion (a JSON array of {id, token}, then the lowest and highest id in it), as
+    // the relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit. The
+    // floor (migration 0025) is the lowest id a row not yet published can have; as a constant in the claim it keeps
+    // the partitions below it out of the claim's plan, as the id range keeps the others out of the completion's.
     static const QString LiveFloorSql;
     static const QString ClaimSql;
     static QVariantList claimBinds(

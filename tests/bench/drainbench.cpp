@@ -14,10 +14,12 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <latch>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -128,7 +130,12 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
                 if (count == 0)
                     break;
                 fences = "[";
+                qint64 lowest = std::numeric_limits<qint64>::max();
+                qint64 highest = std::numeric_limits<qint64>::min();
                 for (int r = 0; r < count; ++r) {
+                    const qint64 id = QByteArray(PQgetvalue(claimed.get(), r, 0)).toLongLong();
+                    lowest = std::min(lowest, id);
+                    highest = std::max(highest, id);
                     fences += r == 0 ? "{\"id\":" : ",{\"id\":";
                     fences += PQgetvalue(claimed.get(), r, 0);
                     fences += ",\"token\":";
@@ -137,7 +144,10 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
                 }
                 fences += ']';
                 connection.exec("BEGIN");
-                published += PQntuples(connection.execPrepared("publish", { fences }).get());
+                published += PQntuples(
+                    connection
+                        .execPrepared("publish", { fences, QByteArray::number(lowest), QByteArray::number(highest) })
+                        .get());
                 connection.exec("COMMIT");
             }
             total += published;
