@@ -13,12 +13,14 @@
 //
 //   latency [seconds=20] [amqp://USER:PASS@HOST:PORT/VHOST[?exchange=NAME]|none] [rates,...=100,1000,5000]
 //           [sinks,...=null,file,rabbitmq]                                           (latencybench.cpp)
-//     Publish latency (published_at - created_at: p50, p99, max, from the database) of an OutboxRelay (1 worker,
+//     Publish latency (published_at - created_at: p50, p99, max, from the database; and published_at - the moment
+//     the writer's INSERT returned, which leaves out the writer's own commit) of an OutboxRelay (1 worker,
 //     batch 100; also 4 workers at the highest rate) while rows arrive at each steady rate, one autocommit INSERT
 //     per row on a connection per 200 rows/s, for `seconds`; into the null sink, a file in a temporary directory
 //     and, with a URI (argument or OUTBOX_TEST_AMQP_URI), RabbitMQ with publisher confirms into a durable queue
 //     (exchange outbox-bench unless the URI names one). For RabbitMQ also the broker's own limit: a rabbitmq-c
-//     loop publishing the same persistent messages at the same rate, each confirm awaited.
+//     loop publishing the same persistent messages at the same rate, each confirm awaited, against the
+//     relay's p99 from the commit.
 //
 //   drain [rows=100000] [batch=1000] [rounds=3] [workers,...=1,4]                     (drainbench.cpp)
 //     `rows` seeded rows drained by a raw libpq loop of the relay's own claim and completion statements, and by
