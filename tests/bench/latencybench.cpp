@@ -135,7 +135,7 @@ QString latencyColumns(const Latency& latency)
 // The relay's latency, from the database: published_at - created_at over the window's rows, and published_at - the
 // time the writer's INSERT of row n returned, `committedUs[n]` (microseconds since the epoch, this host's clock,
 // which the local server shares).
-Latency windowLatency(DbSession& admin, const QList<qint64>& committedUs)
+Latency windowLatency(DbSession& admin, const std::vector<qint64>& committedUs)
 {
     QSqlQuery& q = admin.exec(
         QStringLiteral("SELECT count(*), count(*) FILTER (WHERE published_at IS NULL), "
@@ -152,7 +152,7 @@ Latency windowLatency(DbSession& admin, const QList<qint64>& committedUs)
     latency.p50 = q.value(2).toDouble();
     latency.p99 = q.value(3).toDouble();
     latency.max = q.value(4).toDouble();
-    QList<qint64> rows(committedUs.size());
+    QList<qint64> rows(qsizetype(committedUs.size()));
     std::iota(rows.begin(), rows.end(), 0);
     QSqlQuery& c = admin.exec(
         QStringLiteral("SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), 0), "
@@ -160,7 +160,8 @@ Latency windowLatency(DbSession& admin, const QList<qint64>& committedUs)
                        "FROM (SELECT (extract(epoch FROM o.published_at) * 1000 - c.us / 1000.0)::float8 AS ms "
                        "  FROM outbox o JOIN unnest(?::bigint[], ?::bigint[]) AS c(n, us) "
                        "    ON o.aggregate_id = c.n::text AND o.aggregate_type = ?::text) w"),
-        { SqlValues::bigintArray(rows), SqlValues::bigintArray(committedUs), WindowMark },
+        { SqlValues::bigintArray(rows), SqlValues::bigintArray(QList<qint64>(committedUs.cbegin(), committedUs.cend())),
+            WindowMark },
         QStringLiteral("window latency from the writers' commits"));
     c.next();
     latency.commitP50 = c.value(0).toDouble();
@@ -199,16 +200,16 @@ Latency relayLatency(
     OutboxRelay relay(settings, SinkSpec::parse(spec), options);
     RunningRelay running(relay);
     std::this_thread::sleep_for(std::chrono::milliseconds(SettleMs));
-    // Each row's slot is written by the one thread that inserts it.
-    QList<qint64> committedUs(qsizetype(rate) * seconds);
+    // Each row's slot is written by the one thread that inserts it (a vector: no shared state besides the slots).
+    std::vector<qint64> committedUs(size_t(rate) * size_t(seconds));
     const double inserted = paced(connectionsFor(rate), rate, seconds, [&committedUs](int) -> PacedOperation {
         auto connection = std::make_shared<PgConnection>();
         connection->prepare("insert", InsertSql);
         return [connection, &committedUs](qint64 n) {
             connection->execPrepared("insert", { QByteArray::number(n) });
-            committedUs[n] = std::chrono::duration_cast<std::chrono::microseconds>(
+            committedUs[size_t(n)] = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
+                                         .count();
         };
     });
     if (!waitUntil([&] { return unpublishedRows(admin) == 0; }, 120'000))
