@@ -142,9 +142,7 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
             qint64 published = 0;
             ready.arrive_and_wait();
             for (;;) {
-                const qint64 liveFloor
-                    = QByteArray(PQgetvalue(connection.execPrepared("floor", std::vector<QByteArray> {}).get(), 0, 0))
-                          .toLongLong();
+                const qint64 liveFloor = connection.execPreparedInteger("floor");
                 const PgResult claimed = connection.execPreparedWithValues("claim",
                     OutboxLeaseRepository::claimBinds(QStringLiteral("raw"), liveFloor, batch, worker, LeaseMs));
                 // One row with a NULL id when the claim took nothing (it reports the rows it parked).

@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <latch>
 #include <limits>
-#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -152,16 +151,13 @@ Latency windowLatency(DbSession& admin, const std::vector<qint64>& committedUs)
     latency.p50 = q.value(2).toDouble();
     latency.p99 = q.value(3).toDouble();
     latency.max = q.value(4).toDouble();
-    QList<qint64> rows(qsizetype(committedUs.size()));
-    std::iota(rows.begin(), rows.end(), 0);
     QSqlQuery& c = admin.exec(
         QStringLiteral("SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), 0), "
                        "  coalesce(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), 0), coalesce(max(ms), 0) "
                        "FROM (SELECT (extract(epoch FROM o.published_at) * 1000 - c.us / 1000.0)::float8 AS ms "
-                       "  FROM outbox o JOIN unnest(?::bigint[], ?::bigint[]) AS c(n, us) "
-                       "    ON o.aggregate_id = c.n::text AND o.aggregate_type = ?::text) w"),
-        { SqlValues::bigintArray(rows), SqlValues::bigintArray(QList<qint64>(committedUs.cbegin(), committedUs.cend())),
-            WindowMark },
+                       "  FROM outbox o JOIN unnest(?::bigint[]) WITH ORDINALITY AS c(us, k) "
+                       "    ON o.aggregate_id = (c.k - 1)::text AND o.aggregate_type = ?::text) w"),
+        { SqlValues::bigintArray(QList<qint64>(committedUs.cbegin(), committedUs.cend())), WindowMark },
         QStringLiteral("window latency from the writers' commits"));
     c.next();
     latency.commitP50 = c.value(0).toDouble();

@@ -94,9 +94,7 @@ int runClaimPlan(const ConnectionSettings&, DbSession& admin, const QStringList&
     connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
     for (const char* run : { "cold", "warm" }) {
         connection.exec("BEGIN");
-        const qint64 liveFloor
-            = QByteArray(PQgetvalue(connection.execPrepared("floor", std::vector<QByteArray> {}).get(), 0, 0))
-                  .toLongLong();
+        const qint64 liveFloor = connection.execPreparedInteger("floor");
         QByteArrayList values;
         for (const QVariant& value : OutboxLeaseRepository::claimBinds(
                  QStringLiteral("bench"), liveFloor, 1000, QStringLiteral("bench/w0"), 30000)) {
