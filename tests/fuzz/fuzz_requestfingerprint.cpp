@@ -12,6 +12,8 @@
 #include <QVariant>
 #include <algorithm>
 #include <random>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -26,14 +28,18 @@ public:
     {
         switch (value.type()) {
         case QJsonValue::Object: {
+            // The members as the object iterates them: Qt 6.4's lookup by key (QJsonObject::value) misses some keys
+            // holding control characters and NULs, and would turn their values into null.
             const QJsonObject object = value.toObject();
-            QStringList keys = object.keys();
-            std::shuffle(keys.begin(), keys.end(), m_random);
+            std::vector<std::pair<QString, QJsonValue>> members;
+            for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+                members.emplace_back(it.key(), it.value());
+            std::shuffle(members.begin(), members.end(), m_random);
             QByteArray out = "{" + blank();
-            for (qsizetype i = 0; i < keys.size(); ++i) {
+            for (size_t i = 0; i < members.size(); ++i) {
                 if (i)
                     out += "," + blank();
-                out += string(keys.at(i)) + blank() + ":" + blank() + write(object.value(keys.at(i))) + blank();
+                out += string(members[i].first) + blank() + ":" + blank() + write(members[i].second) + blank();
             }
             return out + "}";
         }
