@@ -19,6 +19,11 @@ public:
 
     // "0.1.0 (schema version 19)" in the console's language, for the About box; --version stays English.
     static QString versionText();
+    // Whether `argv` asks for the manual page; main() answers it before the language is applied, so the page the
+    // package installs is English whatever the build host's locale.
+    static bool wantsManPage(int argc, char* argv[]);
+    // The manual page (roff) from the same options as --help.
+    QString manPage() const;
 
     // Reads `arguments` (CommandLineText::arguments: what QApplication, if any, left of argv). Returns the exit
     // code to end with once help or a mistake was printed (ExitCode::Success, ExitCode::Usage), nothing to go on.
@@ -36,4 +41,5 @@ private:
     QCommandLineOption m_dsn;
     QCommandLineOption m_demo;
     QCommandLineOption m_demoKeep;
+    QCommandLineOption m_manPage;
 };

@@ -50,6 +50,11 @@ int main(int argc, char* argv[])
             return 0;
         }
     }
+    if (ConsoleCommandLine::wantsManPage(argc, argv)) {
+        const QCoreApplication app(argc, argv);
+        QTextStream(stdout) << ConsoleCommandLine().manPage();
+        return ExitCode::Success;
+    }
     // Before any thread exists, so that SIGINT and SIGTERM reach only the watcher: they end every event loop
     // (also a message box's: quit() would only end the main one), and a demo's processes and private database
     // are cleaned up on the way out.

@@ -52,7 +52,8 @@ void ListCommand::addOptions(ArgumentParser& parser) const
     parser.addValue(QStringLiteral("payload-contains"), QStringLiteral("TEXT"),
         QStringLiteral("outbox: rows whose payload (as JSON text) contains TEXT (case-insensitive); needs "
                        "--created-from, since it reads every row created in the range."));
-    parser.addFlag(QStringLiteral("stuck"), QStringLiteral("outbox: only rows that look stuck (see the README)."));
+    parser.addFlag(
+        QStringLiteral("stuck"), QStringLiteral("outbox: only rows that look stuck (see docs/operators-guide.md)."));
     parser.addFlag(QStringLiteral("blocking"),
         QStringLiteral("outbox: only dead rows with an ordering key, each holding back the later rows of its key."));
 }

@@ -3,7 +3,8 @@
 
 #include "db/enumnames.h"
 
-// The states of an outbox row (outbox.status); README "Outbox statuses" says who may change which.
+// The states of an outbox row (outbox.status); docs/operators-guide.md, "Outbox statuses and who may change them",
+// says who may change which.
 enum class OutboxStatus {
     Pending, // waiting for its first publish
     InFlight, // claimed by a relay worker under a lease

@@ -346,6 +346,10 @@ Reason: %5
         <translation>DIR</translation>
     </message>
     <message>
+        <source>Print the manual page (roff), which the package installs.</source>
+        <translation>Print the manual page (roff), which the package installs.</translation>
+    </message>
+    <message>
         <source>Inspect and repair idempotency keys and the transactional outbox.
 
 Exit codes: 0 success, 1 the console could not start (no display, the demo failed), 2 bad usage.</source>

@@ -342,6 +342,10 @@ Reason: %5
         <translation>디렉터리</translation>
     </message>
     <message>
+        <source>Print the manual page (roff), which the package installs.</source>
+        <translation>매뉴얼 페이지(roff)를 출력합니다. 패키지가 이것을 설치합니다.</translation>
+    </message>
+    <message>
         <source>Inspect and repair idempotency keys and the transactional outbox.
 
 Exit codes: 0 success, 1 the console could not start (no display, the demo failed), 2 bad usage.</source>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Relay throughput into RabbitMQ with publisher confirms, at batch sizes 1, 100 and 1000, beside the same relay
-// with the null sink, in one run. Not a test: it prints numbers for the README and the issue notes.
+// with the null sink, in one run. Not a test: it prints numbers for docs/benchmarks.md and the issue notes.
 //   pg_virtualenv -o fsync=on build/tests/bench/amqp-bench [rows] [amqp://guest:guest@127.0.0.1:5672/]
 // Each run publishes `rows` messages (a tenth of them at batch size 1) through one relay worker into a durable
 // queue bound to the exchange, so the broker persists every message before confirming it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How fast the console is on a large outbox (the libpq environment names the server): every filter combination of
 // the outbox list, first page and 50 pages deep, the failure groups and the overview. Not a test: it prints
-// numbers for the README and the issue notes.
+// numbers for docs/benchmarks.md and the issue notes.
 //   pg_virtualenv -t build/tests/bench/console-bench [rows] [--reuse]     (default 10,000,000 rows)
 // --reuse keeps the rows of an earlier run (same row count) instead of seeding again.
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How long the metrics charts' query and the CSV export take for long windows (the libpq environment names
-// the server). Not a test: it prints numbers for the README and the issue notes.
+// the server). Not a test: it prints numbers for docs/benchmarks.md and the issue notes.
 //   pg_virtualenv -t build/tests/bench/metrics-bench [outbox-rows] [shards]   (defaults: 100,000 and 4)
 // The series reads only metric_rollups and backlog_samples; the outbox rows are seeded to show that their
 // number does not matter.

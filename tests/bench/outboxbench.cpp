@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The create, replay and relay paths against a real PostgreSQL (the libpq environment names it), beside the physical
-// limits measured in the same run on the same cluster. Not a test: it prints numbers for the README and the issue
-// notes. pg_virtualenv turns fsync off by default, which would hide the cost of every commit, hence -o fsync=on:
+// limits measured in the same run on the same cluster. Not a test: it prints numbers for docs/benchmarks.md (the
+// ordered and claimplan modes: docs/relay.md) and the issue notes. pg_virtualenv turns fsync off by default, which
+// would hide the cost of every commit, hence -o fsync=on:
 //   pg_virtualenv -t -o fsync=on build/tests/bench/outbox-bench [MODE] [ARGUMENTS...]
 // MODE defaults to throughput (also when the first argument is a number). The relays the modes run log their warnings
 // to stderr, with OUTBOX_BENCH_VERBOSE set also their progress. The modes:

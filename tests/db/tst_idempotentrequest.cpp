@@ -69,8 +69,8 @@ private:
             .toString();
     }
 
-    // The same write as a SingleWrite, as the README shows it: an order and its outbox message, the key completed
-    // in the same statement.
+    // The same write as a SingleWrite, as docs/embedding.md shows it: an order and its outbox message, the key
+    // completed in the same statement.
     static IdempotentRequest::SingleWrite singleWrite(const IdempotencyClaim& claim)
     {
         IdempotentRequest::SingleWrite write;
