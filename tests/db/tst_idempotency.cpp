@@ -8,6 +8,7 @@
 #include "support/databasetestcase.h"
 
 #include <QJsonDocument>
+#include <QSqlQuery>
 #include <QTest>
 
 Q_DECLARE_METATYPE(CreateOrderResult::Outcome)
@@ -279,26 +280,45 @@ private slots:
         QCOMPARE(begun.value(0).toString(), sqlOutcome);
         const int storedStatus = begun.value(1).toInt();
         const qint64 retryAfterMs = begun.value(2).toLongLong();
+        // The answer as such a service gives it, from what the functions returned: an executed request answers
+        // with the status its settlement stored (read back from the key's record), a replay with the stored
+        // status idempotency_begin returned; a mismatch is 422 and a request in progress 409, by the contract.
+        const auto valueOf = [&service](const QString& sql, const QVariantList& binds) {
+            QSqlQuery& query = service->exec(sql, binds, QStringLiteral("reading"));
+            return query.next() ? query.value(0) : QVariant();
+        };
         int answered = 0;
-        if (sqlOutcome == QLatin1String("execute") && httpStatus == 422) {
-            service->exec(QStringLiteral("SELECT idempotency_fail('orders', ?::text, ?::text, false, 422, "
-                                         "'{\"error\": \"amount_over_limit\"}')"),
-                { request.key, fingerprintOf(request) }, QStringLiteral("fail"));
-            answered = 422;
-        } else if (sqlOutcome == QLatin1String("execute")) {
-            service->exec(QStringLiteral("WITH o AS (INSERT INTO orders (customer, amount, currency) "
-                                         "  VALUES (?::text, ?::numeric, 'EUR') RETURNING id), "
-                                         "e AS (SELECT outbox_enqueue('order', o.id::text, 'order.created', "
-                                         "  jsonb_build_object('id', o.id), '{}', 'order.created:' || o.id) FROM o) "
-                                         "SELECT idempotency_complete('orders', ?::text, ?::text, 201, "
-                                         "  jsonb_build_object('id', o.id), o.id), (SELECT count(*) FROM e) FROM o"),
-                { request.customer, request.amount, request.key, fingerprintOf(request) }, QStringLiteral("execute"));
-            answered = 201;
+        if (sqlOutcome == QLatin1String("execute")) {
+            // The service's own business rule, the same limit as the C++ handler's: a larger order is a final
+            // failure, answered 422 and replayed; anything else creates the order and its message.
+            const bool overLimit = valueOf(QStringLiteral("SELECT ?::numeric * 100 > ?::bigint"),
+                { request.amount, CreateOrderHandler::Options().perOrderLimitCents })
+                                       .toBool();
+            QSqlQuery& settled = overLimit
+                ? service->exec(QStringLiteral("SELECT idempotency_fail('orders', ?::text, ?::text, false, 422, "
+                                               "'{\"error\": \"amount_over_limit\"}')"),
+                    { request.key, fingerprintOf(request) }, QStringLiteral("fail"))
+                : service->exec(QStringLiteral("WITH o AS (INSERT INTO orders (customer, amount, currency) "
+                                               "  VALUES (?::text, ?::numeric, 'EUR') RETURNING id), "
+                                               "e AS (SELECT outbox_enqueue('order', o.id::text, 'order.created', "
+                                               "  jsonb_build_object('id', o.id), '{}', 'order.created:' || o.id) "
+                                               "  FROM o) "
+                                               "SELECT idempotency_complete('orders', ?::text, ?::text, 201, "
+                                               "  jsonb_build_object('id', o.id), o.id), (SELECT count(*) FROM e) "
+                                               "FROM o"),
+                    { request.customer, request.amount, request.key, fingerprintOf(request) },
+                    QStringLiteral("execute"));
+            QVERIFY(settled.next());
+            const qint64 recordId = settled.value(0).toLongLong();
+            answered = valueOf(
+                QStringLiteral("SELECT response_status FROM idempotency_keys WHERE id = ?::bigint"), { recordId })
+                           .toInt();
         } else if (sqlOutcome == QLatin1String("replay")) {
             answered = storedStatus;
         } else if (sqlOutcome == QLatin1String("mismatch")) {
             answered = 422;
         } else {
+            QCOMPARE(sqlOutcome, QStringLiteral("in_progress"));
             QVERIFY2(retryAfterMs >= 1 && retryAfterMs <= 20'000, qPrintable(QString::number(retryAfterMs)));
             answered = 409;
         }

@@ -137,8 +137,10 @@ private slots:
     }
 
     // A batch whose publish takes longer than the lease keeps its lease (the heartbeat extends it), so no other
-    // worker rescues and republishes it. Without the heartbeat the second worker's rescue, every 100 ms, would
-    // take over each batch a second after its claim and publish it again.
+    // worker rescues and republishes it. Without the heartbeat the other worker's rescue, every 100 ms between its
+    // batches, would take over a batch whose lease ran out during the publish and publish it again. The lease (4 s,
+    // extended every 1.33 s) leaves a heartbeat 2.6 s to be late on a loaded machine before it expires; each publish
+    // (6 s) outlasts it by half.
     void aSlowBrokerKeepsItsLease()
     {
         constexpr int Rows = 20;
@@ -147,10 +149,10 @@ private slots:
         RelayOptions options = testOptions();
         options.workers = 2;
         options.batchSize = 5;
-        options.leaseMs = 1'500;
+        options.leaseMs = 4'000;
         options.rescueIntervalMs = 100;
         OutboxRelay relay(
-            db().settings(), [=] { return std::make_unique<SlowCountingSink>(3'000, deliveries); }, options);
+            db().settings(), [=] { return std::make_unique<SlowCountingSink>(6'000, deliveries); }, options);
         const RelayTotals totals = relay.run();
 
         QCOMPARE(totals.published, qint64(Rows));

@@ -34,7 +34,10 @@ private:
         options.workers = 2;
         options.batchSize = 20;
         options.idlePollMs = 20;
-        options.registryHeartbeatMs = 100;
+        // Stale after three missed heartbeats: 6 s, which no stall of a loaded test machine reaches, while every
+        // wait below for what a heartbeat writes allows 10 s, five heartbeats. (At 100 ms a 300 ms stall under
+        // ctest -j2 made a running relay stale.)
+        options.registryHeartbeatMs = 2'000;
         options.sinkDescription = QStringLiteral("null");
         options.log = [](QtMsgType, const QString&) {};
         return options;
@@ -89,7 +92,7 @@ private slots:
         QCOMPARE(alive.sink, QStringLiteral("null"));
         QCOMPARE(alive.workers, 2);
         QCOMPARE(alive.batchSize, 20);
-        QCOMPARE(alive.heartbeatMs, 100LL);
+        QCOMPARE(alive.heartbeatMs, 2'000LL);
         QVERIFY(!alive.stoppedAt.isValid());
         QVERIFY(alive.lastSeenAgeMs < 5'000);
         QVERIFY(alive.lastError.isEmpty());

@@ -9,6 +9,7 @@
 #include "core/databaseclient.h"
 #include "core/exportrunner.h"
 #include "core/timeformatter.h"
+#include "db/changenotifier.h"
 #include "db/dbsession.h"
 #include "eventtypes/eventtypesmodel.h"
 #include "eventtypes/eventtypesview.h"
@@ -39,6 +40,7 @@
 #include "support/databasetestcase.h"
 #include "support/guitesting.h"
 #include "support/listmodeltesting.h"
+#include "support/manpagetesting.h"
 #include "support/processtesting.h"
 #include "support/relayprocess.h"
 
@@ -314,6 +316,23 @@ private slots:
         QVERIFY2(run.err.contains(diagnostic), run.err.constData());
     }
 
+    // The manual page describes every option --help lists, and needs no display: the build writes it.
+    void manPageListsWhatHelpLists()
+    {
+        const ProcessTesting::Run man = ProcessTesting::run(
+            QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--man-page") }, consoleEnvironment(false));
+        QCOMPARE(man.exitCode, 0);
+        const QString page = QString::fromUtf8(man.out);
+        QVERIFY(page.startsWith(QStringLiteral(".TH \"OUTBOX-CONSOLE\" \"1\"")));
+        const ProcessTesting::Run help = ProcessTesting::run(
+            QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--help") }, consoleEnvironment(false));
+        QCOMPARE(help.exitCode, 0);
+        const QStringList options = ManPageTesting::optionsOf(QString::fromUtf8(help.out));
+        QVERIFY2(options.size() >= 7, qPrintable(options.join(QLatin1Char(' '))));
+        for (const QString& option : options)
+            QVERIFY2(page.contains(ManPageTesting::entryOf(option)), qPrintable(option));
+    }
+
     // Answered whether or not there is a display: without one, QApplication would abort (exit 134, a core dump).
     void theCommandLineIsAnsweredWithoutADisplay_data()
     {
@@ -512,7 +531,7 @@ private slots:
         db().exec(
             QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
                            "SELECT 'order', g::text, 'order.created', '{}', 'k' || g FROM generate_series(41, 45) g"));
-        db().exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
+        db().exec(QStringLiteral("SELECT pg_notify(?, '')"), { ChangeNotifier::Channel });
         QVERIFY(ConsoleTesting::waitForRows(view, 45));
         const int row = view.model()->rowOfId(37);
         QCOMPARE(row, 8);
@@ -570,18 +589,25 @@ private slots:
         QVERIFY(view.model()->isLoading());
     }
 
+    // A change made through the product (an order created with outboxctl, which notifies after its commit)
+    // reaches an open console by the notification alone: the auto-refresh is off, so no timer can bring the row.
     void liveRefreshOnNotification()
     {
+        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+        // Declared before the window: the window saves its settings as it closes, then the default comes back.
+        const auto restore = qScopeGuard([] { QSettings().remove(QStringLiteral("view/autoRefreshSeconds")); });
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
         ConsoleTesting::showOutboxTab(*window);
         QVERIFY(ConsoleTesting::waitForRows(view, 40));
-        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
-                                 "VALUES ('order', '41', 'order.created', '{}', 'k41')"));
-        db().exec(QStringLiteral("SELECT pg_notify('outbox_changed', '')"));
+        const ProcessTesting::Run created = ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("create-order"), QStringLiteral("--dsn"), db().dsn(), QStringLiteral("--key"),
+                QStringLiteral("live-1"), QStringLiteral("--customer"), QStringLiteral("alice"),
+                QStringLiteral("--amount"), QStringLiteral("5.00") });
+        QVERIFY2(created.exitCode == 0, created.err.constData());
         QVERIFY(ConsoleTesting::waitForRows(view, 41));
-        QCOMPARE(view.model()->rowAt(0).id, 41LL);
+        QCOMPARE(view.model()->rowAt(0).id, db().scalar(QStringLiteral("SELECT max(id) FROM outbox")).toLongLong());
     }
 
     // "Export…" writes every row matching the filter, not just the loaded page, and a cancelled export leaves
@@ -616,7 +642,7 @@ private slots:
     }
 
     // Renders the main window's tabs with seeded data, saves the PNGs as test artifacts for a person to look
-    // at (the README's screenshots come from here), and checks they are not blank.
+    // at (the screenshots of README.md and docs/ come from here), and checks they are not blank.
     void screenshot()
     {
         db().exec(QStringLiteral(
@@ -1498,6 +1524,10 @@ private slots:
     // server (it no longer waits there), the list says so, and the next refresh searches again.
     void slowSearchCanBeCancelled()
     {
+        // No refresh may start a second read that waits behind the same lock: the search is then the console's
+        // one session waiting for a lock, whatever its statement's text.
+        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+        const auto restore = qScopeGuard([] { QSettings().remove(QStringLiteral("view/autoRefreshSeconds")); });
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
@@ -1512,7 +1542,8 @@ private slots:
         const auto locker = db().openSession(QStringLiteral("locker"));
         locker->execScript(QStringLiteral("BEGIN; LOCK TABLE outbox IN ACCESS EXCLUSIVE MODE"), QStringLiteral("lock"));
         const QString waitingSearches = QStringLiteral(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%event_type = $%'");
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = "
+            "'outbox-console' AND datname = current_database()");
         OutboxFilter paid;
         paid.eventType = QStringLiteral("order.created");
         view.showFilter(paid);

@@ -180,7 +180,9 @@ class PythonReferenceTest(unittest.TestCase):
         self.assertEqual(process.returncode, -signal.SIGKILL)
 
     def test_crash_between_begin_and_complete(self):
-        command = CreateOrder("crash-1", "alice", "5.00", lease_seconds=2.0)
+        # An 8 s lease: the check below that the key is still in progress must come before it runs out, after a
+        # Python process started, claimed and was killed, on a machine that may be running other tests meanwhile.
+        command = CreateOrder("crash-1", "alice", "5.00", lease_seconds=8.0)
         request = {"customer": "alice", "amount": "5.00", "currency": "EUR"}
         # The two-phase form: the claim commits on its own (its lease keeps duplicates out), then the process
         # dies before it completes.
@@ -189,16 +191,16 @@ class PythonReferenceTest(unittest.TestCase):
             "from outbox_contract import Claim, UnitOfWork, fingerprint\n"
             f"connection = psycopg2.connect({DSN!r})\n"
             "with UnitOfWork(connection) as uow:\n"
-            f"    begun = uow.idempotency.begin(Claim('orders', 'crash-1', fingerprint('orders.create', {request!r}), 2.0))\n"
+            f"    begun = uow.idempotency.begin(Claim('orders', 'crash-1', fingerprint('orders.create', {request!r}), 8.0))\n"
             "    assert begun.outcome == 'execute', begun\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n"
         )
         waiting = run_handle(command)
         self.assertEqual(waiting.outcome, "in_progress")
-        self.assertTrue(1 <= waiting.retry_after_ms <= 2000, waiting.retry_after_ms)
+        self.assertTrue(1 <= waiting.retry_after_ms <= 8000, waiting.retry_after_ms)
         # Retry as a client does, after the hint the answer gives, until the lease has run out and the key is
         # taken over.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 40
         answer = waiting
         while answer.outcome == "in_progress" and time.monotonic() < deadline:
             time.sleep(answer.retry_after_ms / 1000.0)
