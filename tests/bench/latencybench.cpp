@@ -63,12 +63,13 @@ using PacedOperation = std::function<void(qint64 n, Clock::time_point due)>;
 // Operations 0..rate*seconds-1 at a steady `rate`, spread over `threads` threads: thread t performs n = t,
 // t + threads, ... each at start + n / rate. The deadlines are absolute (sleep_until), so a slow operation delays
 // the next ones of its thread but never the schedule. `begin(t)` runs on thread t before the start (connecting)
-// and returns its operation. Returns the rate achieved: the operations over the time from the first deadline to the
-// last completion.
+// and returns its operation; the schedule starts once every thread has connected. Returns the rate achieved: the
+// operations over the time from the first deadline to the last completion.
 double paced(int threads, int rate, int seconds, const std::function<PacedOperation(int)>& begin)
 {
     const qint64 total = qint64(rate) * seconds;
-    std::latch ready(threads + 1);
+    std::latch connected(threads + 1);
+    std::latch go(1); // `start` is set before it opens
     Clock::time_point start;
     std::vector<Clock::time_point> finished(static_cast<size_t>(threads));
     std::vector<std::thread> workers;
@@ -76,7 +77,8 @@ double paced(int threads, int rate, int seconds, const std::function<PacedOperat
         workers.emplace_back([&, t] {
             try {
                 const PacedOperation operation = begin(t);
-                ready.arrive_and_wait();
+                connected.count_down();
+                go.wait();
                 for (qint64 n = t; n < total; n += threads) {
                     const Clock::time_point due = start + std::chrono::nanoseconds(n * 1'000'000'000 / rate);
                     std::this_thread::sleep_until(due);
@@ -88,8 +90,9 @@ double paced(int threads, int rate, int seconds, const std::function<PacedOperat
             finished[size_t(t)] = Clock::now();
         });
     }
+    connected.arrive_and_wait(); // not earlier: a connection's handshake would make its first slots overdue
     start = Clock::now() + std::chrono::milliseconds(50);
-    ready.arrive_and_wait();
+    go.count_down();
     for (std::thread& worker : workers)
         worker.join();
     const Clock::time_point last = *std::max_element(finished.begin(), finished.end());
@@ -378,7 +381,8 @@ int runLatency(const ConnectionSettings& settings, DbSession& admin, const QStri
             const Latency loop = brokerLatency(*broker, rate, seconds);
             QStringList differences;
             for (const auto& [workers, p99] : relayP99s)
-                differences.append(QStringLiteral("%1 worker(s) %2 ms").arg(workers).arg(p99 - loop.p99, 0, 'f', 1));
+                differences.append(
+                    QStringLiteral("%1 worker(s) %2 ms").arg(workers).arg(p99 - loop.commitP99, 0, 'f', 1));
             printLatencyRow(QStringLiteral("amqp-loop"), rate, QStringLiteral("-"), loop,
                 QStringLiteral("confirm each; from send, then from due; relay p99 from commit - loop p99 from due: ")
                     + differences.join(QStringLiteral(", ")));

@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTabWidget>
@@ -39,7 +40,13 @@ class TestDemoScreenshot final : public QObject {
     }
 
 private slots:
-    void initTestCase() { GuiTesting::useOwnSettings(QStringLiteral("tst_demoscreenshot")); }
+    void initTestCase()
+    {
+        GuiTesting::useOwnSettings(QStringLiteral("tst_demoscreenshot"));
+        // No auto-refresh: what the window shows must come by the change notifications the demo's traffic sends, or
+        // by a refresh a test asks for, not by a timer that would bring it within the waits anyway.
+        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+    }
 
     void consoleShowsTheRunningSystem()
     {
