@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -140,7 +141,9 @@ private slots:
     // worker rescues and republishes it. Without the heartbeat the other worker's rescue, every 100 ms between its
     // batches, would take over a batch whose lease ran out during the publish and publish it again. The lease (4 s,
     // extended every 1.33 s) leaves a heartbeat 2.6 s to be late on a loaded machine before it expires; each publish
-    // (6 s) outlasts it by half.
+    // (6 s) outlasts it by half. Whether a rescue happens to fall inside a publish depends on how the two workers'
+    // batches interleave, so the test also watches one in-flight row's lease move forward while it is published:
+    // without the heartbeat it stays where the claim put it.
     void aSlowBrokerKeepsItsLease()
     {
         constexpr int Rows = 20;
@@ -153,7 +156,34 @@ private slots:
         options.rescueIntervalMs = 100;
         OutboxRelay relay(
             db().settings(), [=] { return std::make_unique<SlowCountingSink>(6'000, deliveries); }, options);
-        const RelayTotals totals = relay.run();
+        RelayTotals totals;
+        QString runError;
+        std::thread running([&] {
+            try {
+                totals = relay.run();
+            } catch (const OutboxError& error) {
+                runError = error.message();
+            }
+        });
+        const auto joinRelay = qScopeGuard([&] {
+            if (running.joinable()) {
+                relay.stop();
+                running.join();
+            }
+        });
+        qint64 watched = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((watched = db().scalar(QStringLiteral("SELECT coalesce(min(id), 0) FROM outbox "
+                                                                       "WHERE status = 'in_flight'"))
+                                                .toLongLong())
+                > 0,
+            10'000);
+        const QString leaseOf = QStringLiteral("SELECT coalesce((extract(epoch FROM lease_expires_at) * 1000)::bigint, "
+                                               "0) FROM outbox WHERE id = ?::bigint AND status = 'in_flight'");
+        const qint64 claimedUntil = db().scalar(leaseOf, { watched }).toLongLong();
+        QVERIFY(claimedUntil > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(db().scalar(leaseOf, { watched }).toLongLong() > claimedUntil, 5'000);
+        running.join();
+        QVERIFY2(runError.isEmpty(), qPrintable(runError));
 
         QCOMPARE(totals.published, qint64(Rows));
         QCOMPARE(totals.rescued, 0LL);
