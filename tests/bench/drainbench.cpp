@@ -340,21 +340,17 @@ int runDrain(const ConnectionSettings& settings, DbSession& admin, const QString
                     schemas[s].name, median(r.raw), median(r.relay), median(r.relay) / median(r.raw),
                     median(r.rawSteady), median(r.relaySteady), median(r.relaySteady) / median(r.rawSteady));
             }
-            const double full = median(rates[size_t(w)][0].relay);
-            const auto versus = [&](size_t other, const char* what) {
-                const double rate = median(rates[size_t(w)][other].relay);
-                const double steady
-                    = median(rates[size_t(w)][0].relaySteady) / median(rates[size_t(w)][other].relaySteady);
-                std::printf("%7d  full-schema relay / %s relay = %.2f (steady %.2f)\n", workerCounts.at(w), what,
-                    full / rate, steady);
+            // The relay's rate on schema `of` over its rate on schema `over`, wall-clock and steady.
+            const auto ratio = [&](size_t of, size_t over, const char* what) {
+                const Rates& a = rates[size_t(w)][of];
+                const Rates& b = rates[size_t(w)][over];
+                std::printf("%7d  %s = %.2f (steady %.2f)\n", workerCounts.at(w), what,
+                    median(a.relay) / median(b.relay), median(a.relaySteady) / median(b.relaySteady));
             };
-            versus(1, "relay-only-schema (what the console's indexes and triggers cost)");
-            versus(2, "unpartitioned v20 (what partitioning costs)");
-            std::printf("%7d  8-closed-partitions relay / full-schema relay = %.2f\n", workerCounts.at(w),
-                median(rates[size_t(w)][3].relay) / full);
-            std::printf("%7d  in-flight-apart relay / relay-only-schema relay = %.2f (steady %.2f)\n",
-                workerCounts.at(w), median(rates[size_t(w)][4].relay) / median(rates[size_t(w)][1].relay),
-                median(rates[size_t(w)][4].relaySteady) / median(rates[size_t(w)][1].relaySteady));
+            ratio(0, 1, "full-schema relay / relay-only-schema relay (what the console's indexes and triggers cost)");
+            ratio(0, 2, "full-schema relay / unpartitioned v20 relay (what partitioning costs)");
+            ratio(3, 0, "8-closed-partitions relay / full-schema relay");
+            ratio(4, 1, "in-flight-apart relay / relay-only-schema relay");
         }
     }
     dropVariants();

@@ -593,9 +593,7 @@ private slots:
     // reaches an open console by the notification alone: the auto-refresh is off, so no timer can bring the row.
     void liveRefreshOnNotification()
     {
-        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
-        // Declared before the window: the window saves its settings as it closes, then the default comes back.
-        const auto restore = qScopeGuard([] { QSettings().remove(QStringLiteral("view/autoRefreshSeconds")); });
+        const auto autoRefreshOff = ConsoleTesting::withoutAutoRefresh();
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();
@@ -1526,8 +1524,7 @@ private slots:
     {
         // No refresh may start a second read that waits behind the same lock: the search is then the console's
         // one session waiting for a lock, whatever its statement's text.
-        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
-        const auto restore = qScopeGuard([] { QSettings().remove(QStringLiteral("view/autoRefreshSeconds")); });
+        const auto autoRefreshOff = ConsoleTesting::withoutAutoRefresh();
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 800));
         QVERIFY(window);
         OutboxView& view = *window->outboxView();

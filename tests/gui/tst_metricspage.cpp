@@ -901,7 +901,7 @@ private slots:
         QFETCH(int, bucketSeconds);
         seedSixHours(windowStart());
         // No refresh may slide a "last hour" window between the export and the CLI run.
-        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+        QSettings().setValue(ConsoleTesting::AutoRefreshSecondsKey, 0);
         const auto window = ConsoleTesting::openWindow(db().settings());
         QVERIFY(window);
         TimeFormatter::setZone(

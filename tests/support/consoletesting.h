@@ -9,6 +9,8 @@
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -20,6 +22,17 @@
 // What the tests of the whole console share (header-only: only the tests that link the console's libraries
 // include it): a main window connected to a database, and answers to the operator-action dialog.
 namespace ConsoleTesting {
+
+// Where a main window reads its auto-refresh interval in seconds (0: off) as it opens, and saves it as it closes.
+inline const QString AutoRefreshSecondsKey = QStringLiteral("view/autoRefreshSeconds");
+
+// The auto-refresh off for the windows opened while the returned guard lives, then the default again: declare it
+// before the window, which saves its own interval as it closes.
+[[nodiscard]] inline auto withoutAutoRefresh()
+{
+    QSettings().setValue(AutoRefreshSecondsKey, 0);
+    return qScopeGuard([] { QSettings().remove(AutoRefreshSecondsKey); });
+}
 
 // A shown main window of `size`, connected to `settings`; nullptr if it did not connect within 10 s.
 inline std::unique_ptr<MainWindow> openWindow(const ConnectionSettings& settings, QSize size = QSize(1400, 900))

@@ -45,7 +45,7 @@ private slots:
         GuiTesting::useOwnSettings(QStringLiteral("tst_demoscreenshot"));
         // No auto-refresh: what the window shows must come by the change notifications the demo's traffic sends, or
         // by a refresh a test asks for, not by a timer that would bring it within the waits anyway.
-        QSettings().setValue(QStringLiteral("view/autoRefreshSeconds"), 0);
+        QSettings().setValue(ConsoleTesting::AutoRefreshSecondsKey, 0);
     }
 
     void consoleShowsTheRunningSystem()
