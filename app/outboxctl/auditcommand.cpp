@@ -55,14 +55,15 @@ int AuditCommand::execute(const ArgumentParser& parser, const ConnectionSettings
         QStringLiteral("state_before"), QStringLiteral("state_after"), QStringLiteral("details") });
     AuditRepository audit(*session);
     for (AuditEntry entry : entries) {
-        // The page's read leaves an edit's payloads out; the command prints what the entry keeps, so it reads them.
-        if (entry.action == AuditAction::Edit) {
-            if (const std::optional<AuditEntry> whole = audit.withContent(entry.id))
+        // The page's read leaves an edit's payloads and an action's later batches out; the command prints every row
+        // and what the entry keeps, so it reads them.
+        if (entry.action == AuditAction::Edit || entry.partial) {
+            if (const std::optional<AuditEntry> whole = audit.whole(entry.id))
                 entry = *whole;
         }
         table.addRow({ Cell::integer(entry.id), Cell::instant(entry.at), Cell::text(entry.actor),
-            Cell::text(entry.action), Cell::integer(entry.entityIds.size()), Cell::text(entry.reason),
-            Cell::text(entry.entity), idsCell(entry.entityIds), Cell::text(QString::fromUtf8(entry.stateBefore)),
+            Cell::text(entry.action), Cell::integer(entry.rows), Cell::text(entry.reason), Cell::text(entry.entity),
+            idsCell(entry.entityIds), Cell::text(QString::fromUtf8(entry.stateBefore)),
             Cell::text(QString::fromUtf8(entry.stateAfter)), Cell::text(QString::fromUtf8(entry.details)) });
     }
     paging.print(table, QStringLiteral("entries"),

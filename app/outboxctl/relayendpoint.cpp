@@ -45,8 +45,8 @@ QByteArray metrics(const RelayStatus& status, const Identity& identity)
     format.addGauge(QStringLiteral("outbox_relay_sink_up"),
         QStringLiteral("1 while the relay reaches its sink, 0 during an outage."), status.sinkUp ? 1 : 0);
     format.addGauge(QStringLiteral("outbox_relay_failing"),
-        QStringLiteral("1 while the relay publishes nothing: its sink is unreachable, or over its last heartbeat "
-                       "interval publishes failed and none succeeded (relay_nodes state 'failing')."),
+        QStringLiteral("1 while the relay publishes nothing: its sink is unreachable, or its publishes failed and "
+                       "none has succeeded since (relay_nodes state 'failing')."),
         status.failing ? 1 : 0);
     format.addGauge(QStringLiteral("outbox_relay_paused"),
         QStringLiteral("1 while an operator has paused the relay (outboxctl pause --relay): it claims nothing."),

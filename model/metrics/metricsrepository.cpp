@@ -188,13 +188,14 @@ QList<MetricPoint> MetricsRepository::series(
                 "  coalesce(r.published, 0), coalesce(r.latency_sum, 0), coalesce(r.latency_max, 0), "
                 "  coalesce(r.failed_attempts, 0), coalesce(r.dead_letters, 0), coalesce(r.lease_rescues, 0), "
                 "  b.pending, b.capped, b.oldest, coalesce(r.consumed, 0), coalesce(r.consumer_duplicates, 0), "
-                "  b.last_pending, b.last_capped, b.last_oldest")
+                "  b.last_pending, b.last_capped, b.last_oldest, r.slot IS NOT NULL")
             + histogramColumns
             + QStringLiteral(" FROM slots s LEFT JOIN roll r USING (slot) LEFT JOIN backlog b USING (slot) "
                              "ORDER BY s.slot"),
         { SqlValues::timestamp(from), SqlValues::timestamp(to), bucketSeconds, timeZone },
         QStringLiteral("reading metrics"));
-    constexpr int FirstHistogramColumn = 20;
+    constexpr int CountedColumn = 20;
+    constexpr int FirstHistogramColumn = 21;
     QList<MetricPoint> points;
     while (q.next()) {
         MetricPoint point;
@@ -218,6 +219,7 @@ QList<MetricPoint> MetricsRepository::series(
             point.lastBacklog
                 = BacklogSample { q.value(17).toLongLong(), q.value(18).toBool(), q.value(19).toLongLong() };
         }
+        point.counted = q.value(CountedColumn).toBool();
         for (int i = 0; i < LatencyHistogram::Buckets; ++i)
             c.publishLatencyHistogram[i] = q.value(FirstHistogramColumn + i).toLongLong();
         points.append(point);

@@ -19,6 +19,12 @@ struct MetricPoint {
     // bucket, and in a coarser bucket over its minutes), and the bucket's last sample. Charts show the peak.
     std::optional<BacklogSample> backlog;
     std::optional<BacklogSample> lastBacklog;
+    // Whether the bucket has rollups: something was counted in it, as opposed to a bucket filled with zeros.
+    bool counted = false;
+
+    // A bucket has data when something was counted in it or the backlog was sampled (a running relay samples it
+    // every minute, idle or not); a bucket without is one in which nothing that records metrics ran.
+    bool hasData() const { return counted || backlog.has_value(); }
 
     // Derived figures; nullopt where the denominator is zero.
     std::optional<double> duplicateHitRate() const; // replays / requests

@@ -20,4 +20,8 @@ struct KeyDossier {
     QDateTime serverNow; // leases and TTLs are judged by the database's clock, not this machine's
 
     static KeyDossier load(DbSession& session, qint64 id);
+    // The outbox rows the request of key `id` wrote, oldest first: those of its order created by the transaction that
+    // completed the key (the key's updated_at, which only the completion sets). The order's later events, written by
+    // other requests, are not among them. Empty for a key without an order, or whose rows were purged.
+    static QList<qint64> requestRows(DbSession& session, qint64 id);
 };

@@ -164,6 +164,10 @@ OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAct
 {
     const QString why = OperatorRole::requiredReason(reason, action, QStringLiteral("rows"));
     OperatorActionReport report;
+    // The action's own audit entry, written by the first batch that changes rows: every later batch's entry continues
+    // it, so that the action is one entry counting every row it changed (what committed, if it is cancelled or fails
+    // midway).
+    std::optional<qint64> actionEntry;
     for (qsizetype offset = 0; offset < ids.size(); offset += batchSize) {
         const QList<qint64> batch = ids.mid(offset, batchSize);
         QList<StatusChange> changes;
@@ -172,8 +176,11 @@ OperatorActionReport OutboxOperator::apply(const QString& action, const BatchAct
             OutboxRepository outbox(m_session);
             const BatchChanges batchChanges = changeBatch(outbox, batch);
             changes = batchChanges.changes;
-            AuditRepository(m_session).record(action, why, AuditEntity::Outbox, changes, batchChanges.details);
+            const std::optional<qint64> entry = AuditRepository(m_session).record(
+                action, why, AuditEntity::Outbox, changes, batchChanges.details, AuditCount { actionEntry, {} });
             uow.commit();
+            if (!actionEntry)
+                actionEntry = entry;
         } catch (const OutboxError& error) {
             if (error.kind() != OutboxError::Kind::Permission)
                 throw;

@@ -37,7 +37,9 @@ struct OperatorActionReport {
 
 // Operator actions on outbox rows, shared by `outboxctl` and the console. An action works on a frozen
 // set of ids, in batches; each batch is one transaction that changes rows under their state guard and
-// writes its audit row, so a row that changed after the operator looked is skipped and reported.
+// writes its audit row, so a row that changed after the operator looked is skipped and reported. The first
+// batch that changes rows writes the action's entry, every later one a continuation of it: one action, one
+// entry in the audit log's lists, counting its rows.
 class OutboxOperator final {
 public:
     static constexpr int DefaultBatchSize = 1000;

@@ -2,6 +2,7 @@
 #include "operations/outboxoverview.h"
 
 #include "db/dbsession.h"
+#include "db/outboxerror.h"
 #include "db/sqlvalues.h"
 #include "metrics/metricsrepository.h"
 #include "operations/publishpauses.h"
@@ -57,6 +58,29 @@ void estimateCapped(DbSession& session, OutboxOverview& overview)
     }
 }
 
+// The backlog this overview shows is a sample of its minute (migration 0026): the charts' peak for the minute is
+// raised to it, so they never show less than the Overview did. A role without the function's grant (neither viewer
+// nor operator) still sees its overview; the peak then stays the relays'.
+void noteBacklog(DbSession& session, const OutboxOverview& overview)
+{
+    const CappedCount* const backlog[]
+        = { &overview.pending, &overview.inFlight, &overview.failed, &overview.waiting, &overview.paused };
+    qint64 unpublished = 0;
+    bool capped = false;
+    for (const CappedCount* count : backlog) {
+        unpublished += count->value;
+        capped = capped || count->capped;
+    }
+    try {
+        session.exec(QStringLiteral("SELECT outbox_note_backlog(?::bigint, ?::boolean, ?::bigint, ?::timestamptz)"),
+            { unpublished, capped, overview.oldestUnpublishedAgeMs.value_or(0), SqlValues::timestamp(overview.serverNow) },
+            QStringLiteral("noting the backlog shown"));
+    } catch (const OutboxError& error) {
+        if (error.kind() != OutboxError::Kind::Permission)
+            throw;
+    }
+}
+
 } // namespace
 
 OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
@@ -99,21 +123,27 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     if (!q.value(11).isNull())
         overview.lastPublishedAgeMs = q.value(11).toLongLong();
 
+    noteBacklog(session, overview);
     estimateCapped(session, overview);
 
     overview.lastHour = MetricsRepository(session).series(
         overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
-    MetricPoint recent;
-    int recentMinutes = 0;
+    QList<const MetricPoint*> window; // the last RecentMinutes complete minutes, newest first
     for (auto point = overview.lastHour.crbegin(); point != overview.lastHour.crend(); ++point) {
         overview.lastHourTotals.add(point->counters);
         const bool complete = point->start.addSecs(60) <= overview.serverNow;
-        if (complete && recentMinutes < RecentMinutes) {
-            recent.counters.add(point->counters);
-            ++recentMinutes;
-        }
+        if (complete && window.size() < RecentMinutes)
+            window.append(&*point);
     }
-    overview.publishedPerMinute = recentMinutes ? double(recent.counters.published) / recentMinutes : 0.0;
+    // From the oldest minute with data on: the empty minutes after it count (a stall is a rate of 0), those before
+    // it do not (dividing by them made a relay that had run two minutes publish at two fifths of its rate).
+    const auto firstWithData
+        = std::find_if(window.crbegin(), window.crend(), [](const MetricPoint* point) { return point->hasData(); });
+    overview.rateMinutes = int(window.crend() - firstWithData);
+    MetricPoint recent;
+    for (int minute = 0; minute < overview.rateMinutes; ++minute)
+        recent.counters.add(window.at(minute)->counters);
+    overview.publishedPerMinute = overview.rateMinutes ? double(recent.counters.published) / overview.rateMinutes : 0.0;
     overview.duplicateHitRate = recent.duplicateHitRate();
     overview.relays = RelayFleet(session).recent();
 

@@ -49,9 +49,12 @@ struct OutboxOverview {
     CappedCount stuck;
     std::optional<qint64> oldestUnpublishedAgeMs; // nullopt when nothing waits
     std::optional<qint64> lastPublishedAgeMs; // since the newest publish on record; nullopt if none
-    // Over the last RecentMinutes complete minutes (the minute in progress is not judged), from the rollups.
+    // Over the last RecentMinutes complete minutes (the minute in progress is not judged), from the rollups; on a
+    // young system over the rateMinutes of them from the first with data (MetricPoint::hasData) on, since the
+    // minutes before it are not zeros but minutes in which nothing ran.
     double publishedPerMinute = 0;
     std::optional<double> duplicateHitRate; // nullopt without requests
+    int rateMinutes = 0; // RecentMinutes, fewer on a young system; 0 while none of them has data
     MetricCounters lastHourTotals; // the last 60 minutes, the one in progress included
     QDateTime serverNow;
     QList<RelayNode> relays; // the most recently seen (RelayFleet)

@@ -138,16 +138,19 @@ std::optional<qint64> PublishPauses::resume(PauseScope scope, const QString& tar
             if (!q.next())
                 return std::nullopt;
             const qint64 id = q.value(0).toLongLong();
-            AuditRepository(m_session).record(AuditAction::Resume, why, AuditEntity::Pause,
-                QList<AuditedChange> { { id, Paused, QStringLiteral("resumed") } }, detailsOf(scope, name));
             // What this resume lets go: the type's rows parked now. Counted here rather than as the release goes,
-            // since the release also lets go of other resumed types and relays' heartbeats help with this one.
+            // since the release also lets go of other resumed types and relays' heartbeats help with this one. The
+            // resume's one audit entry counts them, so that it says how many rows it let go, not the one pause it
+            // changed.
             if (scope == PauseScope::EventType) {
                 QSqlQuery& parked = m_session.exec(
                     QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = ?::text AND status = 'paused'"),
                     { name }, QStringLiteral("counting the parked rows"));
                 released = parked.next() ? parked.value(0).toLongLong() : 0;
             }
+            AuditRepository(m_session).record(AuditAction::Resume, why, AuditEntity::Pause,
+                QList<AuditedChange> { { id, Paused, QStringLiteral("resumed") } }, detailsOf(scope, name),
+                AuditCount { std::nullopt, scope == PauseScope::EventType ? std::optional(released) : std::nullopt });
             uow.commit();
         }
         if (scope == PauseScope::EventType) {

@@ -145,6 +145,15 @@ void OutboxRelay::notePause(const std::optional<RelayPause>& pause)
     }
 }
 
+void OutboxRelay::noteRecovery()
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_failingFor.isValid() || m_heartbeatDue)
+        return;
+    m_heartbeatDue = true;
+    m_wake.notify_all();
+}
+
 void OutboxRelay::workerLoop(int index)
 {
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
@@ -205,6 +214,8 @@ void OutboxRelay::workerLoop(int index)
                 // Only a batch that went through proves the database (and, with rows, the sink) works.
                 retry.reset();
                 m_peers.database().reportUp();
+                if (batch.published > 0)
+                    noteRecovery();
                 if (batch.claimed > 0) {
                     m_peers.broker().reportUp();
                     // Claim again at once, also after a partial batch: under load rows arrive while a batch
@@ -338,18 +349,25 @@ static RelayRegistration registrationOf(const RelayOptions& options)
     return node;
 }
 
-// Failing: the sink is unreachable, or since the last heartbeat publishes failed (or were handed back) and none
-// succeeded. A relay that publishes some rows and fails others is alive: its failures show in the failure groups
-// and as its newest error. The streak is dated from the heartbeat before the first failing interval (or the
-// sink outage's start, if that is earlier), so "failing for 20 s" errs towards the longer.
+// Failing: the sink is unreachable, or publishes failed (or were handed back) in a heartbeat interval in which none
+// succeeded, and none has succeeded since. The judgment latches: a relay whose refused rows wait out a backoff
+// longer than the heartbeat tries nothing for a while, and that silence proves nothing, so only a publish that goes
+// through ends the streak (else the state, and the alert on it, flap; docs/relay.md). A relay that publishes some
+// rows and fails others is alive: its failures show in the failure groups and as its newest error. The streak is dated
+// from the heartbeat before the first failing interval (or the sink outage's start, if that is earlier), so "failing
+// for 20 s" errs towards the longer. Each change is logged once, for the incident's timeline.
 void OutboxRelay::judgeHealth(RelayHeartbeat& beat)
 {
     const qint64 sinceLastBeatMs = m_sinceLastBeat.elapsed();
     const qint64 failures = beat.totals.failed + beat.totals.handedBack;
-    const bool publishesFail = beat.totals.published == m_publishedAtLastBeat && failures > m_failuresAtLastBeat;
-    const bool failing = !beat.sinkUp || publishesFail;
+    const bool published = beat.totals.published > m_publishedAtLastBeat;
+    if (published)
+        m_publishesFail = false;
+    else if (failures > m_failuresAtLastBeat)
+        m_publishesFail = true;
+    const bool failing = !beat.sinkUp || m_publishesFail;
     std::optional<RelayTally::Failure> failure = m_tally.lastFailure();
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
     const qint64 outageAgeMs = m_lastProblemAge.isValid() ? m_lastProblemAge.elapsed() : 0;
     if (!m_lastProblem.isEmpty() && (!failure || outageAgeMs <= failure->ageMs))
         failure = RelayTally::Failure { m_lastProblem, outageAgeMs };
@@ -358,16 +376,32 @@ void OutboxRelay::judgeHealth(RelayHeartbeat& beat)
         beat.lastErrorAgeMs = failure->ageMs;
     }
     if (!failing) {
+        if (!m_failingFor.isValid())
+            return;
+        const qint64 failedForS = m_failingFor.elapsed() / 1000;
         m_failingFor.invalidate();
         m_failingProblem.clear();
+        lock.unlock();
+        log(QtInfoMsg,
+            QStringLiteral("relay %1: publishing again after failing for %2 s")
+                .arg(m_options.workerName)
+                .arg(failedForS));
         return;
     }
     const qint64 streakMs = qMax(m_peers.broker().downForMs(), sinceLastBeatMs);
-    if (!m_failingFor.isValid())
+    const bool began = !m_failingFor.isValid();
+    if (began)
         m_failingFor.start();
     beat.failingForMs = qMax(streakMs, m_failingFor.elapsed());
     m_failingProblem = !beat.sinkUp ? QStringLiteral("sink unreachable: ") + m_peers.broker().problem()
                                     : QStringLiteral("publishes fail: ") + beat.lastError;
+    if (began) {
+        const QString problem = m_failingProblem;
+        lock.unlock();
+        log(QtWarningMsg,
+            QStringLiteral("relay %1: failing (%2); it stays so until a publish succeeds")
+                .arg(m_options.workerName, problem));
+    }
 }
 
 void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
@@ -466,7 +500,10 @@ RelayTotals OutboxRelay::run()
         }
         if (nextRegistryHeartbeat.hasExpired()) {
             nextRegistryHeartbeat.setRemainingTime(m_options.registryHeartbeatMs);
-            superviseOn(session, [this](DbSession& db) { sendHeartbeat(db, false); });
+            superviseOn(session, [this](DbSession& db) {
+                sendHeartbeat(db, false);
+                RelayRegistry(db).markGone();
+            });
             // The failure-group sizes grow by a delta row per failure and replays are counted as rows of their
             // own; folding both with every heartbeat keeps the counts current and their reads small wherever
             // relays run. Relays take turns: one fold at a time, the others skip it.

@@ -69,13 +69,16 @@ private:
     bool databaseReachable() const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
-    // Whether the relay is failing over the interval since the last heartbeat, for how long, and the newest
-    // problem, into `beat`; keeps the judgment for status().
+    // Whether the relay is failing (latched from an interval of failed publishes until one succeeds), for how long,
+    // and the newest problem, into `beat`; keeps the judgment for status().
     void judgeHealth(RelayHeartbeat& beat);
     // `session` is a worker's index, or options.workers for the due watch.
     void setBackendPid(int session, int pid);
     // What a worker's claim said of a pause of the relay's name: a change is logged once and heartbeat at once.
     void notePause(const std::optional<RelayPause>& pause);
+    // A worker published: a relay judged failing heartbeats at once, so that the registry, the console's fleet and
+    // wait causes follow its recovery now rather than at the next interval.
+    void noteRecovery();
 
     ConnectionSettings m_settings;
     MessageSinkFactory m_sinks;
@@ -99,11 +102,12 @@ private:
     QElapsedTimer m_failingFor; // valid while the last heartbeat judged the relay failing
     QString m_failingProblem;
     std::optional<RelayPause> m_pause; // as the latest claim found it
-    bool m_heartbeatDue = false; // the pause changed: the registry should say so now
+    bool m_heartbeatDue = false; // the pause changed or a failing relay published: the registry should say so now
 
     // The supervisor's registry bookkeeping.
     qint64 m_nodeId = 0;
     qint64 m_publishedAtLastBeat = 0;
     qint64 m_failuresAtLastBeat = 0; // failed publishes and rows handed back
+    bool m_publishesFail = false; // latched by an interval of failures without a publish, ended by a publish
     QElapsedTimer m_sinceLastBeat;
 };

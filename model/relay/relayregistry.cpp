@@ -38,7 +38,9 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
                        "failing_since = CASE WHEN ?::bigint IS NULL THEN NULL "
                        "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
                        "backend_pids = pg_backend_pid() || ?::integer[], "
-                       "paused_since = CASE WHEN ?::boolean THEN coalesce(paused_since, now()) END "
+                       "paused_since = CASE WHEN ?::boolean THEN coalesce(paused_since, now()) END, "
+                       // Alive after all (its sessions were ended, not its process): no longer gone.
+                       "gone_at = NULL "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
             lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, SqlValues::bigintArray(beat.workerBackendPids),
@@ -55,4 +57,13 @@ bool RelayRegistry::heartbeat(qint64 id, const RelayHeartbeat& beat)
 void RelayRegistry::markStopped(qint64 id, const RelayHeartbeat& beat)
 {
     update(id, beat, true);
+}
+
+int RelayRegistry::markGone()
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("UPDATE relay_nodes n SET gone_at = now() "
+                                                 "WHERE n.gone_at IS NULL AND n.stopped_at IS NULL "
+                                                 "  AND relay_node_state(n) = 'gone'"),
+        {}, QStringLiteral("recording the relays that are gone"));
+    return q.numRowsAffected();
 }

@@ -29,8 +29,8 @@ struct RelayHeartbeat {
     bool sinkUp = true;
     QString lastError; // the latest problem with either peer or a publish; empty if there has been none
     qint64 lastErrorAgeMs = 0;
-    // Set while the relay is failing (its sink unreachable, or only failed publishes since the last heartbeat):
-    // for how long. The registry keeps the streak's first start.
+    // Set while the relay is failing (its sink unreachable, or failed publishes and none succeeded since): for how
+    // long. The registry keeps the streak's first start.
     std::optional<qint64> failingForMs;
     QList<qint64> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
     bool paused = false; // the relay honours a pause of its name (the registry keeps since when)
@@ -51,6 +51,10 @@ public:
 
     // A graceful stop: the row becomes 'stopped' with the final totals.
     void markStopped(qint64 id, const RelayHeartbeat& beat);
+    // Records as gone (gone_at, migration 0026) every relay that relay_node_state() now finds gone, so that it stays
+    // gone when what proved it no longer can: a later session given one of its pids, a restart of the server.
+    // Returns how many it marked. Any running relay does it with its heartbeat.
+    int markGone();
 
 private:
     bool update(qint64 id, const RelayHeartbeat& beat, bool stopping);

@@ -28,6 +28,8 @@ GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, me
 GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(relay_nodes, timestamptz),
     outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text),
     outbox_failure_group_sizes(text[], integer) TO outbox_viewer, outbox_operator;
+-- The backlog a console shows raises its minute's peaks (migration 0026), for viewers too.
+GRANT EXECUTE ON FUNCTION outbox_note_backlog(bigint, boolean, bigint, timestamptz) TO outbox_viewer, outbox_operator;
 -- Column-level: an operator can move a row's state and, to edit and retry it, change what it carries (payload,
 -- headers; each edit audited with both versions), never its identity (event type, aggregate, dedupe or ordering key).
 GRANT UPDATE (status, attempts, next_attempt_at, last_error, lease_owner, lease_expires_at, updated_at, payload,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/schemamigrator.h"
 #include "db/unitofwork.h"
@@ -162,13 +163,69 @@ private slots:
         QVERIFY(overview.oldestUnpublishedAgeMs);
         QVERIFY2(*overview.oldestUnpublishedAgeMs >= 90'000 && *overview.oldestUnpublishedAgeMs < 120'000,
             qPrintable(QString::number(*overview.oldestUnpublishedAgeMs)));
-        // 120 over the last five complete minutes.
-        QCOMPARE(overview.publishedPerMinute, 24.0);
+        // 120 in the one complete minute of the last five that has data: the four before it are not zeros.
+        QCOMPARE(overview.rateMinutes, 1);
+        QCOMPARE(overview.publishedPerMinute, 120.0);
         QVERIFY(overview.duplicateHitRate);
         QCOMPARE(*overview.duplicateHitRate, 0.25);
         QCOMPARE(overview.lastHourTotals.published, 123LL);
         QCOMPARE(overview.lastHourTotals.requests, 60LL);
         QVERIFY(overview.serverNow.isValid());
+    }
+
+    // The rates divide by the complete minutes from the first with data on (rollups or a backlog sample) among the
+    // last five: a young system's minutes before it started are not zeros. Each row names the complete minutes back
+    // (1: the last complete one, 0: the one in progress) that have rollups of `published` rows and backlog samples.
+    void overviewRatesCountFromTheFirstMinuteWithData_data()
+    {
+        QTest::addColumn<QList<int>>("rollupMinutesAgo");
+        QTest::addColumn<QList<int>>("sampleMinutesAgo");
+        QTest::addColumn<int>("published");
+        QTest::addColumn<int>("rateMinutes");
+        QTest::addColumn<double>("perMinute");
+        QTest::newRow("two of five") << QList<int> { 1, 2 } << QList<int> {} << 950 << 2 << 950.0;
+        QTest::newRow("all five") << QList<int> { 1, 5 } << QList<int> {} << 300 << 5 << 120.0;
+        QTest::newRow("an empty minute after the first counts")
+            << QList<int> { 1, 3 } << QList<int> {} << 600 << 3 << 400.0;
+        QTest::newRow("a backlog sample is data") << QList<int> { 1 } << QList<int> { 3 } << 900 << 3 << 300.0;
+        QTest::newRow("data before the five minutes does not count")
+            << QList<int> { 1, 7 } << QList<int> {} << 100 << 1 << 100.0;
+        QTest::newRow("only the minute in progress") << QList<int> { 0 } << QList<int> { 0 } << 500 << 0 << 0.0;
+    }
+
+    void overviewRatesCountFromTheFirstMinuteWithData()
+    {
+        QFETCH(QList<int>, rollupMinutesAgo);
+        QFETCH(QList<int>, sampleMinutesAgo);
+        QFETCH(int, published);
+        QFETCH(int, rateMinutes);
+        QFETCH(double, perMinute);
+        // The seeds and the read in one minute of the database's clock: the minutes stay where the row puts them.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT floor(extract(second FROM clock_timestamp()))::int")).toInt() < 50,
+            20'000);
+        for (const int minutesAgo : rollupMinutesAgo) {
+            session().exec(QStringLiteral("INSERT INTO metric_rollups (bucket, shard, requests, replays, published) "
+                                          "VALUES (date_trunc('minute', now()) - ?::int * interval '1 minute', 0, "
+                                          "  10, 1, ?::bigint)"),
+                { minutesAgo, published }, QStringLiteral("seeding rollups"));
+        }
+        for (const int minutesAgo : sampleMinutesAgo) {
+            session().exec(QStringLiteral("INSERT INTO backlog_samples (bucket, sampled_at, pending, pending_capped, "
+                                          "  oldest_pending_ms, last_pending, last_pending_capped, "
+                                          "  last_oldest_pending_ms) "
+                                          "SELECT b, b, 0, false, 0, 0, false, 0 "
+                                          "FROM (SELECT date_trunc('minute', now()) - ?::int * interval '1 minute') "
+                                          "  AS m(b)"),
+                { minutesAgo }, QStringLiteral("seeding backlog samples"));
+        }
+        const OutboxOverview overview = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs);
+        QCOMPARE(overview.publishedPerMinute, perMinute);
+        QCOMPARE(overview.rateMinutes, rateMinutes);
+        // Requests in a minute of the rates give a hit rate; none there, none.
+        QCOMPARE(overview.duplicateHitRate.has_value(), rateMinutes > 0);
+        if (overview.duplicateHitRate)
+            QCOMPARE(*overview.duplicateHitRate, 0.1);
     }
 
     void overviewWithoutBacklogOrTraffic()
@@ -272,6 +329,65 @@ private slots:
         nobody.actor = QStringLiteral("carol");
         QVERIFY(audit.page(nobody, 100, 0).isEmpty());
         QCOMPARE(audit.byIds({ seen.at(0), seen.at(5) }).size(), 2);
+    }
+
+    // A continuation (a later batch of an action) adds its rows to its action's entry, which then counts them in the
+    // lists; the database takes one only of the same actor's same action, and only of the action's own entry, and
+    // otherwise writes nothing.
+    void aContinuationIsOfTheSameActorsSameAction_data()
+    {
+        QTest::addColumn<bool>("otherActor");
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<bool>("ofContinuation");
+        QTest::addColumn<bool>("taken");
+        QTest::newRow("the same actor's same action") << false << QStringLiteral("requeue") << false << true;
+        QTest::newRow("another actor's action") << true << QStringLiteral("requeue") << false << false;
+        QTest::newRow("another action") << false << QStringLiteral("discard") << false << false;
+        QTest::newRow("a continuation") << false << QStringLiteral("requeue") << true << false;
+    }
+
+    void aContinuationIsOfTheSameActorsSameAction()
+    {
+        QFETCH(bool, otherActor);
+        QFETCH(QString, action);
+        QFETCH(bool, ofContinuation);
+        QFETCH(bool, taken);
+        const auto requeued = [](const QList<qint64>& ids) {
+            QList<AuditedChange> changes;
+            for (const qint64 id : ids)
+                changes.append({ id, QStringLiteral("dead"), QStringLiteral("pending") });
+            return changes;
+        };
+        AuditRepository audit(session());
+        const std::optional<qint64> entry = audit.record(
+            QStringLiteral("requeue"), QStringLiteral("after the fix"), AuditEntity::Outbox, requeued({ 1, 2 }));
+        QVERIFY(entry);
+        const std::optional<qint64> continuation = audit.record(QStringLiteral("requeue"),
+            QStringLiteral("after the fix"), AuditEntity::Outbox, requeued({ 3 }), {}, AuditCount { *entry, {} });
+        QVERIFY(continuation);
+        QCOMPARE(audit.byIds({ *entry }).first().rows, 3LL);
+
+        std::optional<DbSession> other;
+        if (otherActor) {
+            other.emplace(
+                db().createLoginRole(uniqueLogin(QStringLiteral("continue"), QStringLiteral("outbox_operator")),
+                    QStringLiteral("outbox_operator")),
+                QStringLiteral("other operator"));
+        }
+        try {
+            AuditRepository(otherActor ? *other : session())
+                .record(action, QStringLiteral("after the fix"), AuditEntity::Outbox, requeued({ 4, 5 }), {},
+                    AuditCount { ofContinuation ? *continuation : *entry, {} });
+            QVERIFY2(taken, "the continuation was taken");
+        } catch (const OutboxError& error) {
+            QVERIFY2(!taken, error.what());
+            QCOMPARE(error.sqlState(), QStringLiteral("23514")); // check_violation
+        }
+        QCOMPARE(audit.byIds({ *entry }).first().rows, taken ? 5LL : 3LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), taken ? 3LL : 2LL);
+        const QList<AuditEntry> listed = audit.page({}, 10, 0);
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().id, *entry);
     }
 
     void sessionInfoReflectsTheRole_data()

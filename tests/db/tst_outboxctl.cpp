@@ -3,6 +3,9 @@
 #include "db/schemamigrator.h"
 #include "db/unitofwork.h"
 #include "metrics/metricsrepository.h"
+#include "operations/auditrepository.h"
+#include "operations/outboxoverview.h"
+#include "outbox/outboxfilter.h"
 #include "outbox/outboxrepository.h"
 #include "support/databasetestcase.h"
 #include "support/manpagetesting.h"
@@ -813,6 +816,64 @@ private slots:
                                             "AND reason = 'broker fixed' AND cardinality(entity_ids) = 4"))
                      .toLongLong(),
             1);
+    }
+
+    // One operator action is one audit entry with its full count, however many batches of 1,000 it took (each its own
+    // transaction): in the audit log's list, in the Overview's last actions and in outboxctl audit, which prints
+    // every id and state; a row of a later batch keeps that batch's own entry in its history.
+    void aBulkActionIsOneAuditEntryWithItsFullCount_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("requeue, one batch") << QStringLiteral("requeue") << 270;
+        QTest::newRow("requeue, one whole batch") << QStringLiteral("requeue") << 1000;
+        QTest::newRow("requeue, more than one batch") << QStringLiteral("requeue") << 1270;
+        QTest::newRow("discard, three batches") << QStringLiteral("discard") << 2270;
+    }
+
+    void aBulkActionIsOneAuditEntryWithItsFullCount()
+    {
+        QFETCH(QString, action);
+        QFETCH(int, rows);
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                 "  status, attempts, last_error) "
+                                 "SELECT 'order', g::text, 'order.created', '{}', 'k' || g, 'dead', 10, 'boom' "
+                                 "FROM generate_series(1, ?::int) g"),
+            { rows });
+        EXPECT_EXIT(ctl({ action, QStringLiteral("--status=dead"), QStringLiteral("--reason=after the fix") }), 0);
+
+        AuditRepository audit(session());
+        const QList<AuditEntry> listed = audit.page(AuditFilter {}, 10, 0);
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().action, action);
+        QCOMPARE(listed.first().rows, qint64(rows));
+        const QList<AuditEntry> recent
+            = OutboxOverview::load(session(), OutboxFilter::DefaultStuckThresholdMs).recentActions;
+        QCOMPARE(recent.size(), 1);
+        QCOMPARE(recent.first().rows, qint64(rows));
+
+        const CliRun printed = ctl({ QStringLiteral("audit"), QStringLiteral("--format=json") });
+        EXPECT_EXIT(printed, 0);
+        const QJsonArray entries = printed.json().value(QStringLiteral("entries")).toArray();
+        QCOMPARE(entries.size(), 1);
+        const QJsonObject entry = entries.first().toObject();
+        QCOMPARE(entry.value(QStringLiteral("rows")).toInteger(), qint64(rows));
+        QStringList ids;
+        for (int id = 1; id <= rows; ++id)
+            ids.append(QString::number(id));
+        QCOMPARE(entry.value(QStringLiteral("ids")).toString(), ids.join(QLatin1Char(',')));
+        const QJsonObject after
+            = QJsonDocument::fromJson(entry.value(QStringLiteral("state_after")).toString().toUtf8()).object();
+        QCOMPARE(after.size(), rows);
+        QCOMPARE(after.value(QString::number(rows)).toString(),
+            action == QLatin1String("discard") ? QStringLiteral("discarded") : QStringLiteral("pending"));
+
+        // The last row, of the last batch: its history names the batch that changed it, a continuation of the
+        // action's entry when the action took more than one batch.
+        const QList<AuditEntry> history = audit.forEntity(QStringLiteral("outbox"), rows, 10);
+        QCOMPARE(history.size(), 1);
+        QVERIFY(history.first().entityIds.contains(rows));
+        QCOMPARE(history.first().actionId, rows > 1000 ? listed.first().id : 0LL);
     }
 
     // requeue --at: the rows wait for their time (a relay run before it publishes nothing) and are published once

@@ -283,6 +283,46 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_pauses")).toLongLong(), 0LL);
     }
 
+    // A resume is one operator action and so one audit entry, counting every parked row it lets go however many
+    // release batches move them (not the one pause it changed): the count the Overview's last actions, the Audit tab
+    // and outboxctl audit show.
+    void aResumeIsOneAuditEntryWithTheRowsItLetsGo_data()
+    {
+        QTest::addColumn<int>("parked");
+        QTest::newRow("none parked") << 0;
+        QTest::newRow("684 parked") << 684;
+        QTest::newRow("more than one release batch") << PublishPauses::ReleaseBatch + 270;
+    }
+
+    void aResumeIsOneAuditEntryWithTheRowsItLetsGo()
+    {
+        QFETCH(int, parked);
+        enqueue(QStringLiteral("order.shipped"), parked);
+        PublishPauses pauses(session());
+        QVERIFY(pauses.pause(PauseScope::EventType, QStringLiteral("order.shipped"), QStringLiteral("consumer down")));
+        OutboxLeaseRepository(session()).claimDue(QStringLiteral("r1"), QStringLiteral("r1/w0"), parked + 1, 30'000);
+        QCOMPARE(count(QStringLiteral("status = 'paused'")), qint64(parked));
+
+        QCOMPARE(pauses.resume(PauseScope::EventType, QStringLiteral("order.shipped"), QStringLiteral("consumer back")),
+            std::optional<qint64>(parked));
+        QCOMPARE(count(QStringLiteral("status = 'pending'")), qint64(parked));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'resume'")).toLongLong(), 1LL);
+        const QList<AuditEntry> recent = OutboxOverview::load(session(), 60'000).recentActions;
+        QCOMPARE(recent.first().action, QStringLiteral("resume"));
+        QCOMPARE(recent.first().rows, qint64(parked));
+        // The Audit tab's refresh reads its entries by id.
+        QCOMPARE(AuditRepository(session()).byIds({ recent.first().id }).first().rows, qint64(parked));
+
+        const ProcessTesting::Run audit = ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("audit"), QStringLiteral("--action=resume"),
+                QStringLiteral("--format=json") });
+        QCOMPARE(audit.exitCode, ExitCode::Success);
+        const QJsonArray entries = audit.json().value(QStringLiteral("entries")).toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first().toObject().value(QStringLiteral("rows")).toInteger(), qint64(parked));
+    }
+
     void pausingNeedsTheOperatorRole_data()
     {
         QTest::addColumn<QString>("groupRole");

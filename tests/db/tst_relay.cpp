@@ -11,6 +11,7 @@
 #include "relay/sinks/faultinjectingsink.h"
 #include "relay/sinks/jsonlinesfilesink.h"
 #include "support/databasetestcase.h"
+#include "support/recordingsink.h"
 
 #include <QFile>
 #include <QHash>
@@ -301,8 +302,16 @@ private slots:
             staleFences.append({ m.id, m.leaseToken });
             staleFailures.append({ m.id, m.leaseToken, QStringLiteral("stale"), 0 });
         }
+        // Each of A's lease operations is refused too: a hand-back would undo B's claim, an extension prolong it.
+        const QString leases = QStringLiteral("SELECT string_agg(status || '/' || attempts || '/' || "
+                                              "coalesce(lease_expires_at::text, '-'), ',' ORDER BY id) "
+                                              "FROM outbox");
+        const QString leasedToB = db().scalar(leases).toString();
         QVERIFY(a.markPublished(staleFences).isEmpty());
         QVERIFY(a.markFailed(QStringLiteral("A"), staleFailures, 5).isEmpty());
+        QCOMPARE(a.handBack(staleFences), 0);
+        QCOMPARE(a.extendLeases(staleFences, 3'600'000), 0);
+        QCOMPARE(db().scalar(leases).toString(), leasedToB);
         QCOMPARE(count(QStringLiteral("status = 'in_flight' AND lease_owner = 'B'")), 3LL);
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error = 'stale'")).toLongLong(),
             0LL);
@@ -313,6 +322,48 @@ private slots:
             fences.append({ m.id, m.leaseToken });
         QCOMPARE(b.markPublished(fences).size(), 3);
         QCOMPARE(count(QStringLiteral("status = 'published'")), 3LL);
+        // A completed lease is over: with the same tokens, nothing is handed back or extended.
+        const QString published = db().scalar(leases).toString();
+        QCOMPARE(b.handBack(fences), 0);
+        QCOMPARE(b.extendLeases(fences, 3'600'000), 0);
+        QCOMPARE(db().scalar(leases).toString(), published);
+    }
+
+    // A completion rolled back by a deadlock (here a trigger raises 40P01 once, as the deadlock detector would when a
+    // completion meets another relay's claim) runs again at once: its publishes stand, so leaving the rows to their
+    // lease's expiry would have them rescued and published twice.
+    void aCompletionRolledBackByADeadlockRunsAgain()
+    {
+        seed(20);
+        session().execScript(
+            QStringLiteral("CREATE SEQUENCE completion_deadlocks; "
+                           "CREATE FUNCTION deadlock_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                           "  IF nextval('completion_deadlocks') = 1 THEN "
+                           "    RAISE EXCEPTION 'deadlock detected (raised by the test)' USING ERRCODE = '40P01'; "
+                           "  END IF; "
+                           "  RETURN NEW; "
+                           "END $$; "
+                           "CREATE TRIGGER deadlock_once BEFORE UPDATE OF status ON outbox FOR EACH ROW "
+                           "WHEN (NEW.status = 'published') EXECUTE FUNCTION deadlock_once()"),
+            QStringLiteral("arranging a deadlock"));
+        const auto dropTrigger = qScopeGuard([this] {
+            session().execScript(QStringLiteral("DROP TRIGGER deadlock_once ON outbox; DROP FUNCTION deadlock_once(); "
+                                                "DROP SEQUENCE completion_deadlocks"),
+                QStringLiteral("removing the deadlock"));
+        });
+        const auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+        RelayOptions options = testOptions();
+        options.workers = 1;
+        options.leaseMs = 2'000; // a batch left in flight would be rescued and published again within seconds
+        OutboxRelay relay(
+            db().settings(), [deliveries] { return std::make_unique<RecordingSink>(deliveries); }, options);
+        const RelayTotals totals = relay.run();
+        QCOMPARE(count(QStringLiteral("status = 'published'")), 20LL);
+        QCOMPARE(totals.published, 20LL);
+        QCOMPARE(totals.rescued, 0LL);
+        QCOMPARE(deliveries->snapshot().size(), 20);
+        QVERIFY2(db().scalar(QStringLiteral("SELECT last_value FROM completion_deadlocks")).toLongLong() > 1,
+            "the completion never met the deadlock: the test proves nothing");
     }
 
     void poisonMessageDoesNotStallOthers()

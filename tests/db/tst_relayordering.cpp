@@ -3,6 +3,7 @@
 // behind a dead row, and when writers of one key race.
 #include "common/sinkspec.h"
 #include "db/dbsession.h"
+#include "db/outboxerror.h"
 #include "db/schemamigrator.h"
 #include "operations/auditrepository.h"
 #include "operations/outboxdossier.h"
@@ -138,6 +139,20 @@ private:
             db().settings(), [=] { return std::make_unique<RecordingSink>(deliveries, failureRate, failingKey); },
             options);
         return relay.run();
+    }
+
+    // Whether, within 10 s, exactly one session waits for a lock `holder` holds (a writer of its key).
+    bool oneSessionWaitsFor(DbSession& holder)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                return db().scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity "
+                                                  "WHERE ?::int = ANY (pg_blocking_pids(pid))"),
+                               { holder.backendPid() })
+                           .toLongLong()
+                    == 1;
+            },
+            10'000);
     }
 
 private slots:
@@ -398,15 +413,7 @@ private slots:
                 secondId = q.value(0).toLongLong();
         });
         // The second writer waits for the key's lock...
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                return db().scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity "
-                                                  "WHERE ?::int = ANY (pg_blocking_pids(pid))"),
-                               { first->backendPid() })
-                           .toLongLong()
-                    == 1;
-            },
-            10'000));
+        QVERIFY(oneSessionWaitsFor(*first));
         // ...while an unkeyed row is written and committed.
         const qint64 unkeyedId
             = db().scalar(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
@@ -421,6 +428,56 @@ private slots:
             qPrintable(QStringLiteral("the waiting writer kept the id %1, below the unkeyed %2")
                            .arg(secondId)
                            .arg(unkeyedId)));
+    }
+
+    // A backfill of 100,000 events of distinct keys in one transaction, under the default lock table (the advisory
+    // lock per key of migration 0013 ran out of shared memory past about 6,000 keys): it holds no lock per key, a
+    // writer of another key goes on while it is open, and a writer of one of its keys waits for its commit and then
+    // gets a later id.
+    void aBackfillOfManyKeysHoldsNoLockPerKey()
+    {
+        constexpr int Events = 100'000;
+        const std::unique_ptr<DbSession> backfill = db().openSession();
+        backfill->execScript(QStringLiteral("BEGIN"), QStringLiteral("beginning"));
+        try {
+            backfill->exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, "
+                                          "dedupe_key, ordering_key) "
+                                          "SELECT 'order', g::text, 'order.imported', '{}', 'import:' || g, "
+                                          "  'order:' || g FROM generate_series(1, ?::int) AS g"),
+                { Events }, QStringLiteral("backfilling"));
+        } catch (const OutboxError& error) {
+            QFAIL(qPrintable(error.message()));
+        }
+        const qint64 locks = db().scalar(QStringLiteral("SELECT count(*) FROM pg_locks WHERE pid = ?::int"),
+                                     { backfill->backendPid() })
+                                 .toLongLong();
+        QVERIFY2(locks < 100, qPrintable(QStringLiteral("the backfill holds %1 locks").arg(locks)));
+
+        // Another key: written and committed while the backfill is open, without waiting (a wait would end in the
+        // lock timeout's error).
+        const std::unique_ptr<DbSession> other = db().openSession();
+        other->execScript(QStringLiteral("SET lock_timeout = '5s'"), QStringLiteral("bounding the wait"));
+        other->exec(QStringLiteral("SELECT outbox_enqueue('order', 'other', 'order.created', '{}')"), {},
+            QStringLiteral("writing another key"));
+
+        qint64 laterId = 0;
+        std::thread sameKey([&] {
+            const std::unique_ptr<DbSession> session = db().openSession();
+            QSqlQuery& q
+                = session->exec(QStringLiteral("SELECT outbox_enqueue('order', '50000', 'order.updated', '{}')"), {},
+                    QStringLiteral("writing a key of the backfill"));
+            if (q.next())
+                laterId = q.value(0).toLongLong();
+        });
+        QVERIFY(oneSessionWaitsFor(*backfill));
+        backfill->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        sameKey.join();
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'order.imported'")).toLongLong(),
+            qint64(Events));
+        QVERIFY2(laterId > db().scalar(QStringLiteral("SELECT max(id) FROM outbox WHERE event_type = 'order.imported'"))
+                               .toLongLong(),
+            "the key's writer that waited for the backfill kept an id below the backfill's");
     }
 };
 

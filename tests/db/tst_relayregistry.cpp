@@ -5,15 +5,21 @@
 #include "operations/relayfleet.h"
 #include "operations/retentionpurger.h"
 #include "relay/outboxrelay.h"
+#include "relay/relayregistry.h"
 #include "support/databasetestcase.h"
+#include "support/httptesting.h"
 #include "support/processtesting.h"
 #include "support/relayprocess.h"
 #include "support/runningrelay.h"
+#include "support/switchablesink.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QSqlQuery>
 #include <QSysInfo>
 #include <QTest>
+#include <mutex>
 #include <optional>
 
 // The relay registry (relay_nodes): relays register, heartbeat and sign off; the database judges which are
@@ -70,6 +76,23 @@ private:
                                  "  now() - ?::int * interval '1 second', "
                                  "  CASE WHEN ?::boolean THEN now() - ?::int * interval '1 second' END)"),
             { name, secondsAgo, secondsAgo, stopped, secondsAgo });
+    }
+
+    // The registry row of `name` as one read: its last heartbeat, its state and since when it is failing.
+    struct Beat {
+        QString lastSeen;
+        QString state;
+        QString failingSince;
+    };
+    Beat beatOf(const QString& name)
+    {
+        QSqlQuery& q = session().exec(QStringLiteral("SELECT last_seen::text, relay_node_state(n), "
+                                                     "coalesce(failing_since::text, '') FROM relay_nodes n "
+                                                     "WHERE name = ?"),
+            { name }, QStringLiteral("reading the registry"));
+        if (!q.next())
+            return {};
+        return { q.value(0).toString(), q.value(1).toString(), q.value(2).toString() };
     }
 
 private slots:
@@ -160,6 +183,12 @@ private slots:
             << QStringLiteral("alive");
         QTest::newRow("sessions not reported (an older relay)")
             << now << false << false << unknown << QStringLiteral("alive");
+        // The server hands a dead relay's pid to a later session: a session that began after the relay's last
+        // heartbeat is not one of its own, and the relay stays gone (it read stale two minutes after a kill).
+        QTest::newRow("its pid reused by a later session")
+            << QStringLiteral("(SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) "
+                              "- interval '1 microsecond'")
+            << false << false << own << QStringLiteral("gone");
     }
 
     void stateIsJudgedByTheHeartbeat()
@@ -169,14 +198,17 @@ private slots:
         QFETCH(bool, failing);
         QFETCH(QString, sessions);
         QFETCH(QString, state);
-        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
-                                 "  lease_ms, heartbeat_ms, last_seen, stopped_at, failing_since, backend_pids) "
-                                 "VALUES ('judged', 'elsewhere', 1, '0', 'null', 1, 1, 30000, 1000, %1, "
-                                 "  CASE WHEN ?::boolean THEN now() END, CASE WHEN ?::boolean THEN now() END, %2)")
-                      .arg(lastSeen, sessions),
-            { stopped, failing });
+        // Judged in the statement that writes the row, by the same now(): a second statement would be judged a
+        // moment later, and "two missed heartbeats" (2.9 s of 3) could turn stale in between.
         const QString judged
-            = db().scalar(QStringLiteral("SELECT relay_node_state(n) FROM relay_nodes n WHERE name = 'judged'"))
+            = db().scalar(
+                      QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                     "  lease_ms, heartbeat_ms, last_seen, stopped_at, failing_since, backend_pids) "
+                                     "VALUES ('judged', 'elsewhere', 1, '0', 'null', 1, 1, 30000, 1000, %1, "
+                                     "  CASE WHEN ?::boolean THEN now() END, CASE WHEN ?::boolean THEN now() END, %2) "
+                                     "RETURNING relay_node_state(relay_nodes)")
+                          .arg(lastSeen, sessions),
+                      { stopped, failing })
                   .toString();
         QCOMPARE(judged, state);
         QVERIFY(RelayStateNames.parse(judged).has_value());
@@ -282,6 +314,128 @@ private slots:
         relay.kill();
         QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("killed")), QStringLiteral("gone"), 5'000);
         QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
+    }
+
+    // A relay whose every publish is refused, with one row whose next attempt is ten minutes away: heartbeats in
+    // which nothing is tried prove nothing, so the relay stays failing (the alert on it must not flap), with the same
+    // failing_since, in the registry, `outboxctl relays`, /metrics and /healthz alike, and says so once in its log.
+    // A pause of its name shows in outbox_relay_paused.
+    void aRefusedRelayStaysFailingThroughItsBackoff()
+    {
+        seed(1);
+        RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
+            { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("relay"), QStringLiteral("--name"),
+                QStringLiteral("refused"), QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--sink"),
+                QStringLiteral("fault:1.0"), QStringLiteral("--heartbeat-seconds"), QStringLiteral("1"),
+                QStringLiteral("--backoff-base-ms"), QStringLiteral("600000"), QStringLiteral("--backoff-max-ms"),
+                QStringLiteral("600000"), QStringLiteral("--max-attempts"), QStringLiteral("5"),
+                QStringLiteral("--metrics-listen"), QStringLiteral("127.0.0.1:0") });
+        const QUrl endpoint = relay.metricsUrl();
+        QVERIFY2(endpoint.port() > 0, relay.story().constData());
+        const QUrl metrics = endpoint.resolved(QUrl(QStringLiteral("/metrics")));
+        const QUrl healthz = endpoint.resolved(QUrl(QStringLiteral("/healthz")));
+        QNetworkAccessManager network;
+        const auto gauge
+            = [&](const char* name) { return HttpTesting::sample(HttpTesting::get(network, metrics).body, name); };
+        QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("refused")), QStringLiteral("failing"), 15'000);
+        Beat seen = beatOf(QStringLiteral("refused"));
+        const QString since = seen.failingSince;
+        QVERIFY(!since.isEmpty());
+        for (int beat = 0; beat < 4; ++beat) {
+            QTRY_VERIFY_WITH_TIMEOUT(beatOf(QStringLiteral("refused")).lastSeen != seen.lastSeen, 10'000);
+            seen = beatOf(QStringLiteral("refused"));
+            QCOMPARE(seen.state, QStringLiteral("failing"));
+            QCOMPARE(seen.failingSince, since);
+            QCOMPARE(gauge("outbox_relay_failing"), 1.0);
+            const HttpTesting::HttpReply health = HttpTesting::get(network, healthz);
+            QCOMPARE(health.status, 503);
+            QVERIFY2(health.body.contains("\"publishing\":\"failing\""), health.body.constData());
+        }
+        // The heartbeats above were silent ones: the row was tried once, and waits.
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox")).toInt(), 1);
+        QCOMPARE(relay.count("relay refused: failing ("), 1);
+        QCOMPARE(listedState(QStringLiteral("refused")), QStringLiteral("failing"));
+        QCOMPARE(gauge("outbox_relay_paused"), 0.0);
+
+        const auto control = [this](const QString& verb) {
+            return ProcessTesting::run(QStringLiteral(OUTBOXCTL_PATH),
+                { QStringLiteral("--dsn"), db().dsn(), verb, QStringLiteral("--relay"), QStringLiteral("refused"),
+                    QStringLiteral("--reason"), QStringLiteral("the broker is being repaired") });
+        };
+        const ProcessTesting::Run paused = control(QStringLiteral("pause"));
+        QVERIFY2(paused.exitCode == 0, paused.err.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(gauge("outbox_relay_paused"), 1.0, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("refused")), QStringLiteral("paused"), 10'000);
+        const ProcessTesting::Run resumed = control(QStringLiteral("resume"));
+        QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(gauge("outbox_relay_paused"), 0.0, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(listedState(QStringLiteral("refused")), QStringLiteral("failing"), 10'000);
+        QVERIFY2(relay.terminate(), relay.story().constData());
+    }
+
+    // The broker repaired: the first publish that goes through ends the streak, and the relay heartbeats at once
+    // instead of at its next interval (here 20 s away), so the registry and the console's wait causes follow the
+    // recovery; the end is said once in its log.
+    void aRecoveredRelayHeartbeatsAtOnce()
+    {
+        seed(1);
+        const auto refusing = std::make_shared<std::atomic<bool>>(true);
+        RelayOptions options = this->options(QStringLiteral("repaired"));
+        options.workers = 1;
+        options.registryHeartbeatMs = 20'000;
+        options.backoffBaseMs = 200;
+        options.backoffMaxMs = 200;
+        options.maxAttempts = 1'000;
+        QStringList lines;
+        std::mutex linesMutex;
+        options.log = [&](QtMsgType, const QString& line) {
+            std::lock_guard lock(linesMutex);
+            lines.append(line);
+        };
+        OutboxRelay relay(
+            db().settings(), [refusing] { return std::make_unique<SwitchableSink>(refusing); }, options);
+        RunningRelay running(relay);
+        // The first heartbeat, 20 s after the start, judges the refusals.
+        QTRY_COMPARE_WITH_TIMEOUT(beatOf(QStringLiteral("repaired")).state, QStringLiteral("failing"), 40'000);
+        QVERIFY(relay.status().failing);
+        refusing->store(false);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("published"), 10'000);
+        // Well within the 20 s to the next scheduled heartbeat.
+        QTRY_COMPARE_WITH_TIMEOUT(beatOf(QStringLiteral("repaired")).state, QStringLiteral("alive"), 10'000);
+        QCOMPARE(beatOf(QStringLiteral("repaired")).failingSince, QString());
+        QVERIFY(!relay.status().failing);
+        std::lock_guard lock(linesMutex);
+        QCOMPARE(lines.filter(QStringLiteral("relay repaired: failing (")).size(), 1);
+        QCOMPARE(lines.filter(QStringLiteral("relay repaired: publishing again after failing for")).size(), 1);
+    }
+
+    // A relay found gone stays gone once nothing can prove it any more: a running relay's heartbeat records it
+    // (gone_at), and then neither a later session given one of its pids nor a restart of the server (its last
+    // heartbeat before the server's start) turns it stale or alive again; a heartbeat of its own does.
+    void aRelayFoundGoneStaysGone()
+    {
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms, last_seen, backend_pids) "
+                                 "VALUES ('killed', 'elsewhere', 1, '0', 'null', 1, 1, 30000, 1000, now(), "
+                                 "  ARRAY[2147483646])"));
+        QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options(QStringLiteral("marker")));
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !db().scalar(QStringLiteral("SELECT gone_at FROM relay_nodes WHERE name = 'killed'")).isNull(), 10'000);
+        running.stop();
+        QCOMPARE(RelayRegistry(session()).markGone(), 0);
+
+        const qint64 id = node(QStringLiteral("killed"))->id;
+        db().exec(QStringLiteral("UPDATE relay_nodes SET backend_pids = ARRAY[pg_backend_pid()] WHERE id = ?"), { id });
+        QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
+        db().exec(QStringLiteral("UPDATE relay_nodes SET last_seen = pg_postmaster_start_time() - interval '1 second' "
+                                 "WHERE id = ?"),
+            { id });
+        QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Gone);
+        QVERIFY(RelayRegistry(session()).heartbeat(id, RelayHeartbeat {}));
+        QCOMPARE(node(QStringLiteral("killed"))->state, RelayState::Alive);
     }
 
     // A running relay names its sessions with each heartbeat: the supervisor's, every worker's and the due

@@ -213,23 +213,52 @@ private slots:
         QCOMPARE(OutboxOperator(session()).freeze(filter, 100), expected);
     }
 
+    // A large set goes in batches, each its own transaction, and Cancel stops before the next batch. The action is one
+    // entry in the audit log's lists, counting the rows that committed: its first batch that changed rows writes it,
+    // every later batch a continuation holding that batch's rows and states.
     void largeSetsGoInAuditedBatchesAndCanBeCancelled()
     {
         seedDead(2500);
         OutboxOperator op(session());
+        AuditRepository audit(session());
         const QList<qint64> frozen = op.freeze(deadRows(), 10'000);
         QCOMPARE(frozen.size(), 2500);
 
         QList<qsizetype> progress;
         const OperatorActionReport cancelled
-            = op.requeue(frozen, QStringLiteral("first batch only"), {}, 1000, [&](qsizetype done, qsizetype total) {
+            = op.requeue(frozen, QStringLiteral("two batches only"), {}, 1000, [&](qsizetype done, qsizetype) {
                   progress.append(done);
-                  return total != 2500; // cancel after the first batch
+                  return done < 2000; // cancel after the second batch
               });
         QVERIFY(cancelled.cancelled);
-        QCOMPARE(cancelled.changed.size(), 1000);
-        QCOMPARE(progress, (QList<qsizetype> { 1000 }));
-        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 1500LL);
+        QCOMPARE(cancelled.changed.size(), 2000);
+        QCOMPARE(progress, (QList<qsizetype> { 1000, 2000 }));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'dead'")).toLongLong(), 500LL);
+        QList<AuditEntry> actions = audit.page({}, 10, 0);
+        QCOMPARE(actions.size(), 1);
+        const AuditEntry cancelledEntry = actions.first();
+        QCOMPARE(cancelledEntry.rows, 2000LL);
+        // The list carries the first batch's rows; the second batch is a continuation of the entry.
+        QCOMPARE(cancelledEntry.entityIds, frozen.mid(0, 1000));
+        QVERIFY(cancelledEntry.partial);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(cardinality(entity_ids) || ' ' || "
+                                            "coalesce(action_id::text, 'own'), ',' ORDER BY id) FROM audit_log"))
+                     .toString(),
+            QStringLiteral("1000 own,1000 %1").arg(cancelledEntry.id));
+        const std::optional<AuditEntry> whole = audit.whole(cancelledEntry.id);
+        QVERIFY(whole);
+        QCOMPARE(whole->rows, 2000LL);
+        QVERIFY(!whole->partial);
+        QCOMPARE(whole->entityIds, frozen.mid(0, 2000));
+        const QString lastOfSecondBatch = QString::number(frozen.at(1999));
+        const QJsonObject before = QJsonDocument::fromJson(whole->stateBefore).object();
+        const QJsonObject after = QJsonDocument::fromJson(whole->stateAfter).object();
+        QCOMPARE(before.size(), 2000);
+        QCOMPARE(after.size(), 2000);
+        QCOMPARE(before.value(lastOfSecondBatch).toString(), QStringLiteral("dead"));
+        QCOMPARE(after.value(lastOfSecondBatch).toString(), QStringLiteral("pending"));
+        // The list's read again by id (the Audit tab's refresh) is the same action.
+        QCOMPARE(audit.byIds({ cancelledEntry.id }).first().rows, 2000LL);
 
         progress.clear();
         const OperatorActionReport rest
@@ -238,10 +267,19 @@ private slots:
                   return true;
               });
         QVERIFY(!rest.cancelled);
-        QCOMPARE(rest.changed.size(), 1500);
-        QCOMPARE(rest.leftAlone.size(), 1000);
+        QCOMPARE(rest.changed.size(), 500);
+        QCOMPARE(rest.leftAlone.size(), 2000);
         QCOMPARE(progress, (QList<qsizetype> { 1000, 2000, 2500 }));
-        // One audit row per batch that changed something: 1 + 2 (the first batch of the second run changed nothing).
+        // Its first two batches changed nothing: its entry is its third batch's, and nothing continues it.
+        actions = audit.page({}, 10, 0);
+        QCOMPARE(actions.size(), 2);
+        QCOMPARE(actions.first().reason, QStringLiteral("the rest"));
+        QCOMPARE(actions.first().rows, 500LL);
+        QCOMPARE(actions.first().entityIds, frozen.mid(2000));
+        QVERIFY(!actions.first().partial);
+        QCOMPARE(actions.at(1).id, cancelledEntry.id);
+        QCOMPARE(actions.at(1).rows, 2000LL);
+        // One audit row per batch that changed something, 2 + 1, holding every row once.
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toLongLong(), 3LL);
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT sum(cardinality(entity_ids)) FROM audit_log")).toLongLong(), 2500LL);
@@ -330,7 +368,7 @@ private slots:
         // Lists leave the payloads out; the entry read whole has them.
         QVERIFY(audit.first().contentAfter.payload.isEmpty());
         QVERIFY(!audit.first().details.contains("12.50"));
-        const std::optional<AuditEntry> whole = AuditRepository(session()).withContent(audit.first().id);
+        const std::optional<AuditEntry> whole = AuditRepository(session()).whole(audit.first().id);
         QVERIFY(whole);
         QCOMPARE(whole->contentBefore, preview.current);
         QCOMPARE(whole->contentAfter, preview.proposed);
