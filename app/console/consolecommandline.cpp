@@ -36,6 +36,15 @@ bool ConsoleCommandLine::wantsManPage(int argc, char* argv[])
     return false;
 }
 
+bool ConsoleCommandLine::wantsHelp(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "-h") == 0 || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "--help-all") == 0)
+            return true;
+    }
+    return false;
+}
+
 QString ConsoleCommandLine::manPage() const
 {
     ManPage page(QStringLiteral("outbox-console"), QStringLiteral("the operations console for the outbox library"));
@@ -66,7 +75,8 @@ QString ConsoleCommandLine::manPage() const
     page.entry(QString::number(ExitCode::Usage), QStringLiteral("bad usage: an unknown option, a value missing"));
     page.section(QStringLiteral("Environment"));
     page.entry(QStringLiteral("DISPLAY, WAYLAND_DISPLAY, QT_QPA_PLATFORM"),
-        QStringLiteral("Where the window opens; without any of them the console says so and exits with 1."));
+        QStringLiteral("Where the window opens; without any of them (an empty one counts as none) the console says so "
+                       "and exits with 1."));
     page.section(QStringLiteral("Files"));
     page.entry(QStringLiteral("~/.config/outbox-console/outbox-console.conf"),
         QStringLiteral("The console's settings: language, time zone, auto-refresh, thresholds, recent connections "

@@ -22,6 +22,8 @@ public:
     // Whether `argv` asks for the manual page; main() answers it before the language is applied, so the page the
     // package installs is English whatever the build host's locale.
     static bool wantsManPage(int argc, char* argv[]);
+    // Whether `argv` asks for the help (-h, --help, --help-all); main() answers it without a display.
+    static bool wantsHelp(int argc, char* argv[]);
     // The manual page (roff) from the same options as --help.
     QString manPage() const;
 

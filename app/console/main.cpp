@@ -20,15 +20,16 @@
 #include <optional>
 
 // Whether QApplication finds a display to open on (without one it aborts: exit 134, a core dump): a platform
-// chosen, or an X or Wayland display to reach.
+// chosen, or an X or Wayland display to reach. A variable set but empty chooses nothing: Qt then tries its default
+// platform, as if it were unset.
 static bool displayChosen(int argc, char* argv[])
 {
     for (int i = 1; i < argc; ++i) {
         if (qstrcmp(argv[i], "-platform") == 0 || qstrcmp(argv[i], "--platform") == 0)
             return true;
     }
-    return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY")
-        || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY")
+        || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
 // The settings' names and the chosen language, before the command line's help and any widget exist: every text is
@@ -63,17 +64,22 @@ int main(int argc, char* argv[])
             QCoreApplication::instance(), [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
     });
     ConnectionLossEchoes::dropFromQtMessages();
-    if (!displayChosen(argc, argv)) {
-        // On a server or in a script: the command line is still answered, and the lack of a display said.
+    // On a server or in a script, and for --help anywhere (QApplication would load a platform plugin only to print
+    // text, and abort where that plugin finds no display): the command line is answered without one, and the lack
+    // of a display said.
+    const bool display = displayChosen(argc, argv);
+    if (!display || ConsoleCommandLine::wantsHelp(argc, argv)) {
         QCoreApplication app(argc, argv);
         applyLanguage();
         ConsoleCommandLine commandLine;
         if (const std::optional<int> exitCode = commandLine.read(CommandLineText::arguments(argc, argv)))
             return *exitCode;
-        QTextStream(stderr) << "outbox-console: no display to open the window on: set DISPLAY or WAYLAND_DISPLAY "
-                               "(or QT_QPA_PLATFORM=offscreen)"
-                            << Qt::endl;
-        return ExitCode::Unexpected;
+        if (!display) {
+            QTextStream(stderr) << "outbox-console: no display to open the window on: set DISPLAY or WAYLAND_DISPLAY "
+                                   "(or QT_QPA_PLATFORM=offscreen)"
+                                << Qt::endl;
+            return ExitCode::Unexpected;
+        }
     }
     QApplication app(argc, argv);
     QApplication::setDesktopFileName(QStringLiteral(OUTBOX_CONSOLE_APP_ID));

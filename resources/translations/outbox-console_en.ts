@@ -10,13 +10,6 @@
             <numerusform>%n relays</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n outbox row(s)</source>
-        <translation>
-            <numerusform>%n outbox row</numerusform>
-            <numerusform>%n outbox rows</numerusform>
-        </translation>
-    </message>
     <message>
         <source>relay %1</source>
         <translation>relay %1</translation>
@@ -24,6 +17,20 @@
     <message>
         <source>event type %1</source>
         <translation>event type %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %Ln held row(s) let go</source>
+        <translation>
+            <numerusform>%1, %Ln held row let go</numerusform>
+            <numerusform>%1, %Ln held rows let go</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln outbox row(s)</source>
+        <translation>
+            <numerusform>%Ln outbox row</numerusform>
+            <numerusform>%Ln outbox rows</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -165,6 +172,17 @@ Reason: %5
     <message>
         <source>Resume</source>
         <translation>Resume</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more, being read</source>
+        <translation>
+            <numerusform>… and %n more, being read</numerusform>
+            <numerusform>… and %n more, being read</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The action&apos;s other rows could not be read: %1</source>
+        <translation>The action&apos;s other rows could not be read: %1</translation>
     </message>
 </context>
 <context>
@@ -1007,6 +1025,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Response (%1 · %2)</source>
         <translation>Response (%1 · %2)</translation>
     </message>
+    <message>
+        <source>Show its outbox rows</source>
+        <translation>Show its outbox rows</translation>
+    </message>
+    <message>
+        <source>Open in the Outbox tab the rows this key&apos;s request wrote</source>
+        <translation>Open in the Outbox tab the rows this key&apos;s request wrote</translation>
+    </message>
 </context>
 <context>
     <name>KeysTableModel</name>
@@ -1093,6 +1119,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Show only keys starting with “%1”</source>
         <translation>Show only keys starting with “%1”</translation>
     </message>
+    <message>
+        <source>Show its outbox rows</source>
+        <translation>Show its outbox rows</translation>
+    </message>
+    <message>
+        <source>Open in the Outbox tab the rows the selected key&apos;s request wrote</source>
+        <translation>Open in the Outbox tab the rows the selected key&apos;s request wrote</translation>
+    </message>
+    <message>
+        <source>The outbox rows key “%1” wrote are no longer there (purged)</source>
+        <translation>The outbox rows key “%1” wrote are no longer there (purged)</translation>
+    </message>
 </context>
 <context>
     <name>ListViewSetup</name>
@@ -1135,8 +1173,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Clear</translation>
     </message>
     <message>
-        <source>&amp;Copy as JSON</source>
-        <translation>&amp;Copy as JSON</translation>
+        <source>Copy as &amp;JSON</source>
+        <translation>Copy as &amp;JSON</translation>
     </message>
 </context>
 <context>
@@ -1154,20 +1192,12 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>O&amp;utbox</translation>
     </message>
     <message>
-        <source>F&amp;ailures</source>
-        <translation>F&amp;ailures</translation>
-    </message>
-    <message>
         <source>&amp;Idempotency keys</source>
         <translation>&amp;Idempotency keys</translation>
     </message>
     <message>
         <source>&amp;Metrics</source>
         <translation>&amp;Metrics</translation>
-    </message>
-    <message>
-        <source>Au&amp;dit</source>
-        <translation>Au&amp;dit</translation>
     </message>
     <message>
         <source>Metrics exported to %1</source>
@@ -1216,10 +1246,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Times in &amp;UTC</source>
         <translation>Times in &amp;UTC</translation>
-    </message>
-    <message>
-        <source>Times in &amp;local time</source>
-        <translation>Times in &amp;local time</translation>
     </message>
     <message>
         <source>&amp;Auto-refresh</source>
@@ -1453,10 +1479,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>Resume failed</translation>
     </message>
     <message>
-        <source>Event &amp;types</source>
-        <translation>Event &amp;types</translation>
-    </message>
-    <message>
         <source>no relay of that name is registered: check the name (a relay that starts under it will be paused)</source>
         <translation>no relay of that name is registered: check the name (a relay that starts under it will be paused)</translation>
     </message>
@@ -1475,6 +1497,26 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</source>
         <translation>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</translation>
+    </message>
+    <message>
+        <source>Fai&amp;lures</source>
+        <translation>Fai&amp;lures</translation>
+    </message>
+    <message>
+        <source>Audi&amp;t</source>
+        <translation>Audi&amp;t</translation>
+    </message>
+    <message>
+        <source>Event t&amp;ypes</source>
+        <translation>Event t&amp;ypes</translation>
+    </message>
+    <message>
+        <source>Times in l&amp;ocal time</source>
+        <translation>Times in l&amp;ocal time</translation>
+    </message>
+    <message>
+        <source>%1 (schema version %2)</source>
+        <translation>%1 (schema version %2)</translation>
     </message>
 </context>
 <context>
@@ -1609,10 +1651,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Custom range</source>
         <translation>Custom range</translation>
-    </message>
-    <message>
-        <source>Warning &amp;levels…</source>
-        <translation>Warning &amp;levels…</translation>
     </message>
     <message>
         <source>Reset &amp;zoom</source>
@@ -1792,6 +1830,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</source>
         <translation>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</translation>
+    </message>
+    <message>
+        <source>&amp;Warning levels…</source>
+        <translation>&amp;Warning levels…</translation>
     </message>
 </context>
 <context>
@@ -2110,6 +2152,22 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</source>
         <translation>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</translation>
     </message>
+    <message>
+        <source>before publishing: %1</source>
+        <translation>before publishing: %1</translation>
+    </message>
+    <message>
+        <source>before it was discarded: %1</source>
+        <translation>before it was discarded: %1</translation>
+    </message>
+    <message>
+        <source>A past error: the row failed with it before it was %1; it is not failing now.
+
+%2</source>
+        <translation>A past error: the row failed with it before it was %1; it is not failing now.
+
+%2</translation>
+    </message>
 </context>
 <context>
     <name>OutboxView</name>
@@ -2136,14 +2194,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>&amp;Retry selected</source>
         <translation>&amp;Retry selected</translation>
-    </message>
-    <message>
-        <source>Retry all &amp;matching…</source>
-        <translation>Retry all &amp;matching…</translation>
-    </message>
-    <message>
-        <source>Re&amp;lease lease</source>
-        <translation>Re&amp;lease lease</translation>
     </message>
     <message>
         <source>Put selected in-flight rows whose lease expired back to pending</source>
@@ -2389,6 +2439,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</source>
         <translation>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</translation>
+    </message>
+    <message>
+        <source>Retry all matchi&amp;ng…</source>
+        <translation>Retry all matchi&amp;ng…</translation>
+    </message>
+    <message>
+        <source>Relea&amp;se lease</source>
+        <translation>Relea&amp;se lease</translation>
     </message>
 </context>
 <context>
@@ -2642,6 +2700,32 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</source>
         <translation>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</translation>
     </message>
+    <message>
+        <source>⚠ Not read yet: %1</source>
+        <translation>⚠ Not read yet: %1</translation>
+    </message>
+    <message>
+        <source>⚠ Not updated since %1 (%2 ago): %3 — every figure above is as of then</source>
+        <translation>⚠ Not updated since %1 (%2 ago): %3 — every figure above is as of then</translation>
+    </message>
+    <message>
+        <source>As of %1: %2</source>
+        <translation>As of %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s): &lt;b&gt;no complete minute with data yet&lt;/b&gt;</source>
+        <translation>
+            <numerusform>Last %n minute: &lt;b&gt;no complete minute with data yet&lt;/b&gt;</numerusform>
+            <numerusform>Last %n minutes: &lt;b&gt;no complete minute with data yet&lt;/b&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s), no data before: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>
+            <numerusform>Last %n minute, no data before: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</numerusform>
+            <numerusform>Last %n minutes, no data before: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PauseDialog</name>
@@ -2867,6 +2951,42 @@ at %2</translation>
     <message>
         <source>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</source>
         <translation>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</translation>
+    </message>
+    <message>
+        <source>Relay %1 publishing again</source>
+        <translation>Relay %1 publishing again</translation>
+    </message>
+    <message>
+        <source>Relay %1 started</source>
+        <translation>Relay %1 started</translation>
+    </message>
+    <message>
+        <source>Relay %1 paused</source>
+        <translation>Relay %1 paused</translation>
+    </message>
+    <message>
+        <source>Relay %1 failing</source>
+        <translation>Relay %1 failing</translation>
+    </message>
+    <message>
+        <source>Relay %1 failing: %2</source>
+        <translation>Relay %1 failing: %2</translation>
+    </message>
+    <message>
+        <source>Relay %1 gone: its process died</source>
+        <translation>Relay %1 gone: its process died</translation>
+    </message>
+    <message>
+        <source>Relay %1 stale: no heartbeat for %2</source>
+        <translation>Relay %1 stale: no heartbeat for %2</translation>
+    </message>
+    <message>
+        <source>Relay %1 stopped</source>
+        <translation>Relay %1 stopped</translation>
+    </message>
+    <message>
+        <source>Its last heartbeat: %1</source>
+        <translation>Its last heartbeat: %1</translation>
     </message>
 </context>
 <context>

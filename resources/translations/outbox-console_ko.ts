@@ -9,12 +9,6 @@
             <numerusform>릴레이 %n개</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n outbox row(s)</source>
-        <translation>
-            <numerusform>아웃박스 행 %n개</numerusform>
-        </translation>
-    </message>
     <message>
         <source>relay %1</source>
         <translation>릴레이 %1</translation>
@@ -22,6 +16,18 @@
     <message>
         <source>event type %1</source>
         <translation>이벤트 유형 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %Ln held row(s) let go</source>
+        <translation>
+            <numerusform>%1, 보류된 행 %Ln개를 내보냄</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln outbox row(s)</source>
+        <translation>
+            <numerusform>아웃박스 행 %Ln개</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -162,6 +168,16 @@ Reason: %5
     <message>
         <source>Resume</source>
         <translation>재개</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more, being read</source>
+        <translation>
+            <numerusform>… 외 %n개, 읽는 중</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The action&apos;s other rows could not be read: %1</source>
+        <translation>이 작업의 나머지 행을 읽을 수 없습니다: %1</translation>
     </message>
 </context>
 <context>
@@ -997,6 +1013,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Response (%1 · %2)</source>
         <translation>응답 (%1 · %2)</translation>
     </message>
+    <message>
+        <source>Show its outbox rows</source>
+        <translation>이 키의 아웃박스 행 보기</translation>
+    </message>
+    <message>
+        <source>Open in the Outbox tab the rows this key&apos;s request wrote</source>
+        <translation>이 키의 요청이 기록한 행을 아웃박스 탭에서 엽니다</translation>
+    </message>
 </context>
 <context>
     <name>KeysTableModel</name>
@@ -1083,6 +1107,18 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Show only keys starting with “%1”</source>
         <translation>접두사가 “%1”인 키만 표시</translation>
     </message>
+    <message>
+        <source>Show its outbox rows</source>
+        <translation>이 키의 아웃박스 행 보기</translation>
+    </message>
+    <message>
+        <source>Open in the Outbox tab the rows the selected key&apos;s request wrote</source>
+        <translation>선택한 키의 요청이 기록한 행을 아웃박스 탭에서 엽니다</translation>
+    </message>
+    <message>
+        <source>The outbox rows key “%1” wrote are no longer there (purged)</source>
+        <translation>키 “%1”이(가) 기록한 아웃박스 행이 더 이상 없습니다(삭제됨)</translation>
+    </message>
 </context>
 <context>
     <name>ListViewSetup</name>
@@ -1123,8 +1159,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>지우기</translation>
     </message>
     <message>
-        <source>&amp;Copy as JSON</source>
-        <translation>JSON으로 복사(&amp;C)</translation>
+        <source>Copy as &amp;JSON</source>
+        <translation>JSON으로 복사(&amp;J)</translation>
     </message>
 </context>
 <context>
@@ -1142,20 +1178,12 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>아웃박스(&amp;U)</translation>
     </message>
     <message>
-        <source>F&amp;ailures</source>
-        <translation>실패(&amp;A)</translation>
-    </message>
-    <message>
         <source>&amp;Idempotency keys</source>
         <translation>멱등성 키(&amp;I)</translation>
     </message>
     <message>
         <source>&amp;Metrics</source>
         <translation>지표(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Au&amp;dit</source>
-        <translation>감사 기록(&amp;D)</translation>
     </message>
     <message>
         <source>Metrics exported to %1</source>
@@ -1204,10 +1232,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Times in &amp;UTC</source>
         <translation>UTC로 시간 표시(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Times in &amp;local time</source>
-        <translation>현지 시간으로 표시(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Auto-refresh</source>
@@ -1436,10 +1460,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>재개 실패</translation>
     </message>
     <message>
-        <source>Event &amp;types</source>
-        <translation>이벤트 유형(&amp;T)</translation>
-    </message>
-    <message>
         <source>no relay of that name is registered: check the name (a relay that starts under it will be paused)</source>
         <translation>그 이름의 릴레이가 등록되어 있지 않습니다: 이름을 확인하세요 (그 이름으로 시작하는 릴레이는 일시 중지됩니다)</translation>
     </message>
@@ -1458,6 +1478,26 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Change notifications and the auto-refresh no longer re-read the lists and the Overview; F5 still does</source>
         <translation>변경 알림과 자동 새로 고침이 더 이상 목록과 개요를 다시 읽지 않습니다. F5로는 계속 다시 읽을 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Fai&amp;lures</source>
+        <translation>실패(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Audi&amp;t</source>
+        <translation>감사 기록(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Event t&amp;ypes</source>
+        <translation>이벤트 유형(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Times in l&amp;ocal time</source>
+        <translation>현지 시간으로 표시(&amp;O)</translation>
+    </message>
+    <message>
+        <source>%1 (schema version %2)</source>
+        <translation>%1 (스키마 버전 %2)</translation>
     </message>
 </context>
 <context>
@@ -1591,10 +1631,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Custom range</source>
         <translation>사용자 지정 범위</translation>
-    </message>
-    <message>
-        <source>Warning &amp;levels…</source>
-        <translation>경고 수준(&amp;L)…</translation>
     </message>
     <message>
         <source>Reset &amp;zoom</source>
@@ -1773,6 +1809,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Rates are judged on the last complete bucket: the figures of the bucket still being filled are lighter dots beside the lines until it closes.</source>
         <translation>비율은 마지막으로 끝난 구간으로 판단합니다. 아직 채워지는 구간의 수치는 구간이 끝날 때까지 선 옆에 옅은 점으로 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Warning levels…</source>
+        <translation>경고 수준(&amp;W)…</translation>
     </message>
 </context>
 <context>
@@ -2079,6 +2119,22 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>Attempts since the row was last requeued (what the relay&apos;s limit counts); the detail pane also counts those before</source>
         <translation>마지막 재시도 이후의 시도 횟수 (릴레이의 한도가 세는 값). 상세 창에는 그 이전의 시도도 함께 표시됩니다</translation>
     </message>
+    <message>
+        <source>before publishing: %1</source>
+        <translation>발행 전 오류: %1</translation>
+    </message>
+    <message>
+        <source>before it was discarded: %1</source>
+        <translation>폐기 전 오류: %1</translation>
+    </message>
+    <message>
+        <source>A past error: the row failed with it before it was %1; it is not failing now.
+
+%2</source>
+        <translation>지난 오류: 이 행은 %1 상태가 되기 전에 이 오류로 실패했으며, 지금은 실패하고 있지 않습니다.
+
+%2</translation>
+    </message>
 </context>
 <context>
     <name>OutboxView</name>
@@ -2105,14 +2161,6 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>&amp;Retry selected</source>
         <translation>선택한 행 재시도(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Retry all &amp;matching…</source>
-        <translation>일치하는 모든 행 재시도(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Re&amp;lease lease</source>
-        <translation>리스 해제(&amp;L)</translation>
     </message>
     <message>
         <source>Put selected in-flight rows whose lease expired back to pending</source>
@@ -2351,6 +2399,14 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
     <message>
         <source>Rows whose payload contains this text (case-insensitive). No index serves it, so it reads the rows created in the range beside it: typing here sets the range to the last 24 hours if none is set. Cancel stops a long search.</source>
         <translation>페이로드에 이 텍스트가 들어 있는 행 (대소문자 구분 없음). 인덱스를 쓰지 않으므로 옆의 생성 시각 범위에 만들어진 행을 읽습니다: 범위가 없으면 여기에 입력할 때 최근 24시간으로 설정됩니다. 오래 걸리는 검색은 취소할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Retry all matchi&amp;ng…</source>
+        <translation>일치하는 모든 행 재시도(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Relea&amp;se lease</source>
+        <translation>리스 해제(&amp;S)</translation>
     </message>
 </context>
 <context>
@@ -2597,6 +2653,30 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</source>
         <translation>%1 · &lt;b&gt;%2&lt;/b&gt; %3 %4: %5</translation>
     </message>
+    <message>
+        <source>⚠ Not read yet: %1</source>
+        <translation>⚠ 아직 읽지 못함: %1</translation>
+    </message>
+    <message>
+        <source>⚠ Not updated since %1 (%2 ago): %3 — every figure above is as of then</source>
+        <translation>⚠ %1 이후 업데이트되지 않음(%2 전): %3 — 위의 모든 수치는 그 시점 기준입니다</translation>
+    </message>
+    <message>
+        <source>As of %1: %2</source>
+        <translation>%1 기준: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s): &lt;b&gt;no complete minute with data yet&lt;/b&gt;</source>
+        <translation>
+            <numerusform>최근 %n분: &lt;b&gt;데이터가 있는 완료된 분이 아직 없음&lt;/b&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n minute(s), no data before: &lt;b&gt;%1&lt;/b&gt; published per minute · duplicate hit rate %2</source>
+        <translation>
+            <numerusform>최근 %n분(그 이전 데이터 없음): 분당 &lt;b&gt;%1&lt;/b&gt;건 발행 · 중복 적중률 %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PauseDialog</name>
@@ -2822,6 +2902,42 @@ at %2</source>
     <message>
         <source>Paused by an operator since %1: it claims nothing until its name is resumed (see the pauses above).</source>
         <translation>%1부터 운영자가 일시 중지함: 이 이름이 재개될 때까지 아무것도 가져가지 않습니다 (위의 일시 중지 목록 참조).</translation>
+    </message>
+    <message>
+        <source>Relay %1 publishing again</source>
+        <translation>릴레이 %1 다시 발행 중</translation>
+    </message>
+    <message>
+        <source>Relay %1 started</source>
+        <translation>릴레이 %1 시작됨</translation>
+    </message>
+    <message>
+        <source>Relay %1 paused</source>
+        <translation>릴레이 %1 일시 중지됨</translation>
+    </message>
+    <message>
+        <source>Relay %1 failing</source>
+        <translation>릴레이 %1 실패 중</translation>
+    </message>
+    <message>
+        <source>Relay %1 failing: %2</source>
+        <translation>릴레이 %1 실패 중: %2</translation>
+    </message>
+    <message>
+        <source>Relay %1 gone: its process died</source>
+        <translation>릴레이 %1 사라짐: 프로세스가 종료됨</translation>
+    </message>
+    <message>
+        <source>Relay %1 stale: no heartbeat for %2</source>
+        <translation>릴레이 %1 응답 없음: %2 동안 하트비트 없음</translation>
+    </message>
+    <message>
+        <source>Relay %1 stopped</source>
+        <translation>릴레이 %1 중지됨</translation>
+    </message>
+    <message>
+        <source>Its last heartbeat: %1</source>
+        <translation>마지막 하트비트: %1</translation>
     </message>
 </context>
 <context>

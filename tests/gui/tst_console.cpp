@@ -11,11 +11,14 @@
 #include "core/timeformatter.h"
 #include "db/changenotifier.h"
 #include "db/dbsession.h"
+#include "db/schemamigrator.h"
+#include "demo/privatecluster.h"
 #include "eventtypes/eventtypesmodel.h"
 #include "eventtypes/eventtypesview.h"
 #include "eventtypes/secondspane.h"
 #include "failures/failuregroupsmodel.h"
 #include "failures/failuresview.h"
+#include "i18n/consolelanguage.h"
 #include "keys/keydetailpane.h"
 #include "keys/keystablemodel.h"
 #include "keys/keysview.h"
@@ -51,6 +54,7 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QDateTimeEdit>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMutex>
 #include <QPlainTextEdit>
@@ -69,6 +73,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QTranslator>
 #include <QTreeWidget>
 #include <algorithm>
 
@@ -177,6 +182,223 @@ private slots:
         window->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(!oldest->text().contains(QStringLiteral("⚠")), 10'000);
         QVERIFY(oldest->text().contains(QStringLiteral("3 min")));
+    }
+
+    // On a young system the rates cover the complete minutes that have data, and say so: two minutes of 950 published
+    // each are 950 a minute, not 380 (1,900 over five); before any complete minute has data they say that instead of
+    // a rate of 0 and "no requests".
+    void overviewRatesSayHowManyMinutesTheyCover()
+    {
+        const auto noAutoRefresh = ConsoleTesting::withoutAutoRefresh();
+        // The rollups and the reads within one minute of the database's clock.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT floor(extract(second FROM clock_timestamp()))::int")).toInt() < 45,
+            20'000);
+        db().exec(QStringLiteral("INSERT INTO metric_rollups (bucket, shard, requests, replays, published) "
+                                 "SELECT date_trunc('minute', now()) - m * interval '1 minute', 0, 20, 1, 950 "
+                                 "FROM generate_series(1, 2) m"));
+        const auto window = ConsoleTesting::openWindow(db().settings());
+        QVERIFY(window);
+        OverviewPage* overview = window->overview();
+        const auto* rates = overview->findChild<QLabel*>(QStringLiteral("rates"));
+        QVERIFY(rates);
+        QTRY_VERIFY_WITH_TIMEOUT(overview->readAt().isValid(), 10'000);
+        QVERIFY2(
+            rates->text().contains(QStringLiteral("<b>950.0</b> published per minute")), qPrintable(rates->text()));
+        QVERIFY2(rates->text().contains(QStringLiteral("Last 2 minute")), qPrintable(rates->text()));
+        QVERIFY2(rates->text().contains(QStringLiteral("no data before")), qPrintable(rates->text()));
+        QVERIFY2(rates->text().contains(QStringLiteral("<b>5.0 %</b>")), qPrintable(rates->text()));
+
+        db().exec(QStringLiteral("DELETE FROM metric_rollups"));
+        const QDateTime before = overview->readAt();
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(overview->readAt() > before, 10'000);
+        QVERIFY2(rates->text().contains(QStringLiteral("no complete minute with data yet")), qPrintable(rates->text()));
+        QVERIFY2(!rates->text().contains(QStringLiteral("no requests")), qPrintable(rates->text()));
+    }
+
+    // The database stopped under the console (its own cluster, crashed): the Overview keeps what it last read and
+    // says so with the time of that read and how long ago it was, greys the relays and the waiting rows instead of
+    // showing them as current, and goes on ageing each relay's heartbeat from that read by this computer's clock.
+    // Once the database is back, its figures follow it again. Rendered in English and Korean with a failing relay,
+    // before and during the outage.
+    void overviewSaysItsFiguresAreOldDuringAnOutage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("ko") << QStringLiteral("ko");
+    }
+
+    void overviewSaysItsFiguresAreOldDuringAnOutage()
+    {
+        QFETCH(QString, language);
+        // Korean for this test only, as the console installs it (ConsoleLanguage::apply), then the test's own texts and
+        // locale again: the tests after it compare English source texts.
+        const QLocale testLocale;
+        QTranslator korean;
+        const auto restoreLanguage = qScopeGuard([&] {
+            QCoreApplication::removeTranslator(&korean);
+            QLocale::setDefault(testLocale);
+        });
+        if (language == QLatin1String("ko")) {
+            QVERIFY(korean.load(QLocale(QLocale::Korean), QStringLiteral("outbox-console"), QStringLiteral("_"),
+                QStringLiteral(":/i18n")));
+            QCoreApplication::installTranslator(&korean);
+            QLocale::setDefault(ConsoleLanguage::localeFor(language));
+        }
+        // The rows have waited past the warning level, with nothing published: the warning is up.
+        QSettings().setValue(QStringLiteral("thresholds/oldestPendingAgeSeconds"), 60);
+        const auto restoreLevel
+            = qScopeGuard([] { QSettings().remove(QStringLiteral("thresholds/oldestPendingAgeSeconds")); });
+        const auto noAutoRefresh = ConsoleTesting::withoutAutoRefresh();
+        PrivateCluster cluster;
+        cluster.start();
+        {
+            DbSession setup(cluster.settings(), QStringLiteral("setup"));
+            SchemaMigrator(setup).migrate();
+            setup.execScript(
+                QStringLiteral(
+                    "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, created_at) "
+                    "SELECT 'order', g::text, 'order.created', '{}', 'outage-' || g, "
+                    "  now() - interval '2 minutes' + g * interval '1 second' FROM generate_series(1, 3) g; "
+                    "INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
+                    "  heartbeat_ms, sink_up, last_error, last_error_at, failing_since) "
+                    "VALUES ('relay-1', 'host-a', 4242, 'test', 'amqp://broker', 2, 50, 30000, 60000, false, "
+                    "  'connection refused', now() - interval '40 seconds', now() - interval '40 seconds')"),
+                QStringLiteral("seeding"));
+        }
+        QElapsedTimer sinceOpen; // started before the read, so never behind the page's clock
+        sinceOpen.start();
+        const auto window = ConsoleTesting::openWindow(cluster.settings());
+        QVERIFY(window);
+        OverviewPage* overview = window->overview();
+        RelayFleetModel* relays = overview->relays();
+        QAbstractItemModelTester tester(relays, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(relays->rowCount(), 1, 10'000);
+        QCOMPARE(overview->waitingRows()->rowCount(), 3);
+        QCOMPARE(relays->index(0, RelayFleetModel::State).data(RelayFleetModel::StateRole).toString(),
+            QStringLiteral("failing"));
+        QVERIFY(!overview->showsStaleFigures());
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-relay-failing-%1.png").arg(language));
+        const QDateTime readAt = overview->readAt();
+        const QModelIndex lastSeen = relays->index(0, RelayFleetModel::LastSeen);
+        const qint64 ageAtRead = lastSeen.data(RelayFleetModel::HeartbeatAgeRole).toLongLong();
+
+        cluster.crash();
+        window->refresh();
+        // The heartbeat goes on ageing from the read by this computer's clock, never ahead of it.
+        const auto heartbeatAge = [&] { return lastSeen.data(RelayFleetModel::HeartbeatAgeRole).toLongLong(); };
+        QTRY_VERIFY_WITH_TIMEOUT(heartbeatAge() >= ageAtRead + 3'000, 10'000);
+        QVERIFY(heartbeatAge() <= ageAtRead + sinceOpen.elapsed());
+        QCOMPARE(
+            lastSeen.data().toString(), RelayFleetModel::tr("%1 ago").arg(TimeFormatter::duration(heartbeatAge())));
+        QVERIFY(overview->showsStaleFigures());
+        QCOMPARE(overview->readAt(), readAt);
+        const auto* updated = overview->findChild<QLabel*>(QStringLiteral("updated"));
+        const auto* fleet = overview->findChild<QLabel*>(QStringLiteral("fleet"));
+        QVERIFY2(updated->text().contains(TimeFormatter::display(readAt)), qPrintable(updated->text()));
+        QVERIFY2(fleet->text().contains(TimeFormatter::display(readAt)), qPrintable(fleet->text()));
+        if (language == QLatin1String("en")) {
+            QVERIFY2(updated->text().startsWith(QStringLiteral("⚠ Not updated since")), qPrintable(updated->text()));
+            QVERIFY2(fleet->text().startsWith(QStringLiteral("As of ")), qPrintable(fleet->text()));
+        }
+        // Nothing is shown as current any more: the failing relay and the rows it fails are no longer red, the figures
+        // and the warning that nothing is publishing are faded.
+        const auto* warning = overview->findChild<QLabel*>(QStringLiteral("nothingPublishing"));
+        QVERIFY(warning->isVisible() && warning->graphicsEffect());
+        QVERIFY(overview->findChild<QLabel*>(QStringLiteral("rates"))->graphicsEffect());
+        const QColor grey = QGuiApplication::palette().color(QPalette::PlaceholderText);
+        QCOMPARE(relays->index(0, RelayFleetModel::State).data(Qt::ForegroundRole).value<QBrush>().color(), grey);
+        QCOMPARE(
+            overview->waitingRows()->index(0, WaitingRowsModel::Cause).data(Qt::ForegroundRole).value<QBrush>().color(),
+            grey);
+        GuiTesting::saveScreenshot(*window, QStringLiteral("console-outage-%1.png").arg(language));
+
+        cluster.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!overview->showsStaleFigures(), 30'000);
+        QVERIFY(overview->readAt() > readAt);
+        QVERIFY(!relays->isStale());
+        QVERIFY(!overview->waitingRows()->isStale());
+        QVERIFY(!warning->graphicsEffect());
+        QVERIFY2(!updated->text().contains(QStringLiteral("⚠")), qPrintable(updated->text()));
+    }
+
+    // From the Keys tab, Show its outbox rows (the context menu's action, the detail pane's button) opens the Outbox
+    // tab on exactly the rows the key's request wrote: its order's order.created, not the order's later
+    // order.cancelled from another producer, nor the seeded rows that merely share the aggregate id; a key that
+    // created no order has none to show.
+    void aKeysOutboxRowsOpenFromTheKeysTab()
+    {
+        auto orders = db().openSession(QStringLiteral("orders"));
+        MetricsRecorder metrics;
+        CreateOrderHandler handler(*orders, metrics);
+        QList<qint64> orderIds;
+        for (const QString& key : { QStringLiteral("checkout-a"), QStringLiteral("checkout-b") }) {
+            CreateOrderRequest request;
+            request.key = key;
+            request.customer = QStringLiteral("alice");
+            request.amount = QStringLiteral("12.50");
+            const CreateOrderResult created = handler.handle(request);
+            QCOMPARE(created.outcome, CreateOrderResult::Outcome::Created);
+            orderIds.append(*created.orderId);
+        }
+        const QString orderA = QString::number(orderIds.first());
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', ?::text, 'order.cancelled', '{}', '{}', "
+                                 "  'order.cancelled:' || ?::text)"),
+            { orderA, orderA });
+        const qint64 created = db().scalar(QStringLiteral("SELECT id FROM outbox WHERE dedupe_key = 'order.created:' "
+                                                          "|| ?::text"),
+                                       { orderA })
+                                   .toLongLong();
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE aggregate_type = 'order' "
+                                            "AND aggregate_id = ?::text"),
+                         { orderA })
+                     .toInt(),
+            3); // the seeded row, order.created and order.cancelled
+        db().exec(QStringLiteral("INSERT INTO idempotency_keys (scope, idem_key, fingerprint, status, "
+                                 "  failure_retryable, response_status, response_body, expires_at) "
+                                 "VALUES ('orders', 'refused', repeat('a', 64), 'failed', false, 422, '{}', "
+                                 "  now() + interval '1 day')"));
+
+        const auto window = ConsoleTesting::openWindow(db().settings());
+        QVERIFY(window);
+        auto* tabs = window->findChild<QTabWidget*>();
+        KeysView* keys = window->keysView();
+        tabs->setCurrentWidget(keys);
+        QTRY_COMPARE_WITH_TIMEOUT(keys->model()->rowCount(), 3, 10'000);
+        const auto select = [&](const QString& key) {
+            for (int row = 0; row < keys->model()->rowCount(); ++row) {
+                if (keys->model()->rowAt(row).key == key)
+                    keys->table()->selectRow(row);
+            }
+        };
+        QAction* showRows = keys->showOutboxRowsAction();
+        auto* paneButton = keys->findChild<QPushButton*>(QStringLiteral("showOutboxRows"));
+        QVERIFY(paneButton);
+
+        select(QStringLiteral("refused"));
+        QVERIFY(!showRows->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            keys->findChild<QLabel*>(QStringLiteral("summary"))->text().contains(QStringLiteral("refused")), 10'000);
+        QVERIFY(!paneButton->isEnabled());
+
+        OutboxView& outbox = *window->outboxView();
+        select(QStringLiteral("checkout-a"));
+        QVERIFY(showRows->isEnabled());
+        showRows->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(tabs->currentWidget(), &outbox, 10'000);
+        QCOMPARE(outbox.filter().ids, QList<qint64> { created });
+        QVERIFY(ConsoleTesting::waitForRows(outbox, 1));
+        QCOMPARE(outbox.model()->rowAt(0).id, created);
+
+        // The same from the detail pane, once it shows the key.
+        outbox.showFilter(OutboxFilter {});
+        tabs->setCurrentWidget(keys);
+        QTRY_VERIFY_WITH_TIMEOUT(paneButton->isEnabled(), 10'000);
+        QTest::mouseClick(paneButton, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tabs->currentWidget(), &outbox, 10'000);
+        QCOMPARE(outbox.filter().ids, QList<qint64> { created });
+        QVERIFY(ConsoleTesting::waitForRows(outbox, 1));
     }
 
     // File → Export list… exports the filter of the tab in front: here every key, not just the loaded page.
@@ -370,6 +592,45 @@ private slots:
         const ProcessTesting::Run run
             = ProcessTesting::run(QStringLiteral(OUTBOX_CONSOLE_PATH), arguments, consoleEnvironment(display));
         QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.out.contains(out), run.out.constData());
+        if (err.isEmpty()) {
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+        } else {
+            QVERIFY2(run.err.contains(err) && run.err.count('\n') == 1, run.err.constData());
+        }
+    }
+
+    // QT_QPA_PLATFORM set but empty chooses no platform: Qt would try its default one, find no display and abort (exit
+    // 134, a core dump). --help, --version and --man-page load no platform at all, and without them the lack of a
+    // display is said.
+    void anEmptyPlatformIsNoDisplay_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("out");
+        QTest::addColumn<QByteArray>("err");
+        QTest::newRow("--help") << QStringList { QStringLiteral("--help") } << 0 << QByteArray("--demo-keep <DIR>")
+                                << QByteArray();
+        QTest::newRow("--version") << QStringList { QStringLiteral("--version") } << 0
+                                   << QByteArray("outbox-console " OUTBOX_PROJECT_VERSION " (schema version ")
+                                   << QByteArray();
+        QTest::newRow("--man-page") << QStringList { QStringLiteral("--man-page") } << 0
+                                    << QByteArray(".TH \"OUTBOX-CONSOLE\" \"1\"") << QByteArray();
+        QTest::newRow("nothing to answer")
+            << QStringList() << 1 << QByteArray() << QByteArray("outbox-console: no display to open the window on");
+    }
+
+    void anEmptyPlatformIsNoDisplay()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, out);
+        QFETCH(QByteArray, err);
+        QProcessEnvironment environment = consoleEnvironment(false);
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QString());
+        const ProcessTesting::Run run
+            = ProcessTesting::run(QStringLiteral(OUTBOX_CONSOLE_PATH), arguments, environment);
+        QVERIFY2(run.exitCode == exitCode, run.err.constData());
         QVERIFY2(run.out.contains(out), run.out.constData());
         if (err.isEmpty()) {
             QVERIFY2(run.err.isEmpty(), run.err.constData());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/operatoractiondialog.h"
+#include "connect/connectdialog.h"
 #include "connect/connectionbanner.h"
 #include "failures/failuregroupsmodel.h"
 #include "failures/failuresview.h"
@@ -11,6 +12,8 @@
 #include "outbox/outboxdetailpane.h"
 #include "outbox/outboxtablemodel.h"
 #include "outbox/outboxview.h"
+#include "overview/overviewpage.h"
+#include "overview/relayfleetmodel.h"
 #include "relay/outboxleaserepository.h"
 #include "support/consoletesting.h"
 #include "support/databasetestcase.h"
@@ -95,8 +98,28 @@ private:
     {
         QStringList texts;
         for (const MessageLog::Entry& entry : log.entries())
-            texts.append(entry.text);
+            texts.append(
+                entry.repeats > 1 ? QStringLiteral("%1 (×%2)").arg(entry.text).arg(entry.repeats) : entry.text);
         return texts.join(QStringLiteral("\n"));
+    }
+
+    // The entries whose text contains `text`.
+    static QList<MessageLog::Entry> entriesWith(const MessageLog& log, const QString& text)
+    {
+        QList<MessageLog::Entry> found;
+        for (const MessageLog::Entry& entry : log.entries()) {
+            if (entry.text.contains(text))
+                found.append(entry);
+        }
+        return found;
+    }
+
+    // Reads the Overview again and waits until the read is in.
+    static bool refreshOverview(MainWindow& window)
+    {
+        const QDateTime before = window.overview()->readAt();
+        window.refresh();
+        return QTest::qWaitFor([&] { return window.overview()->readAt() > before; }, 10'000);
     }
 
 private slots:
@@ -227,6 +250,133 @@ private slots:
         QCOMPARE(window->findChild<QTabWidget*>()->currentWidget(), &view);
         QCOMPARE(view.filter().ids, (QList<qint64> { 2, 4 }));
         QVERIFY(ConsoleTesting::waitForRows(view, 2));
+    }
+
+    // A lost connection is one message, and one when it is back: not also the error that revealed it, raw, nor a line
+    // per list that failed while it was away.
+    void aLostConnectionIsSaidOnce()
+    {
+        db().reset();
+        QueryTesting::addRows(db(), 3, QStringLiteral("pending"));
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 860));
+        QVERIFY(window);
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 3));
+        MessageLog& log = *window->messages();
+        // Each of the three connections made (one cut while it is being made is one that could not connect): idle
+        // since their last statement, as none is while it connects.
+        const QString settled = QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                               "'outbox-console' AND datname = current_database() AND state = 'idle' "
+                                               "AND state_change < now() - interval '100 ms'");
+        QTRY_COMPARE_WITH_TIMEOUT(db().scalar(settled).toInt(), 3, 10'000);
+        db().exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE application_name = 'outbox-console' AND datname = current_database()"));
+        window->refresh(); // the Overview and the list: each finds its connection gone
+        QVERIFY2(waitForMessage(log, QStringLiteral("Connection to the database restored"), 20'000),
+            qPrintable(allMessages(log)));
+        // The error that revealed the loss is in the first (which of the reads found it first varies).
+        QVERIFY2(log.rowCount() == 2, qPrintable(allMessages(log)));
+        QVERIFY2(log.entries().constFirst().text.startsWith(QStringLiteral("Connection to the database lost: "))
+                && log.entries().constFirst().repeats == 1,
+            qPrintable(allMessages(log)));
+        QCOMPARE(log.entries().constLast().text, QStringLiteral("Connection to the database restored"));
+    }
+
+    // A connection that cannot be made is said once: not once per connection of the console, nor once per view
+    // that read meanwhile ("not connected to the database (reconnecting)", which it was not).
+    void aFailedConnectionIsSaidOnce()
+    {
+        db().reset();
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 860));
+        QVERIFY(window);
+        ConsoleTesting::showOutboxTab(*window);
+        QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 0));
+        MessageLog& log = *window->messages();
+        QCOMPARE(log.rowCount(), 0);
+        bool listFailed = false;
+        ConsoleTesting::whenModalOpens<ConnectDialog>(this, [&](ConnectDialog& dialog) {
+            // While the dialog asks, the views read on, as the auto-refresh makes them.
+            window->refresh();
+            listFailed = QTest::qWaitFor([&] { return !window->outboxView()->model()->failure().isEmpty(); }, 10'000);
+            dialog.reject();
+        });
+        window->connectTo(ConnectionSettings::fromDsn(db().dsn() + QStringLiteral(" dbname=no_such_database")),
+            QStringLiteral("nowhere"));
+        QTRY_VERIFY_WITH_TIMEOUT(listFailed, 15'000);
+        const QList<MessageLog::Entry> said = entriesWith(log, QStringLiteral("no_such_database"));
+        QVERIFY2(said.size() == 1 && said.first().repeats == 1, qPrintable(allMessages(log)));
+        QVERIFY2(said.first().text.startsWith(QStringLiteral("Could not connect: ")), qPrintable(allMessages(log)));
+        QVERIFY2(log.rowCount() == 1, qPrintable(allMessages(log)));
+    }
+
+    // A connection refused at first (the lists' or the actions', to a server that let the reads in a moment before) is
+    // tried again, as a lost one is, instead of leaving every list failing with "not connected to the database
+    // (reconnecting)" for good.
+    void aConnectionRefusedAtFirstIsTriedAgain()
+    {
+        db().reset();
+        const QString login = QStringLiteral("tst_ml_limit_%1").arg(QCoreApplication::applicationPid());
+        const ConnectionSettings settings = db().createLoginRole(login, QStringLiteral("outbox_operator"));
+        session().execScript(
+            QStringLiteral("ALTER ROLE %1 CONNECTION LIMIT 0").arg(login), QStringLiteral("limiting the role"));
+        DatabaseClient searches(QStringLiteral("console-searches"));
+        QSignalSpy failed(&searches, &DatabaseClient::connectFailed);
+        QSignalSpy reconnected(&searches, &DatabaseClient::reconnected);
+        searches.open(settings, false, DatabaseClient::FirstFailure::Retry);
+        QVERIFY(failed.wait(10'000));
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("too many connections")),
+            qPrintable(failed.first().first().toString()));
+        session().execScript(QStringLiteral("ALTER ROLE %1 CONNECTION LIMIT -1").arg(login), QStringLiteral("lifting"));
+        QVERIFY(reconnected.wait(15'000));
+        std::optional<QString> user;
+        searches.run<QString>(
+            this, [](DbSession& session) { return session.currentUser(); }, [&](const QString& name) { user = name; });
+        QTRY_VERIFY_WITH_TIMEOUT(user.has_value(), 10'000);
+        QCOMPARE(*user, login);
+    }
+
+    // Each change of a relay's state is one message, by the read that found it (the incident's timeline), never
+    // repeated by the reads after it; the first read finds the relays as they are, which is no change.
+    void relayStateChangesAreLoggedOnceEach()
+    {
+        db().reset();
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms) "
+                                 "VALUES ('relay-a', 'host-a', 1, 'test', 'amqp://broker', 1, 10, 30000, 3600000)"));
+        const auto noAutoRefresh = ConsoleTesting::withoutAutoRefresh();
+        const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1400, 860));
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->overview()->relays()->rowCount(), 1, 10'000);
+        MessageLog& log = *window->messages();
+        QVERIFY2(entriesWith(log, QStringLiteral("relay-a")).isEmpty(), qPrintable(allMessages(log)));
+
+        const auto change = [&](const QString& update, const QString& said) {
+            db().exec(QStringLiteral("UPDATE relay_nodes SET ") + update + QStringLiteral(" WHERE name = 'relay-a'"));
+            // Three reads: the first finds the change, the others find it unchanged.
+            for (int read = 0; read < 3; ++read)
+                QVERIFY(refreshOverview(*window));
+            const QList<MessageLog::Entry> entries = entriesWith(log, said);
+            QVERIFY2(entries.size() == 1 && entries.first().repeats == 1, qPrintable(allMessages(log)));
+            QCOMPARE(log.entries().constLast().text, said);
+        };
+        change(QStringLiteral("failing_since = now(), sink_up = false, last_error = 'amqp: connection refused\n"
+                              "at 10.0.0.7:5672', last_error_at = now()"),
+            QStringLiteral("Relay relay-a failing: amqp: connection refused"));
+        change(
+            QStringLiteral("failing_since = NULL, sink_up = true"), QStringLiteral("Relay relay-a publishing again"));
+        change(QStringLiteral("paused_since = now()"), QStringLiteral("Relay relay-a paused"));
+        change(QStringLiteral("paused_since = NULL, last_seen = now() - interval '4 hours'"),
+            QStringLiteral("Relay relay-a stale: no heartbeat for 4 h 0 min"));
+        // Its sessions named, and none of them left on the server, since a heartbeat after the server started.
+        change(QStringLiteral("last_seen = now(), backend_pids = ARRAY[2147483646]"),
+            QStringLiteral("Relay relay-a gone: its process died"));
+        change(QStringLiteral("stopped_at = now()"), QStringLiteral("Relay relay-a stopped"));
+        db().exec(QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, "
+                                 "  lease_ms, heartbeat_ms) "
+                                 "VALUES ('relay-b', 'host-b', 2, 'test', 'amqp://broker', 1, 10, 30000, 3600000)"));
+        QVERIFY(refreshOverview(*window));
+        QCOMPARE(log.entries().constLast().text, QStringLiteral("Relay relay-b started"));
+        QCOMPARE(entriesWith(log, QStringLiteral("Relay ")).size(), 7);
     }
 
     // An empty list says why, and after an action that emptied it, where its rows went.

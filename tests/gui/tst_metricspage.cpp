@@ -274,6 +274,13 @@ private:
             { start.toString(Qt::ISODate), start.toString(Qt::ISODate) });
     }
 
+    // The second of the database's current minute: what decides which minute a row written now() lands in (the
+    // test machine's clock may be seconds apart from it).
+    int databaseSecond()
+    {
+        return db().scalar(QStringLiteral("SELECT floor(extract(second FROM clock_timestamp()))::int")).toInt();
+    }
+
     // Shard 0's rollup of the minute `minutesAgo` before the database's current one (0: the current minute).
     void insertRecent(int minutesAgo, qint64 requests, qint64 replays)
     {
@@ -687,8 +694,8 @@ private slots:
         QFETCH(qint64, currentRequests);
         QFETCH(qint64, currentReplays);
         QFETCH(QStringList, exceeded);
-        // The minute written to must still be the current one when the page reads it.
-        QTRY_VERIFY_WITH_TIMEOUT(QTime::currentTime().second() < 45, 20'000);
+        // The minute written to must still be the current one when the page reads it, by the database's clock.
+        QTRY_VERIFY_WITH_TIMEOUT(databaseSecond() < 45, 20'000);
         for (int ago = 1; ago <= 5; ++ago)
             insertRecent(ago, 100, completeReplays);
         insertRecent(0, currentRequests, currentReplays);
@@ -721,7 +728,7 @@ private slots:
             QCOMPARE(soFar->count(), 1);
             QCOMPARE(soFar->at(0).x(), qreal(MetricsChart::axisMSecs(points.last().start, page.zone())));
             QCOMPARE(soFar->at(0).y(), current);
-            QVERIFY(soFar->pointsVisible());
+            QVERIFY(!soFar->lightMarker().isNull()); // a dot
             QCOMPARE(soFar->color().rgb(), series->color().rgb());
             QVERIFY(soFar->color().alphaF() < series->color().alphaF());
             QVERIFY(soFar->isVisible());
@@ -859,7 +866,7 @@ private slots:
             seedSixHours(windowStart());
         } else if (seed == QStringLiteral("until now")) {
             // Six hours up to the database's current minute, of which the first seconds have been counted.
-            QTRY_VERIFY_WITH_TIMEOUT(QTime::currentTime().second() < 45, 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(databaseSecond() < 45, 20'000);
             const QDateTime now = db().openSession()->serverNow();
             const QDateTime currentMinute = now.addMSecs(-(now.toMSecsSinceEpoch() % 60'000));
             seedSixHours(currentMinute.addSecs(-359 * 60));

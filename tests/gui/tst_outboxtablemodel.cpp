@@ -6,6 +6,9 @@
 #include "support/listmodeltesting.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -93,6 +96,43 @@ private slots:
         QCOMPARE(model.rowAt(0).id, 50'000LL);
         QCOMPARE(model.index(0, 0).data(OutboxTableModel::StuckRole).toInt(), kind);
         QCOMPARE(model.index(0, 0).data(Qt::BackgroundRole).isValid(), kind != int(StuckRowClassifier::Kind::NotStuck));
+    }
+
+    // A published or discarded row keeps the last error it had: the list says it is history (greyed, "before …",
+    // a tooltip saying so), while a failed or dead row's error is shown as it is, as what is wrong now.
+    void aPublishedRowsErrorIsHistory()
+    {
+        db().exec(QStringLiteral("UPDATE outbox SET status = s.status, last_error = 'boom ' || outbox.id, "
+                                 "  published_at = CASE WHEN s.status = 'published' THEN now() END "
+                                 "FROM (VALUES (49980, 'published'), (49981, 'discarded'), (49982, 'failed'), "
+                                 "  (49983, 'dead')) AS s(id, status) WHERE outbox.id = s.id"));
+        DatabaseClient worker(QStringLiteral("test"));
+        QVERIFY(ListModelTesting::openWorker(worker, db().settings()));
+        OutboxTableModel model(worker);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        OutboxFilter rows;
+        rows.ids = { 49980, 49981, 49982, 49983 };
+        QSignalSpy loaded(&model, &PagedListModelBase::pageLoaded);
+        model.setFilter(rows);
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(model.rowCount(), 4);
+        const auto lastError = [&](qint64 id, int role) {
+            return model.index(model.rowOfId(id), OutboxTableModel::LastError).data(role);
+        };
+        const QColor grey = QGuiApplication::palette().color(QPalette::PlaceholderText);
+
+        QCOMPARE(lastError(49980, Qt::DisplayRole).toString(), QStringLiteral("before publishing: boom 49980"));
+        QCOMPARE(lastError(49980, Qt::ForegroundRole).value<QBrush>().color(), grey);
+        QVERIFY2(lastError(49980, Qt::ToolTipRole).toString().startsWith(QStringLiteral("A past error")),
+            qPrintable(lastError(49980, Qt::ToolTipRole).toString()));
+        QVERIFY(lastError(49980, Qt::ToolTipRole).toString().endsWith(QStringLiteral("boom 49980")));
+        QCOMPARE(lastError(49981, Qt::DisplayRole).toString(), QStringLiteral("before it was discarded: boom 49981"));
+        QCOMPARE(lastError(49981, Qt::ForegroundRole).value<QBrush>().color(), grey);
+        for (const qint64 current : { 49982, 49983 }) {
+            QCOMPARE(lastError(current, Qt::DisplayRole).toString(), QStringLiteral("boom %1").arg(current));
+            QVERIFY(!lastError(current, Qt::ForegroundRole).isValid());
+            QCOMPARE(lastError(current, Qt::ToolTipRole).toString(), QStringLiteral("boom %1").arg(current));
+        }
     }
 
     void refreshUpdatesRowsInPlace()

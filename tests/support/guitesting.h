@@ -33,6 +33,8 @@ inline void useOwnSettings(const QString& testName)
 // Saves `widget` as `name` in the working directory (the build's tests/ folder), and fails if it rendered blank.
 inline void saveScreenshot(QWidget& widget, const QString& name)
 {
+    // Laid out as the last change asked: grabbed at once after new figures, the Metrics tab was half laid out.
+    QCoreApplication::sendPostedEvents();
     const QImage image = widget.grab().toImage();
     const QString path = QDir::current().filePath(name);
     QVERIFY(image.save(path));

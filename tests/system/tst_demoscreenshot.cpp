@@ -123,6 +123,14 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.overview()->figure(QStringLiteral("dead")).toInt() > 0, 20'000);
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-overview.png"));
 
+        // A repair is offered until it is made: raised once, the queue limit is not offered again.
+        QAction* raiseQueueLimit = console.raiseQueueLimitAction();
+        QVERIFY(raiseQueueLimit && raiseQueueLimit->isEnabled());
+        raiseQueueLimit->trigger();
+        QVERIFY(demo.isQueueLimitRaised());
+        QVERIFY(!raiseQueueLimit->isEnabled());
+        QVERIFY(console.fixRoutingAction()->isEnabled());
+
         // Quitting: with the main window gone, a notice says what is stopping (seen here as each next step begins).
         window.close();
         QStringList shown;
@@ -220,6 +228,18 @@ private slots:
         demo.killRelay();
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(relay).second, QStringLiteral("gone"), 5'000);
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-relay-killed.png"));
+        // The relay the demo restarts records it as gone with its first heartbeat, so it stays gone whatever later
+        // sessions get its pids; one state per cause.
+        DbSession registry(demo.settings(), QStringLiteral("registry"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QSqlQuery& q
+                    = registry.exec(QStringLiteral("SELECT gone_at IS NOT NULL FROM relay_nodes WHERE name = ?"),
+                        { relay }, QStringLiteral("the killed relay"));
+                return q.next() && q.value(0).toBool();
+            }(),
+            30'000);
+        QCOMPARE(stateOf(relay).second, QStringLiteral("gone"));
     }
 };
 

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/dbsession.h"
+#include "db/outboxerror.h"
 #include "demo/demosystem.h"
 #include "demo/privatebroker.h"
+#include "demo/privatecluster.h"
+#include "demo/serveraccount.h"
 #include "outbox/outboxrepository.h"
 #include "support/processtesting.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <unistd.h>
+#include <utility>
 
 // The one-command demo: everything starts, traffic with duplicates flows, and nothing is left behind.
 class TestDemoSystem final : public QObject {
@@ -75,6 +82,74 @@ class TestDemoSystem final : public QObject {
     {
         QTRY_COMPARE_WITH_TIMEOUT(count(session, WaitingLong), 0LL, 120'000);
         verifyAppliedOnce(session);
+    }
+
+    // Stops the private PostgreSQL in `directory` the way an operator would: pg_ctl stop -m fast, as the server's
+    // user. Returns what went wrong, or nothing.
+    static QString stopDatabaseByHand(const QString& directory)
+    {
+        return ServerAccount::run(QStringLiteral("pg_ctl"), ::geteuid() == 0 ? QStringLiteral("postgres") : QString(),
+            QDir(PrivateCluster::binDirectory()).filePath(QStringLiteral("pg_ctl")),
+            { QStringLiteral("--pgdata=") + directory + QStringLiteral("/data"), QStringLiteral("--wait"),
+                QStringLiteral("--mode=fast"), QStringLiteral("stop") },
+            60'000);
+    }
+
+    // A process's state ('R', 'S', … 'Z' for a zombie) and parent, from its /proc/PID/stat: "PID (NAME) STATE PPID …",
+    // where NAME may hold spaces and parentheses.
+    static std::pair<char, pid_t> stateOf(const QByteArray& stat)
+    {
+        const QList<QByteArray> rest = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        return rest.size() > 1 ? std::pair(rest.at(0).at(0), pid_t(rest.at(1).toInt())) : std::pair('?', pid_t(0));
+    }
+
+    // Whether process `pid` has ended: gone, or a zombie that the machine's init may never reap.
+    static bool hasEnded(pid_t pid)
+    {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        return !stat.open(QIODevice::ReadOnly) || stateOf(stat.readAll()).first == 'Z';
+    }
+
+    // SIGKILL to the process whose id is the first line of `pidFile`, as an operator's kill -9 or the OOM killer;
+    // true once it has ended.
+    static bool killNamedIn(const QString& pidFile)
+    {
+        QFile file(pidFile);
+        if (!file.open(QIODevice::ReadOnly))
+            return false;
+        const pid_t pid = file.readLine().trimmed().toInt();
+        return pid > 0 && ::kill(pid, SIGKILL) == 0 && QTest::qWaitFor([pid] { return hasEnded(pid); }, 10'000);
+    }
+
+    // The running children of this process: the programs a DemoSystem started.
+    static QList<pid_t> runningChildren()
+    {
+        QList<pid_t> children;
+        QDirIterator processes(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+        while (processes.hasNext()) {
+            QFile stat(processes.next() + QStringLiteral("/stat"));
+            if (!stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray fields = stat.readAll();
+            const auto [state, parent] = stateOf(fields);
+            if (state != 'Z' && parent == ::getpid())
+                children.append(pid_t(fields.left(fields.indexOf(' ')).toInt()));
+        }
+        return children;
+    }
+
+    // Starts `outbox-console --demo` offscreen with `tmp` as its temporary directory: one of its own, so that a demo
+    // another test runs at the same time is not mistaken for this one; the server (run as another user when the
+    // test runs as root) must be able to reach it.
+    static bool startConsoleDemo(QProcess& console, const QTemporaryDir& tmp)
+    {
+        QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ExeGroup | QFile::ExeOther);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("TMPDIR"), tmp.path());
+        console.setProcessEnvironment(environment);
+        console.start(QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--demo") });
+        return console.waitForStarted();
     }
 
 private slots:
@@ -359,18 +434,10 @@ private slots:
     // SIGTERM to `outbox-console --demo` quits it and removes the demo's processes and database.
     void consoleDemoCleansUpOnSigterm()
     {
-        // A temporary directory of its own, so a demo another test runs at the same time is not mistaken for this
-        // one; the server (run as another user when the test runs as root) must be able to reach it.
         QTemporaryDir tmp;
-        QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ExeGroup | QFile::ExeOther);
         QProcess console;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("TMPDIR"), tmp.path());
-        console.setProcessEnvironment(environment);
         console.setProcessChannelMode(QProcess::ForwardedChannels); // a crash's last words reach the test log
-        console.start(QStringLiteral(OUTBOX_CONSOLE_PATH), { QStringLiteral("--demo") });
-        QVERIFY(console.waitForStarted());
+        QVERIFY(startConsoleDemo(console, tmp));
         QString directory;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
@@ -386,6 +453,123 @@ private slots:
         QVERIFY(!QDir(directory).exists());
         QCOMPARE(ProcessTesting::processesMentioning(directory), 0);
         // The private RabbitMQ's directory went with it, and no process runs from it.
+        QCOMPARE(QDir(tmp.path()).entryList({ QStringLiteral("outbox-broker-*") }, QDir::Dirs), QStringList());
+        QCOMPARE(ProcessTesting::processesMentioning(tmp.path()), 0);
+    }
+
+    // What the operator took away first: a server stopped or killed by hand, or every process of the demo killed.
+    // Whatever is already gone counts as stopped: nothing escapes stop(), nothing is warned about, and nothing the
+    // demo made is left behind.
+    void whatIsGoneByHandIsStopped_data()
+    {
+        QTest::addColumn<bool>("rabbitMq");
+        QTest::addColumn<QString>("database"); // "stop": pg_ctl stop -m fast; "kill": SIGKILL to the postmaster
+        QTest::addColumn<QString>("broker"); // "stop": rabbitmqctl stop; "kill": SIGKILL to the node, epmd -kill
+        QTest::addColumn<bool>("children"); // SIGKILL to every program the demo started
+        QTest::newRow("postgresql stopped") << false << QStringLiteral("stop") << QString() << false;
+        QTest::newRow("postgresql killed") << false << QStringLiteral("kill") << QString() << false;
+        QTest::newRow("rabbitmq stopped") << true << QString() << QStringLiteral("stop") << false;
+        QTest::newRow("everything killed") << true << QStringLiteral("kill") << QStringLiteral("kill") << true;
+    }
+
+    void whatIsGoneByHandIsStopped()
+    {
+        QFETCH(bool, rabbitMq);
+        QFETCH(QString, database);
+        QFETCH(QString, broker);
+        QFETCH(bool, children);
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("private (PostgreSQL|RabbitMQ)")));
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        demo.setUseRabbitMq(rabbitMq);
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        QVERIFY(startServers(demo));
+        QVERIFY(!ready.isEmpty() || ready.wait(30'000)); // every program started
+        const QString directory = demo.cluster().directory();
+        QString brokerDirectory;
+        if (rabbitMq) {
+            QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
+            brokerDirectory = demo.broker()->directory();
+        }
+
+        if (database == QLatin1String("stop")) {
+            const QString problem = stopDatabaseByHand(directory);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        } else if (database == QLatin1String("kill")) {
+            QVERIFY(killNamedIn(directory + QStringLiteral("/data/postmaster.pid")));
+        }
+        if (broker == QLatin1String("stop")) {
+            // The command line the demo prints for the operator; with the pid file it returns once the node exited.
+            const ProcessTesting::Run stopped = ProcessTesting::run(QStringLiteral("/bin/sh"),
+                { QStringLiteral("-c"),
+                    demo.broker()->controlCommand() + QStringLiteral(" stop ") + brokerDirectory
+                        + QStringLiteral("/node.pid") });
+            QVERIFY2(stopped.exitCode == 0, (stopped.out + stopped.err).constData());
+        } else if (broker == QLatin1String("kill")) {
+            QVERIFY(killNamedIn(brokerDirectory + QStringLiteral("/node.pid")));
+            // The port mapper refuses while it still counts the node ("living nodes in database"): until it has seen
+            // the node's connection close.
+            QVERIFY(QTest::qWaitFor(
+                [port = QString::number(demo.broker()->portMapperPort())] {
+                    return ProcessTesting::run(QStringLiteral("/usr/bin/epmd"),
+                               { QStringLiteral("-port"), port, QStringLiteral("-kill") })
+                               .exitCode
+                        == 0;
+                },
+                10'000));
+        }
+        if (children) {
+            const QList<pid_t> programs = runningChildren();
+            QVERIFY(!programs.isEmpty());
+            for (const pid_t pid : programs)
+                ::kill(pid, SIGKILL);
+            QTRY_VERIFY_WITH_TIMEOUT(runningChildren().isEmpty(), 10'000);
+        }
+
+        try {
+            demo.stop();
+        } catch (const OutboxError& error) {
+            QFAIL(qPrintable(QStringLiteral("stop() threw: ") + error.message()));
+        }
+        QVERIFY(!demo.cluster().isRunning());
+        for (const QString& made : { directory, brokerDirectory }) {
+            if (made.isEmpty())
+                continue;
+            QVERIFY2(!QDir(made).exists(), qPrintable(made));
+            QCOMPARE(ProcessTesting::processesMentioning(made), 0);
+        }
+    }
+
+    // The operator stopped the demo's PostgreSQL by hand, then quits `outbox-console --demo` with SIGTERM: it still
+    // ends with 0, says nothing of the server it found down, and removes what the demo made.
+    void consoleDemoQuitsWithItsDatabaseStoppedByHand()
+    {
+        QTemporaryDir tmp;
+        QProcess console;
+        QVERIFY(startConsoleDemo(console, tmp));
+        // "demo: postgresql host='DIRECTORY' …", printed once the servers are up and the service listens.
+        QString directory;
+        const bool waited = QTest::qWaitFor(
+            [&] {
+                while (directory.isEmpty() && console.canReadLine()) {
+                    const QString line = QString::fromLocal8Bit(console.readLine());
+                    if (line.startsWith(QLatin1String("demo: postgresql ")))
+                        directory = line.section(QLatin1Char('\''), 1, 1);
+                }
+                return !directory.isEmpty() || console.state() == QProcess::NotRunning;
+            },
+            120'000);
+        QByteArray err = console.readAllStandardError();
+        QVERIFY2(waited && !directory.isEmpty(), err.constData());
+        QVERIFY2(directory.startsWith(tmp.path()), qPrintable(directory));
+
+        const QString problem = stopDatabaseByHand(directory);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        ::kill(pid_t(console.processId()), SIGTERM);
+        QVERIFY(console.waitForFinished(60'000));
+        err += console.readAllStandardError();
+        QVERIFY2(console.exitStatus() == QProcess::NormalExit && console.exitCode() == 0, err.constData());
+        QVERIFY2(!err.contains("private PostgreSQL"), err.constData());
+        QVERIFY(!QDir(directory).exists());
         QCOMPARE(QDir(tmp.path()).entryList({ QStringLiteral("outbox-broker-*") }, QDir::Dirs), QStringList());
         QCOMPARE(ProcessTesting::processesMentioning(tmp.path()), 0);
     }

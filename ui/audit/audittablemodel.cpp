@@ -57,7 +57,7 @@ QVariant AuditTableModel::data(const QModelIndex& index, int role) const
     case Action:
         return entry.action;
     case Rows:
-        return int(entry.entityIds.size());
+        return entry.rows;
     case Reason:
         return entry.reason;
     }

@@ -82,11 +82,10 @@ AuditView::AuditView(DatabaseClient& reads, QWidget* parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, &AuditView::showSelected);
     connect(m_model, &PagedListModelBase::loadFailed, this, &AuditView::loadFailed);
     connect(m_showRows, &QPushButton::clicked, this, [this] {
-        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-        if (rows.isEmpty())
+        if (m_shownRows.isEmpty())
             return;
         OutboxFilter filter;
-        filter.ids = m_model->rowAt(rows.first().row()).entityIds;
+        filter.ids = m_shownRows;
         emit showOutbox(filter);
     });
     showSelected();
@@ -174,7 +173,10 @@ QString AuditView::statesTable(const AuditEntry& entry)
         const QString id = QString::number(entry.entityIds.at(i));
         lines.append(line(id, before.value(id).toString(), after.value(id).toString()));
     }
-    if (entry.entityIds.size() > shown)
+    // A list's entry of an action with later batches has its first batch's rows: showSelected() reads the others.
+    if (entry.partial)
+        lines.append(tr("… and %n more, being read", nullptr, int(entry.rows - shown)));
+    else if (entry.entityIds.size() > shown)
         lines.append(tr("… and %n more", nullptr, int(entry.entityIds.size() - shown)));
     return lines.join(QLatin1Char('\n'));
 }
@@ -182,27 +184,31 @@ QString AuditView::statesTable(const AuditEntry& entry)
 void AuditView::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    // The outbox list shows outbox rows: a relay's id is no row of it.
-    m_showRows->setEnabled(!rows.isEmpty() && m_model->rowAt(rows.first().row()).entity == AuditEntity::Outbox);
     m_contentRequests.next();
     if (rows.isEmpty()) {
         m_detail->clear();
+        m_shownRows.clear();
+        m_showRows->setEnabled(false);
         return;
     }
     const AuditEntry entry = m_model->rowAt(rows.first().row());
     showEntry(entry);
-    if (entry.action != AuditAction::Edit)
+    const bool edit = entry.action == AuditAction::Edit;
+    if (!edit && !entry.partial)
         return;
-    // An edit's payloads stay out of the list's reads: this one is read now, on the reading connection.
+    // An edit's payloads and an action's later batches stay out of the list's reads: this entry is read whole now,
+    // on the reading connection.
     const qint64 id = entry.id;
     m_reads.runLatest<std::optional<AuditEntry>>(
-        m_contentRequests, this, [id](DbSession& session) { return AuditRepository(session).withContent(id); },
+        m_contentRequests, this, [id](DbSession& session) { return AuditRepository(session).whole(id); },
         [this](const std::optional<AuditEntry>& whole) {
             if (whole)
                 showEntry(*whole);
         },
-        [this](const OutboxError& error) {
-            m_detail->appendPlainText(QLatin1Char('\n') + tr("The edit could not be read: %1").arg(error.message()));
+        [this, edit](const OutboxError& error) {
+            m_detail->appendPlainText(QLatin1Char('\n')
+                + (edit ? tr("The edit could not be read: %1") : tr("The action's other rows could not be read: %1"))
+                      .arg(error.message()));
         });
 }
 
@@ -212,4 +218,8 @@ void AuditView::showEntry(const AuditEntry& entry)
                                .arg(entry.action, entry.actor, TimeFormatter::display(entry.at),
                                    AuditSubject::describe(entry), entry.reason)
         + detailsText(entry) + QLatin1Char('\n') + statesTable(entry));
+    // The outbox list shows outbox rows (a relay's id is no row of it), and all the action's: an entry with only its
+    // first batch's waits for the whole one.
+    m_shownRows = entry.entityIds;
+    m_showRows->setEnabled(entry.entity == AuditEntity::Outbox && !entry.partial);
 }

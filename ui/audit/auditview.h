@@ -21,9 +21,9 @@ class QTableView;
 class QTimer;
 class TimeRangeFilter;
 
-// Who did what, when and why: every operator action, newest first, filtered by actor, action and time. The
-// detail shows the reason, the ids (copyable) and the states before and after; "Show rows" opens the rows the
-// action touched in the outbox list.
+// Who did what, when and why: every operator action (one entry however many batches it took), newest first,
+// filtered by actor, action and time. The detail shows the reason, the ids (copyable) and the states before and
+// after; "Show rows" opens the rows the action touched in the outbox list.
 class AuditView final : public QWidget {
     Q_OBJECT
 public:
@@ -61,8 +61,11 @@ private:
     TimeRangeFilter* m_when;
     QPlainTextEdit* m_detail;
     DatabaseClient& m_reads;
-    // The selected edit's content, read when it is selected: the newest selection wins.
+    // The selected entry whole (an edit's content, an action's later batches), read when it is selected: the newest
+    // selection wins.
     LatestRequest m_contentRequests;
+    // The ids of the entry the detail shows, which Show rows opens.
+    QList<qint64> m_shownRows;
     QPushButton* m_showRows;
     QTimer* m_filterDelay;
 };

@@ -8,8 +8,9 @@
 
 struct AuditEntry;
 
-// What an audit entry acted on, in the console's words: "3 outbox rows", "2 relays", "event type order.shipped" (a
-// pause names its scope and target in the entry's details). One wording for the Overview and the Audit tab.
+// What an audit entry acted on, in the console's words: "1,270 outbox rows" (every batch of the action), "2 relays",
+// "event type order.shipped" (a pause names its scope and target in the entry's details; a resume of an event type
+// adds the held rows it let go). One wording for the Overview and the Audit tab.
 class AuditSubject final {
     Q_DECLARE_TR_FUNCTIONS(AuditSubject)
 public:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/listviewsetup.h"
 
+#include "core/timeformatter.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -96,9 +98,12 @@ void setUpTable(QTableView* table, QAbstractItemModel* model)
 
 void fitInstantColumns(QTableView* table, std::initializer_list<int> columns)
 {
-    const int width = table->fontMetrics().horizontalAdvance(QStringLiteral("2026-11-30 23:59:59 UTC")) + 16;
+    // The language's dates and times, not ISO's: Korean ones are a third wider ("2026. 12. 28. 오후 10:58:58 UTC").
+    int widest = 0;
+    for (const QString& text : TimeFormatter::widestDisplays())
+        widest = qMax(widest, table->fontMetrics().horizontalAdvance(text));
     for (int column : columns)
-        table->setColumnWidth(column, width);
+        table->setColumnWidth(column, qMax(widest + 16, table->horizontalHeader()->sectionSizeHint(column)));
 }
 
 namespace {
@@ -229,7 +234,7 @@ void keepSelectionAcrossResets(
 
 QAction* addCopyAsJsonAction(QTableView* table, std::function<QJsonArray(const QList<int>& rows)> rowsJson)
 {
-    auto* action = new QAction(QCoreApplication::translate("ListViewSetup", "&Copy as JSON"), table);
+    auto* action = new QAction(QCoreApplication::translate("ListViewSetup", "Copy as &JSON"), table);
     action->setShortcut(QKeySequence::Copy);
     action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     table->addAction(action);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/operatoractiondialog.h"
 
+#include "core/timeformatter.h"
+
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -68,6 +71,7 @@ OperatorActionDialog::OperatorActionDialog(
     when->addWidget(now);
     when->addWidget(m_later);
     m_dueAt->setCalendarPopup(true);
+    m_dueAt->setDisplayFormat(TimeFormatter::pickerFormat(QLocale()));
     m_dueAt->setEnabled(false);
     when->addWidget(m_dueAt);
     when->addStretch(1);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/timerangefilter.h"
 
+#include "core/timeformatter.h"
+
 #include <QCheckBox>
 #include <QDateTimeEdit>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <tuple>
 
 namespace {
@@ -12,7 +15,7 @@ QDateTimeEdit* instantEdit(QWidget* parent)
 {
     auto* edit = new QDateTimeEdit(QDateTime::currentDateTime(), parent);
     edit->setCalendarPopup(true);
-    edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
+    edit->setDisplayFormat(TimeFormatter::pickerFormat(QLocale()));
     edit->setEnabled(false);
     return edit;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "connect/connectionbanner.h"
 
-#include <QLocale>
+#include "core/timeformatter.h"
+
 #include <QTimer>
 
 ConnectionBanner::ConnectionBanner(QWidget* parent)
@@ -28,7 +29,7 @@ void ConnectionBanner::showWarning(const QString& text)
 
 QString ConnectionBanner::lostSince() const
 {
-    return QLocale().toString(m_lostAt.time(), QLocale::LongFormat);
+    return TimeFormatter::display(m_lostAt);
 }
 
 void ConnectionBanner::showLost(const QString& message)

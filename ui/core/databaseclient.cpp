@@ -31,10 +31,13 @@ DatabaseClient::~DatabaseClient()
     m_thread.wait();
 }
 
-void DatabaseClient::open(const ConnectionSettings& settings, bool listen)
+void DatabaseClient::open(const ConnectionSettings& settings, bool listen, FirstFailure firstFailure)
 {
     QMetaObject::invokeMethod(
-        m_inThread, [inThread = m_inThread, settings, listen] { inThread->open(settings, listen); },
+        m_inThread,
+        [inThread = m_inThread, settings, listen, retry = firstFailure == FirstFailure::Retry] {
+            inThread->open(settings, listen, retry);
+        },
         Qt::QueuedConnection);
 }
 

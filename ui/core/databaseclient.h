@@ -16,6 +16,14 @@
 class DatabaseWorker;
 class QueryCanceller;
 
+// A job's failure on its way back to the GUI thread. The worker looks at `error` for a lost connection, and reports
+// that, before `report` hands the failure on: a view's failure then arrives as part of an outage already told, not as
+// a message of its own ahead of it.
+struct FailedWork {
+    OutboxError error;
+    std::function<void()> report;
+};
+
 // Database work off the GUI thread. The worker owns one connection, opened in its own thread (Qt 6.4: a
 // QSqlDatabase is used only by the thread that opened it). Work runs there in submission order; its result,
 // an immutable value, is handed to a callback on the GUI thread, and only if the callback's context object
@@ -51,8 +59,14 @@ public:
             });
     }
 
+    // What a failed first attempt to connect leads to, besides connectFailed(): nothing, the caller deciding (the
+    // console's reads, whose failure opens the connect dialog), or attempts with backoff as after a lost connection,
+    // reconnected() once one works (the console's other connections, to a server that just let the reads in: a
+    // refusal there is passing, such as its connection limit).
+    enum class FirstFailure { Report, Retry };
+
     // Connects (again) with `settings`; answers with connected() or connectFailed().
-    void open(const ConnectionSettings& settings, bool listen);
+    void open(const ConnectionSettings& settings, bool listen, FirstFailure firstFailure = FirstFailure::Report);
 
     // Runs `work(session)` on the worker thread; then `done(result)` or `failed(error)` on the GUI thread, unless
     // `context` (an object of the GUI thread) has been deleted by then.
@@ -82,9 +96,10 @@ public:
                 Result result = work(*session);
                 deliver([done, result = std::move(result)] { done(result); });
             } catch (const OutboxError& error) {
-                if (failed)
-                    deliver([failed, error] { failed(error); });
-                throw; // the worker thread looks at it for a lost connection
+                throw FailedWork { error, [deliver, failed, error] {
+                                      if (failed)
+                                          deliver([failed, error] { failed(error); });
+                                  } };
             } catch (const std::exception& error) {
                 if (failed) {
                     deliver([failed, error = OutboxError(OutboxError::Kind::Other, QString::fromUtf8(error.what()))] {

@@ -44,13 +44,14 @@ void DatabaseWorker::ping()
     });
 }
 
-void DatabaseWorker::open(const ConnectionSettings& settings, bool listen)
+void DatabaseWorker::open(const ConnectionSettings& settings, bool listen, bool retryFirstFailure)
 {
     ensureTimers();
     m_reconnect->stop();
     setSession(nullptr);
     m_settings = settings;
     m_listen = listen;
+    m_retryFirstFailure = retryFirstFailure;
     connectNow(false);
 }
 
@@ -73,6 +74,10 @@ void DatabaseWorker::connectNow(bool reconnecting)
     } catch (const OutboxError& error) {
         if (!reconnecting) {
             emit connectFailed(error.message());
+            if (m_retryFirstFailure) {
+                m_reconnectDelayMs = FirstReconnectDelayMs;
+                m_reconnect->start(m_reconnectDelayMs);
+            }
             return;
         }
         m_reconnectDelayMs = qMin(m_reconnectDelayMs * 2, MaxReconnectDelayMs);
@@ -100,8 +105,16 @@ void DatabaseWorker::execute(const std::function<void(DbSession*)>& job)
 {
     try {
         job(m_session.get());
+    } catch (const FailedWork& failure) {
+        loseIfBroken(failure.error);
+        failure.report();
     } catch (const OutboxError& error) {
-        if (m_session && (error.kind() == OutboxError::Kind::Connection || m_session->isBroken()))
-            lose(error.message());
+        loseIfBroken(error);
     }
+}
+
+void DatabaseWorker::loseIfBroken(const OutboxError& error)
+{
+    if (m_session && (error.kind() == OutboxError::Kind::Connection || m_session->isBroken()))
+        lose(error.message());
 }

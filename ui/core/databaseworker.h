@@ -9,6 +9,7 @@
 #include <memory>
 
 class DbSession;
+class OutboxError;
 class QueryCanceller;
 class QTimer;
 
@@ -21,7 +22,8 @@ public:
     DatabaseWorker(QString purpose, std::shared_ptr<QueryCanceller> canceller);
     ~DatabaseWorker() final override;
 
-    void open(const ConnectionSettings& settings, bool listen);
+    // `retryFirstFailure`: DatabaseClient::FirstFailure::Retry.
+    void open(const ConnectionSettings& settings, bool listen, bool retryFirstFailure);
     void execute(const std::function<void(DbSession*)>& job);
     // The liveness check: a round trip on the connection, which reports it lost if it is.
     void ping();
@@ -38,11 +40,14 @@ private:
     void connectNow(bool reconnecting);
     void setSession(std::unique_ptr<DbSession> session);
     void lose(const QString& message);
+    // lose() when `error` broke the connection.
+    void loseIfBroken(const OutboxError& error);
     void ensureTimers();
 
     QString m_purpose;
     ConnectionSettings m_settings;
     bool m_listen = false;
+    bool m_retryFirstFailure = false;
     std::shared_ptr<QueryCanceller> m_canceller; // aimed at m_session
     std::unique_ptr<DbSession> m_session;
     QTimer* m_reconnect = nullptr;

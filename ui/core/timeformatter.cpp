@@ -16,29 +16,60 @@ void TimeFormatter::setZone(Zone zone)
     s_zone = zone;
 }
 
+// `instant` as display() writes it in `zone`.
+static QString written(const QDateTime& instant, TimeFormatter::Zone zone)
+{
+    const QLocale locale;
+    if (zone == TimeFormatter::Zone::Utc)
+        return locale.toString(instant.toUTC(), TimeFormatter::instantFormat(locale)) + QStringLiteral(" UTC");
+    return locale.toString(instant.toLocalTime(), TimeFormatter::instantFormat(locale));
+}
+
 QString TimeFormatter::display(const QDateTime& instant)
 {
     if (!instant.isValid())
         return {};
-    const QLocale locale;
-    if (zone() == Zone::Utc)
-        return locale.toString(instant.toUTC(), instantFormat(locale)) + QStringLiteral(" UTC");
-    return locale.toString(instant.toLocalTime(), instantFormat(locale));
+    return written(instant, zone());
+}
+
+// The locale's short date with the full year, and its short time (to the minute); ISO 8601 for the C locale (no
+// LANG at all), which stands for no preference: that is what operators read best then.
+static QString dateFormat(const QLocale& locale)
+{
+    if (locale.language() == QLocale::C)
+        return QStringLiteral("yyyy-MM-dd");
+    // Short formats drop the century.
+    QString date = locale.dateFormat(QLocale::ShortFormat);
+    if (!date.contains(QLatin1String("yyyy")))
+        date.replace(QLatin1String("yy"), QLatin1String("yyyy"));
+    return date;
+}
+
+static QString minuteFormat(const QLocale& locale)
+{
+    return locale.language() == QLocale::C ? QStringLiteral("HH:mm") : locale.timeFormat(QLocale::ShortFormat);
 }
 
 QString TimeFormatter::instantFormat(const QLocale& locale)
 {
-    // The C locale (no LANG at all) stands for no preference: ISO 8601 is what operators read best then.
-    if (locale.language() == QLocale::C)
-        return QStringLiteral("yyyy-MM-dd HH:mm:ss");
-    // Short formats drop the century and the seconds, which a timeline of retries needs.
-    QString date = locale.dateFormat(QLocale::ShortFormat);
-    if (!date.contains(QLatin1String("yyyy")))
-        date.replace(QLatin1String("yy"), QLatin1String("yyyy"));
-    QString time = locale.timeFormat(QLocale::ShortFormat);
+    // A timeline of retries needs the seconds, which short formats drop.
+    QString time = minuteFormat(locale);
     if (!time.contains(QLatin1Char('s')))
         time.replace(QLatin1String("mm"), QLatin1String("mm:ss"));
-    return date + QLatin1Char(' ') + time;
+    return dateFormat(locale) + QLatin1Char(' ') + time;
+}
+
+QString TimeFormatter::pickerFormat(const QLocale& locale)
+{
+    return dateFormat(locale) + QLatin1Char(' ') + minuteFormat(locale);
+}
+
+QStringList TimeFormatter::widestDisplays()
+{
+    QStringList texts;
+    for (const QTime time : { QTime(10, 58, 58), QTime(22, 58, 58) })
+        texts.append(written(QDateTime(QDate(2026, 12, 28), time, Qt::UTC), Zone::Utc));
+    return texts;
 }
 
 QString TimeFormatter::exact(const QDateTime& instant)

@@ -4,10 +4,11 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 // How the console shows instants: in UTC or the local zone (an operator's toggle), to the second, written the way
 // the default locale writes dates and times (ISO 8601 for the C locale), with the exact instant in both zones, in
-// ISO 8601, for tooltips.
+// ISO 8601, for tooltips. Every table, pane, dialog and picker writes them so: one way per language.
 class TimeFormatter final {
     Q_DECLARE_TR_FUNCTIONS(TimeFormatter)
 
@@ -26,4 +27,10 @@ public:
     // The date-and-time format display() uses in `locale`: its short date with the full year, its short time with
     // seconds.
     static QString instantFormat(const QLocale& locale);
+    // The format of every date-and-time picker (QDateTimeEdit::setDisplayFormat) in `locale`: display()'s date and
+    // time, to the minute, which is what a picker sets.
+    static QString pickerFormat(const QLocale& locale);
+    // The widest texts display() writes in the default locale (two-digit months, days and hours, morning and
+    // afternoon, with UTC's name), for columns sized before they show an instant.
+    static QStringList widestDisplays();
 };

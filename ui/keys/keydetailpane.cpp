@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -66,14 +67,23 @@ KeyDetailPane::KeyDetailPane(DatabaseClient& worker, QWidget* parent)
     , m_record(DetailViews::historyView({ tr("Field"), tr("Value") }, this))
     , m_response(DetailViews::codeView(this))
     , m_events(DetailViews::historyView({ tr("ID"), tr("Event"), tr("Status"), tr("Created") }, this))
+    , m_showOutboxRows(new QPushButton(tr("Show its outbox rows"), this))
 {
     // Named for tests and style sheets.
     summary()->setObjectName(QStringLiteral("summary"));
     m_record->setObjectName(QStringLiteral("record"));
     m_response->setObjectName(QStringLiteral("response"));
     m_events->setObjectName(QStringLiteral("events"));
+    m_showOutboxRows->setObjectName(QStringLiteral("showOutboxRows"));
+    m_showOutboxRows->setToolTip(tr("Open in the Outbox tab the rows this key's request wrote"));
+    connect(m_showOutboxRows, &QPushButton::clicked, this, &KeyDetailPane::showOutboxRowsRequested);
+    auto* events = new QWidget(this);
+    auto* eventsLayout = new QVBoxLayout(events);
+    eventsLayout->setContentsMargins(0, 0, 0, 0);
+    eventsLayout->addWidget(m_events);
+    eventsLayout->addWidget(m_showOutboxRows, 0, Qt::AlignLeft);
     tabs()->addTab(m_response, tr("Response"));
-    tabs()->addTab(m_events, tr("Outbox rows"));
+    tabs()->addTab(events, tr("Outbox rows"));
     tabs()->addTab(m_record, tr("Record"));
     showKey(0);
 }
@@ -92,6 +102,7 @@ void KeyDetailPane::present(const KeyDossier& dossier)
 {
     m_record->clear();
     m_events->clear();
+    m_showOutboxRows->setEnabled(dossier.record && dossier.record->orderId);
     tabs()->setTabText(ResponseTab, tr("Response"));
     tabs()->setTabText(EventsTab, tr("Outbox rows"));
     if (!dossier.record) {

@@ -5,6 +5,7 @@
 
 struct KeyDossier;
 class QPlainTextEdit;
+class QPushButton;
 class QTreeWidget;
 
 // Everything about one idempotency key, read on demand for the selected key only: the full record and
@@ -18,10 +19,15 @@ public:
     void showKey(qint64 id); // 0 clears the pane
     qint64 shownKey() const { return shownId(); }
 
+signals:
+    // "Show its outbox rows" under the order's rows: the Outbox tab on the rows the key's request wrote.
+    void showOutboxRowsRequested();
+
 private:
     void present(const KeyDossier& dossier);
 
     QTreeWidget* m_record;
     QPlainTextEdit* m_response;
     QTreeWidget* m_events;
+    QPushButton* m_showOutboxRows;
 };

@@ -6,8 +6,10 @@
 #include "common/listviewsetup.h"
 #include "common/statusfilterbutton.h"
 #include "common/timerangefilter.h"
+#include "core/databaseclient.h"
 #include "keys/keydetailpane.h"
 #include "keys/keystablemodel.h"
+#include "operations/keydossier.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,6 +31,8 @@ KeysView::KeysView(DatabaseClient& reads, QWidget* parent)
     , m_statuses(new StatusFilterButton(KeyStatusNames.names(), this))
     , m_created(new TimeRangeFilter(tr("Created from"), this))
     , m_filterDelay(ListViewSetup::filterDelay(this))
+    , m_reads(reads)
+    , m_showOutboxRows(new QAction(tr("Show its outbox rows"), this))
 {
     auto* filterBar = new QWidget(this);
     buildFilterBar(filterBar);
@@ -58,6 +62,38 @@ KeysView::KeysView(DatabaseClient& reads, QWidget* parent)
         [this](qint64 id) { m_detail->showKey(id); });
     connect(m_model, &PagedListModelBase::loadFailed, this, &KeysView::loadFailed);
     connect(m_filterDelay, &QTimer::timeout, this, &KeysView::applyFilterControls);
+
+    m_showOutboxRows->setToolTip(tr("Open in the Outbox tab the rows the selected key's request wrote"));
+    connect(m_showOutboxRows, &QAction::triggered, this, &KeysView::showOutboxRowsOfSelectedKey);
+    connect(m_detail, &KeyDetailPane::showOutboxRowsRequested, m_showOutboxRows, &QAction::trigger);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KeysView::updateShowOutboxRows);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &KeysView::updateShowOutboxRows);
+    updateShowOutboxRows();
+}
+
+void KeysView::updateShowOutboxRows()
+{
+    const int row = m_model->rowOfId(m_detail->shownKey());
+    m_showOutboxRows->setEnabled(row >= 0 && m_model->rowAt(row).orderId);
+}
+
+void KeysView::showOutboxRowsOfSelectedKey()
+{
+    const int row = m_model->rowOfId(m_detail->shownKey());
+    if (row < 0)
+        return;
+    const IdempotencyRecord key = m_model->rowAt(row);
+    m_outboxRowsRequests.next();
+    m_reads.runLatest<QList<qint64>>(
+        m_outboxRowsRequests, this, [id = key.id](DbSession& session) { return KeyDossier::requestRows(session, id); },
+        [this, key](const QList<qint64>& ids) {
+            // An empty list of ids would open every row.
+            if (ids.isEmpty())
+                emit loadFailed(tr("The outbox rows key “%1” wrote are no longer there (purged)").arg(key.key));
+            else
+                emit showOutboxRows(ids);
+        },
+        [this](const OutboxError& error) { emit loadFailed(error.message()); });
 }
 
 void KeysView::buildFilterBar(QWidget* bar)
@@ -140,6 +176,8 @@ void KeysView::showContextMenu(const QPoint& position)
             this, [record](KeyFilter& filter) { filter.statuses = { record.status }; });
         ListViewSetup::addNarrowingAction(menu, tr("Show only keys starting with “%1”").arg(record.key), this,
             [record](KeyFilter& filter) { filter.keyPrefix = record.key; });
+        menu.addSeparator();
+        menu.addAction(m_showOutboxRows);
     }
     menu.exec(m_table->viewport()->mapToGlobal(position));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/latestrequest.h"
 #include "idempotency/keyfilter.h"
 
 #include <QWidget>
@@ -38,15 +39,22 @@ public:
     KeysTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     QAction* copyAction() const { return m_copy; }
+    // Show its outbox rows (the context menu's, the detail pane's button): the rows the selected key's request wrote,
+    // read on the worker, then showOutboxRows(). Enabled for a key that created an order.
+    QAction* showOutboxRowsAction() const { return m_showOutboxRows; }
 
 signals:
     void loadFailed(const QString& message);
+    // Open the Outbox tab on these rows.
+    void showOutboxRows(const QList<qint64>& ids);
 
 private:
     void buildFilterBar(QWidget* bar);
     KeyFilter filterFromControls() const;
     void applyFilterControls();
     void showContextMenu(const QPoint& position);
+    void updateShowOutboxRows();
+    void showOutboxRowsOfSelectedKey();
 
     KeysTableModel* m_model;
     QTableView* m_table;
@@ -57,4 +65,7 @@ private:
     TimeRangeFilter* m_created;
     QTimer* m_filterDelay;
     QAction* m_copy;
+    DatabaseClient& m_reads;
+    QAction* m_showOutboxRows;
+    LatestRequest m_outboxRowsRequests;
 };

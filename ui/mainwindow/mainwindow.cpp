@@ -10,6 +10,7 @@
 #include "core/timeformatter.h"
 #include "db/conninfo.h"
 #include "db/outboxerror.h"
+#include "db/schemamigrator.h"
 #include "eventtypes/eventtypesview.h"
 #include "failures/failuresview.h"
 #include "i18n/consolelanguage.h"
@@ -26,11 +27,11 @@
 #include "overview/pausesmodel.h"
 
 #include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -78,13 +79,15 @@ MainWindow::MainWindow(QWidget* parent)
     , m_stuckThresholdMs(OutboxFilter::DefaultStuckThresholdMs)
 {
     setWindowTitle(tr("Outbox Console"));
+    // Alt+letter reaches one thing at a time: the tabs' letters are none of the menus' (File, View, Actions, Help,
+    // and Demo, which the demo adds) nor of a button on a tab (tst_mnemonics).
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_outbox, tr("O&utbox"));
-    m_tabs->addTab(m_failures, tr("F&ailures"));
+    m_tabs->addTab(m_failures, tr("Fai&lures"));
     m_tabs->addTab(m_keys, tr("&Idempotency keys"));
     m_tabs->addTab(m_metrics, tr("&Metrics"));
-    m_tabs->addTab(m_audit, tr("Au&dit"));
-    m_tabs->addTab(m_eventTypes, tr("Event &types"));
+    m_tabs->addTab(m_audit, tr("Audi&t"));
+    m_tabs->addTab(m_eventTypes, tr("Event t&ypes"));
     m_tabs->setEnabled(false);
 
     auto* central = new QWidget(this);
@@ -107,6 +110,9 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_liveUpdatesPaused);
     m_messagesDock->setObjectName(QStringLiteral("messagesDock"));
     m_messagesDock->setWidget(m_messageView);
+    // Down to its header and a message, so that the window fits a 1280×800 screen with every pane of the Overview.
+    m_messageView->setMinimumHeight(m_messageView->table()->horizontalHeader()->sizeHint().height()
+        + m_messageView->fontMetrics().lineSpacing() + 2 * m_messageView->table()->frameWidth());
     m_messagesDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_messagesDock);
     connect(m_messages, &MessageLog::posted, m_statusMessage,
@@ -116,14 +122,12 @@ MainWindow::MainWindow(QWidget* parent)
         m_messagesDock->raise();
     });
     connect(m_messageView, &MessageLogView::showRows, this, &MainWindow::showOutboxRows);
+    connect(m_keys, &KeysView::showOutboxRows, this, &MainWindow::showOutboxRows);
 
     connect(&m_reads, &DatabaseClient::connected, this, &MainWindow::onConnected);
-    connect(&m_reads, &DatabaseClient::connectFailed, this, [this](const QString& message) {
-        m_messages->post(tr("Could not connect: %1").arg(message));
-        m_serverLabel->setText(tr("Not connected — File → Connect…"));
-        showConnectDialog(message, std::exchange(m_attemptedDsn, QString()));
-    });
     for (const DatabaseClient* client : { &m_reads, &m_searches, &m_actions }) {
+        connect(client, &DatabaseClient::connectFailed, this,
+            [this, client](const QString& message) { noteConnectFailed(client, message); });
         connect(client, &DatabaseClient::connectionLost, this,
             [this, client](const QString& message) { noteConnectionLost(client, message); });
         connect(client, &DatabaseClient::stillUnreachable, this,
@@ -134,6 +138,7 @@ MainWindow::MainWindow(QWidget* parent)
         connect(client, &DatabaseClient::reconnected, this, [this, client] { noteReconnected(client); });
         // A connection (re)opened by connectTo(): a loss its client reported before is over.
         connect(client, &DatabaseClient::connected, this, [this, client] {
+            m_connecting.removeOne(client);
             if (m_lostConnections.removeOne(client) && m_lostConnections.isEmpty())
                 m_banner->dismiss();
         });
@@ -207,8 +212,16 @@ MainWindow::MainWindow(QWidget* parent)
     };
     connect(m_outbox, &OutboxView::actionFinished, this, logAction);
     connect(m_outbox, &OutboxView::outcomeReported, this, logAction);
-    const auto showFailure = [this](const QString& message) { m_messages->post(message); };
+    // A read that fails while a connection is down, or not made yet, fails because of it: the connection's own
+    // messages say so once (lost and restored, could not connect), the banner while it lasts, and the view shows its
+    // failure in place; one line per view and refresh would bury them.
+    const auto showFailure = [this](const QString& message) {
+        if (m_lostConnections.isEmpty() && m_connecting.isEmpty())
+            m_messages->post(message);
+    };
     connect(m_overview, &OverviewPage::loadFailed, this, showFailure);
+    connect(m_overview, &OverviewPage::relayChanged, m_messages,
+        [this](const QString& message) { m_messages->post(message); });
     connect(m_outbox, &OutboxView::loadFailed, this, showFailure);
     connect(m_keys, &KeysView::loadFailed, this, showFailure);
     connect(m_failures, &FailuresView::loadFailed, this, showFailure);
@@ -319,7 +332,7 @@ void MainWindow::buildMenus()
     view->addSeparator();
     auto* zones = new QActionGroup(this);
     QAction* utc = view->addAction(tr("Times in &UTC"));
-    QAction* local = view->addAction(tr("Times in &local time"));
+    QAction* local = view->addAction(tr("Times in l&ocal time")); // L is the Language menu's
     for (QAction* action : { utc, local }) {
         action->setCheckable(true);
         zones->addAction(action);
@@ -375,10 +388,14 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About"), this, [this] {
+        // In the window's own words and language: the application's version is whatever the program that opened the
+        // window set, if anything (outbox-console --version stays English, for scripts).
+        const QString version
+            = tr("%1 (schema version %2)").arg(QStringLiteral(OUTBOX_VERSION)).arg(SchemaMigrator::latestVersion());
         QMessageBox::about(this, tr("About Outbox Console"),
             tr("<b>Outbox Console %1</b><p>Inspect and repair idempotency keys and the transactional outbox on "
                "PostgreSQL.</p><p>GPL-3.0-or-later.</p>")
-                .arg(QApplication::applicationVersion()));
+                .arg(version));
     });
 }
 
@@ -460,10 +477,12 @@ void MainWindow::connectTo(const ConnectionSettings& given, const QString& displ
     m_serverLabel->setText(tr("Connecting to %1…").arg(displayName));
     // Another server (or the same one again): what was lost of the last connection is no longer waited for.
     m_lostConnections.clear();
+    m_connecting = { &m_reads, &m_searches, &m_actions };
+    m_connectFailureSaid = false;
     m_banner->dismiss();
     m_reads.open(settings, true);
-    m_searches.open(settings, false);
-    m_actions.open(settings, false);
+    m_searches.open(settings, false, DatabaseClient::FirstFailure::Retry);
+    m_actions.open(settings, false, DatabaseClient::FirstFailure::Retry);
 }
 
 void MainWindow::connectToDsn(const QString& dsn)
@@ -551,6 +570,17 @@ void MainWindow::postMessage(const QString& text, const QList<qint64>& rows)
     m_messages->post(text, rows);
 }
 
+void MainWindow::noteConnectFailed(const DatabaseClient* client, const QString& message)
+{
+    // The three connections fail alike: one line, not one each.
+    if (!std::exchange(m_connectFailureSaid, true))
+        m_messages->post(tr("Could not connect: %1").arg(message));
+    if (client != &m_reads)
+        return;
+    m_serverLabel->setText(tr("Not connected — File → Connect…"));
+    showConnectDialog(message, std::exchange(m_attemptedDsn, QString()));
+}
+
 void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString& message)
 {
     if (m_lostConnections.contains(client))
@@ -571,6 +601,7 @@ void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString&
 
 void MainWindow::noteReconnected(const DatabaseClient* client)
 {
+    m_connecting.removeOne(client); // the retries after a failed first attempt (DatabaseClient::FirstFailure::Retry)
     if (!m_lostConnections.removeOne(client) || !m_lostConnections.isEmpty())
         return;
     m_messages->post(tr("Connection to the database restored"));
@@ -791,7 +822,10 @@ void MainWindow::restoreSettings()
     const QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1280, 800);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    // At first the Messages panel is a few lines high, and the tabs have the room: on a small screen the Overview
+    // needs it all.
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        resizeDocks({ m_messagesDock }, { 6 * fontMetrics().lineSpacing() }, Qt::Vertical);
     TimeFormatter::setZone(settings.value(QStringLiteral("view/utc"), true).toBool() ? TimeFormatter::Zone::Utc
                                                                                      : TimeFormatter::Zone::Local);
     setAutoRefreshSeconds(settings.value(QStringLiteral("view/autoRefreshSeconds"), DefaultAutoRefreshSeconds).toInt());

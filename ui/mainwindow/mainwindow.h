@@ -99,6 +99,9 @@ private:
     enum class WithoutStoredPassword { Ask, Connect };
     void connectToRecent(const QString& entry, WithoutStoredPassword without);
     void onConnected(const SessionInfo& info);
+    // One message when the first of the connections being opened fails; the reads' failure opens the connect dialog,
+    // the others try again on their own (DatabaseClient::FirstFailure::Retry).
+    void noteConnectFailed(const DatabaseClient* client, const QString& message);
     // One message when the first connection is lost and one when the last is back, not one per worker.
     void noteConnectionLost(const DatabaseClient* client, const QString& message);
     void noteReconnected(const DatabaseClient* client);
@@ -142,6 +145,8 @@ private:
     MessageLogView* m_messageView;
     QDockWidget* m_messagesDock;
     QList<const DatabaseClient*> m_lostConnections;
+    QList<const DatabaseClient*> m_connecting; // opened by connectTo() and not connected (yet, or at all)
+    bool m_connectFailureSaid = false; // since connectTo()
     ConnectionBanner* m_banner;
     QTabWidget* m_tabs;
     OverviewPage* m_overview;

@@ -14,16 +14,39 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QScopedValueRollback>
 #include <QSet>
+#include <QTimer>
 #include <QToolTip>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace {
 
 constexpr int DaySeconds = 86'400;
 const QColor ThresholdColor(0xdc, 0x32, 0x2f); // the Overview's alarm red, readable on light and dark themes
+// A colour per line, far apart from each other and from the warning levels' red, on light and dark themes alike: the
+// themes' own repeat within five lines, and each line's dot of the unfinished bucket took one of them too.
+const QColor LineColors[] = { QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+    QColor(0x94, 0x67, 0xbd), QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22) };
+// The radius of the unfinished bucket's dot, in pixels.
+constexpr int DotRadius = 5;
+
+// The unfinished bucket's dot in `colour`, as a series' light marker (of the series' marker size).
+QImage dotImage(const QColor& colour)
+{
+    QImage image(2 * DotRadius, 2 * DotRadius, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colour);
+    painter.drawEllipse(image.rect());
+    return image;
+}
 
 // The distances between ticks, from the finest: each divides a day or is whole days, so ticks fall on the same
 // wall-clock times every day. Only multiples of the bucket qualify, so that every tick is a bucket boundary.
@@ -117,6 +140,15 @@ MetricsChart::MetricsChart(const QString& title, QWidget* parent)
         const QRectF plot = this->chart()->plotArea();
         const QRectF text = m_noData->boundingRect();
         m_noData->setPos(plot.center() - QPointF(text.width() / 2, text.height() / 2));
+        // The dot's room is in the plot's pixels. Once the layout that changed the plot is done: ranges changed
+        // inside it lay the chart out again, and again.
+        if (!m_makingRoom) {
+            m_makingRoom = true;
+            QTimer::singleShot(0, this, [this] {
+                m_makingRoom = false;
+                makeRoom();
+            });
+        }
     });
     QFont noDataFont = chart->titleFont();
     noDataFont.setBold(false);
@@ -153,6 +185,8 @@ QLineSeries* MetricsChart::addLine(
     auto* series = new QLineSeries;
     series->setName(name);
     attach(series, axis);
+    // After attach(): adding a series to a chart gives it the theme's pen.
+    series->setColor(LineColors[m_lines.size() % std::size(LineColors)]);
     connect(series, &QXYSeries::hovered, this, hover);
     QLineSeries* soFar = nullptr;
     if (figure.kind == Figure::Kind::PerBucket) {
@@ -169,8 +203,8 @@ QLineSeries* MetricsChart::addLine(
         QColor colour = series->pen().color();
         colour.setAlphaF(0.5);
         soFar->setColor(colour); // its one point has no line to draw, only the marker
-        soFar->setPointsVisible(true);
-        soFar->setMarkerSize(8);
+        soFar->setLightMarker(dotImage(colour));
+        soFar->setMarkerSize(2 * DotRadius); // a light marker's width
         // Its legend entry is the line's: clicking that hides both.
         for (QLegendMarker* marker : chart()->legend()->markers(soFar))
             marker->setVisible(false);
@@ -295,8 +329,6 @@ void MetricsChart::setPoints(
     if (!points.isEmpty()) {
         m_fullMin = m_x.first();
         m_fullMax = qreal(axisMSecs(points.last().start.addSecs(bucketSeconds), zone));
-        if (!m_zoomed)
-            showTimeRange(m_fullMin, m_fullMax);
     }
     placeTicks();
     placeThresholds();
@@ -306,15 +338,40 @@ void MetricsChart::setPoints(
 void MetricsChart::resetZoom()
 {
     m_zoomed = false;
-    if (!m_points.isEmpty())
-        showTimeRange(m_fullMin, m_fullMax);
     rescaleValueAxes();
 }
 
-void MetricsChart::showTimeRange(qreal minMSecs, qreal maxMSecs)
+void MetricsChart::showTimeRange(std::pair<qreal, qreal> range)
 {
     const QScopedValueRollback changing(m_changingRange, true);
-    m_time->setRange(minMSecs, maxMSecs);
+    m_time->setRange(range.first, range.second);
+}
+
+std::optional<qreal> MetricsChart::dotX() const
+{
+    for (const Line& line : m_lines) {
+        if (line.soFar && line.soFar->count() > 0)
+            return line.soFar->at(0).x();
+    }
+    return std::nullopt;
+}
+
+// The whole window, and beyond its end (or start) the room the unfinished bucket's dot needs in the plot: one bucket
+// may be narrower than the dot.
+std::pair<qreal, qreal> MetricsChart::fullRange() const
+{
+    qreal min = m_fullMin;
+    qreal max = m_fullMax;
+    const std::optional<qreal> x = dotX();
+    // The dot's radius as a share of the plot's width, and so of the axis's span, which the room added widens.
+    const qreal share = DotRadius / chart()->plotArea().width();
+    if (!x || !(share > 0 && share < 0.5))
+        return { min, max };
+    if (*x + share * (max - min) > max)
+        max = *x + share * (*x - min) / (1 - share);
+    else if (*x - share * (max - min) < min)
+        min = *x - share * (max - *x) / (1 - share);
+    return { min, max };
 }
 
 // Ticks on the bucket boundaries in view (each bucket's start, and the end of the last) whose wall-clock time is
@@ -389,21 +446,22 @@ void MetricsChart::showNoData(bool empty)
 
 void MetricsChart::placeThresholds()
 {
+    const auto [from, to] = fullRange();
     for (const Threshold& threshold : m_thresholds) {
         if (m_points.isEmpty())
             threshold.series->clear();
         else
-            threshold.series->replace({ QPointF(m_fullMin, threshold.level), QPointF(m_fullMax, threshold.level) });
+            threshold.series->replace({ QPointF(from, threshold.level), QPointF(to, threshold.level) });
     }
 }
 
 void MetricsChart::rescaleValueAxes()
 {
     const QScopedValueRollback changing(m_changingRange, true);
-    for (const auto& [axis, decimals] : std::as_const(m_axes)) {
+    for (ValueAxis& value : m_axes) {
         double top = 0;
         for (const Line& line : std::as_const(m_lines)) {
-            if (line.axis != axis || !line.series->isVisible())
+            if (line.axis != value.axis || !line.series->isVisible())
                 continue;
             for (const QPointF& point : line.series->points())
                 top = qMax(top, point.y());
@@ -414,13 +472,44 @@ void MetricsChart::rescaleValueAxes()
         }
         // A warning level stays in view even while every figure is far below it.
         for (const Threshold& threshold : std::as_const(m_thresholds)) {
-            if (threshold.axis == axis && threshold.series->isVisible())
+            if (threshold.axis == value.axis && threshold.series->isVisible())
                 top = qMax(top, threshold.level);
         }
         // At least four label steps of the axis's precision, so that no label repeats: an axis of whole counts
         // from 0 to 1 would read "0 0 0 1 1 1".
-        axis->setRange(0, qMax(top * 1.05, 4.0 / std::pow(10.0, decimals)));
-        axis->applyNiceNumbers();
+        value.axis->setTickType(QValueAxis::TicksFixed);
+        value.axis->setRange(0, qMax(top * 1.05, 4.0 / std::pow(10.0, value.decimals)));
+        value.axis->applyNiceNumbers();
+        value.top = value.axis->max();
+        value.ticks = value.axis->tickCount();
+    }
+    makeRoom();
+}
+
+void MetricsChart::makeRoom()
+{
+    const QScopedValueRollback changing(m_changingRange, true);
+    if (!m_zoomed && !m_points.isEmpty())
+        showTimeRange(fullRange());
+    placeThresholds();
+    // Below 0 and above the top, the labels still on their nice numbers.
+    const qreal height = chart()->plotArea().height();
+    for (const ValueAxis& value : std::as_const(m_axes)) {
+        if (value.ticks == 0)
+            continue; // not scaled to any figure yet
+        const bool dotted = std::any_of(m_lines.cbegin(), m_lines.cend(), [&value](const Line& line) {
+            return line.axis == value.axis && line.soFar && line.soFar->isVisible() && line.soFar->count() > 0;
+        });
+        if (dotted && height > 2 * DotRadius) {
+            const qreal room = DotRadius * value.top / (height - 2 * DotRadius);
+            value.axis->setTickAnchor(0);
+            value.axis->setTickInterval(value.top / (value.ticks - 1));
+            value.axis->setTickType(QValueAxis::TicksDynamic);
+            value.axis->setRange(-room, value.top + room);
+        } else {
+            value.axis->setTickType(QValueAxis::TicksFixed);
+            value.axis->setRange(0, value.top);
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 class QCategoryAxis;
 class QGraphicsSimpleTextItem;
@@ -102,6 +103,9 @@ private:
     struct ValueAxis {
         QValueAxis* axis;
         int decimals;
+        // The nice numbers that hold every figure: the top label and how many labels up to it.
+        qreal top = 0;
+        int ticks = 0;
     };
     struct Threshold {
         QLineSeries* series;
@@ -111,11 +115,17 @@ private:
 
     void attach(QLineSeries* series, QValueAxis* axis);
     void toggle(QLineSeries* series);
-    void showTimeRange(qreal minMSecs, qreal maxMSecs);
+    void showTimeRange(std::pair<qreal, qreal> range);
+    // Where the unfinished bucket's dots are on the time axis, if the window has one.
+    std::optional<qreal> dotX() const;
+    std::pair<qreal, qreal> fullRange() const;
     void placeTicks();
     void showNoData(bool empty);
     void placeThresholds();
     void rescaleValueAxes();
+    // The room the unfinished bucket's dot needs to be drawn whole inside the plot: the time axis beyond the
+    // window's edge, the value axes below 0 and above their top.
+    void makeRoom();
     void showFigures(const QPointF& hovered);
     void saveImageAs();
 
@@ -132,4 +142,5 @@ private:
     qreal m_fullMax = 0;
     bool m_zoomed = false;
     bool m_changingRange = false; // set while this class, not the operator, changes the axes
+    bool m_makingRoom = false; // makeRoom() is due, after the layout under way
 };

@@ -15,6 +15,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
@@ -68,7 +69,7 @@ MetricsPage::MetricsPage(DatabaseClient& reads, QWidget* parent)
         m_span->addItem(name, int(span));
     connect(m_span, &QComboBox::activated, this, &MetricsPage::chooseSpan);
     for (QDateTimeEdit* edit : { m_from, m_to }) {
-        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
+        edit->setDisplayFormat(TimeFormatter::pickerFormat(QLocale()));
         edit->setCalendarPopup(true);
         connect(edit, &QDateTimeEdit::editingFinished, this, &MetricsPage::applyCustomRange);
     }
@@ -76,7 +77,7 @@ MetricsPage::MetricsPage(DatabaseClient& reads, QWidget* parent)
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_state->setToolTip(tr("Rates are judged on the last complete bucket: the figures of the bucket still being "
                            "filled are lighter dots beside the lines until it closes."));
-    auto* levels = new QPushButton(tr("Warning &levels…"), this);
+    auto* levels = new QPushButton(tr("&Warning levels…"), this);
     connect(levels, &QPushButton::clicked, this, &MetricsPage::editThresholds);
     auto* reset = new QPushButton(tr("Reset &zoom"), this);
     reset->setToolTip(tr("Drag across a chart to zoom into a time range; this shows the whole window again"));

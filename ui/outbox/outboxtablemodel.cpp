@@ -6,6 +6,8 @@
 
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
 
 OutboxTableModel::OutboxTableModel(DatabaseClient& worker, QObject* parent)
     : PagedListModel(
@@ -52,6 +54,13 @@ QVariant OutboxTableModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Published");
     }
     return {};
+}
+
+// The last error of a row that was published or discarded since is history: it no longer says what is wrong.
+static bool errorIsPast(const OutboxRowSummary& row)
+{
+    return !row.lastErrorLine.isEmpty()
+        && (row.status == OutboxStatus::Published || row.status == OutboxStatus::Discarded);
 }
 
 static QDateTime instantOf(const OutboxRowSummary& row, int column)
@@ -102,13 +111,20 @@ QVariant OutboxTableModel::data(const QModelIndex& index, int role) const
         case LeaseOwner:
             return row.leaseOwner;
         case LastError:
-            return row.lastErrorLine;
+            if (!errorIsPast(row))
+                return row.lastErrorLine;
+            return row.status == OutboxStatus::Published ? tr("before publishing: %1").arg(row.lastErrorLine)
+                                                         : tr("before it was discarded: %1").arg(row.lastErrorLine);
         default:
             return TimeFormatter::display(instantOf(row, index.column()));
         }
     case Qt::ToolTipRole:
         if (index.column() == Status && stuck != StuckRowClassifier::Kind::NotStuck)
             return StuckRowClassifier::describe(stuck);
+        if (index.column() == LastError && errorIsPast(row)) {
+            return tr("A past error: the row failed with it before it was %1; it is not failing now.\n\n%2")
+                .arg(OutboxStatusNames.name(row.status), row.lastErrorLine);
+        }
         if (index.column() == LastError)
             return row.lastErrorLine;
         if (index.column() == Attempts)
@@ -119,6 +135,10 @@ QVariant OutboxTableModel::data(const QModelIndex& index, int role) const
         // The id follows the error, often at the edge of the view: left-aligned, it shows as soon as its column does.
         return index.column() == Attempts ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                           : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (index.column() == LastError && errorIsPast(row))
+            return QGuiApplication::palette().brush(QPalette::PlaceholderText);
+        return {};
     case Qt::BackgroundRole:
         // Translucent, so the highlight reads on light and dark palettes alike.
         if (stuck == StuckRowClassifier::Kind::Dead)

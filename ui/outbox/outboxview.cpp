@@ -59,8 +59,8 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     , m_followUpLimitMs(RequeueFollowUp::DefaultLimitMs)
     , m_filterDelay(ListViewSetup::filterDelay(this))
     , m_requeueSelected(new QAction(tr("&Retry selected"), this))
-    , m_requeueMatching(new QAction(tr("Retry all &matching…"), this))
-    , m_releaseSelected(new QAction(tr("Re&lease lease"), this))
+    , m_requeueMatching(new QAction(tr("Retry all matchi&ng…"), this))
+    , m_releaseSelected(new QAction(tr("Relea&se lease"), this))
     , m_discardSelected(new QAction(tr("Dis&card selected"), this))
     , m_editSelected(new QAction(tr("&Edit and retry…"), this))
 {
@@ -88,6 +88,9 @@ OutboxView::OutboxView(DatabaseClient& reads, DatabaseClient& actions, QWidget* 
     auto* actionBar = new QHBoxLayout;
     for (QAction* action :
         { m_requeueSelected, m_editSelected, m_discardSelected, m_releaseSelected, m_requeueMatching }) {
+        // The button keeps the action's mnemonic (Alt+E: Edit and retry…), which the icon text made of the text
+        // would drop.
+        action->setIconText(action->text());
         auto* button = new QToolButton(this);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);

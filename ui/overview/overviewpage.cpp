@@ -14,6 +14,8 @@
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 
+#include <QEvent>
+#include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -22,11 +24,15 @@
 #include <QLocale>
 #include <QMap>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <functional>
 
 namespace {
 
@@ -58,11 +64,83 @@ QString countText(const CappedCount& count)
     return count.capped ? number + QLatin1Char('+') : number;
 }
 
-// Exactly `rows` rows tall, so the five explained rows show without a scroll bar and nothing else takes room.
-void fitRows(QTableView* table, int rows)
+// The height of `rows` rows and the header.
+int heightOfRows(const QTableView* table, int rows)
 {
-    table->setFixedHeight(table->horizontalHeader()->sizeHint().height()
-        + rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth());
+    return table->horizontalHeader()->sizeHint().height() + rows * table->verticalHeader()->defaultSectionSize()
+        + 2 * table->frameWidth();
+}
+
+// `rows` rows tall where the page has room, so the explained rows show without a scroll bar and nothing else takes
+// room; down to `fewest` rows (then it scrolls) on a small screen, where the page shows every pane at once.
+void fitRows(QTableView* table, int rows, int fewest = 1)
+{
+    table->setMinimumHeight(heightOfRows(table, qMin(rows, fewest)));
+    table->setMaximumHeight(heightOfRows(table, rows));
+}
+
+// The explained rows (groups, oldest rows) a small screen still shows.
+constexpr int FewestExplainedRows = 3;
+// The last hour's chart on a small screen: its title, legend and axes, and a plot still worth reading.
+constexpr int MinimumChartHeight = 200;
+
+// A word-wrapped label that asks its layout for the height its text takes at its width (a plain one asks for the
+// height at a width it guesses, and got less than its text took: what was below it was drawn over it). Long texts
+// wrap rather than widen the window.
+class WrappingLabel final : public QLabel {
+public:
+    explicit WrappingLabel(QWidget* parent)
+        : QLabel(parent)
+    {
+        setWordWrap(true);
+    }
+
+    QSize minimumSizeHint() const final override
+    {
+        const QSize hint = QLabel::minimumSizeHint();
+        return width() > 0 ? QSize(hint.width(), qMax(hint.height(), heightForWidth(width()))) : hint;
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) final override
+    {
+        QLabel::resizeEvent(event);
+        if (event->oldSize().width() != width())
+            updateGeometry();
+    }
+};
+
+// Runs `react` after each resize of the widget it watches.
+class ResizeWatcher final : public QObject {
+public:
+    ResizeWatcher(QWidget* watched, std::function<void()> react)
+        : QObject(watched)
+        , m_react(std::move(react))
+    {
+        watched->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) final override
+    {
+        if (event->type() == QEvent::Resize)
+            m_react();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_react;
+};
+
+// In an outage the relays' last error must be in view, not behind a scroll bar: host, version and sink (long, and
+// alike on every relay) give way to it, each at most an eighth of the table's width, cut in the middle.
+void fitRelayColumns(QTableView* table)
+{
+    const int widest = table->viewport()->width() / 8;
+    for (const int column : { RelayFleetModel::Host, RelayFleetModel::Version, RelayFleetModel::Sink }) {
+        table->resizeColumnToContents(column);
+        table->setColumnWidth(column, qMin(table->columnWidth(column), widest));
+    }
 }
 
 QLabel* heading(const QString& text, QWidget* parent)
@@ -78,9 +156,9 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_reads(reads)
     , m_oldest(new QLabel(this))
     , m_rates(new QLabel(this))
-    , m_updated(new QLabel(this))
+    , m_updated(new WrappingLabel(this))
     , m_fleet(new QLabel(this))
-    , m_nothingPublishing(new QLabel(this))
+    , m_nothingPublishing(new WrappingLabel(this))
     , m_relayModel(new RelayFleetModel(this))
     , m_relayTable(new QTableView(this))
     , m_forgetRelays(new QPushButton(tr("For&get…"), this))
@@ -96,9 +174,10 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     , m_waitingTable(new QTableView(this))
     , m_lastHour(new MetricsChart(tr("Last hour, per minute"), this))
     , m_actions(new QLabel(this))
+    , m_clock(new QTimer(this))
 {
     auto* grid = new QGridLayout;
-    grid->setSpacing(12);
+    grid->setSpacing(8);
     // Stuck and not dead, as OutboxOverview::stuck counts: dead rows have their own tile.
     OutboxFilter stuck;
     stuck.stuckOnly = true;
@@ -124,6 +203,20 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     m_updated->setForegroundRole(QPalette::PlaceholderText);
+    m_updated->setTextFormat(Qt::PlainText); // it may quote an error
+    // Named for tests and screen readers.
+    m_rates->setObjectName(QStringLiteral("rates"));
+    m_updated->setObjectName(QStringLiteral("updated"));
+    m_fleet->setObjectName(QStringLiteral("fleet"));
+    m_clock->setInterval(1000);
+    connect(m_clock, &QTimer::timeout, this, [this] {
+        m_relayModel->setNow(m_readAt.addMSecs(m_sinceRead.elapsed()));
+        if (showsStaleFigures())
+            showReadTime();
+    });
+    connect(&m_reads, &DatabaseClient::connectionLost, this, &OverviewPage::markStale);
+    // Another database, or the same one anew: its first read finds the relays as they are, which is no change.
+    connect(&m_reads, &DatabaseClient::connected, this, [this] { m_fleetKnown = false; });
 
     m_nothingPublishing->setObjectName(QStringLiteral("nothingPublishing"));
     m_nothingPublishing->setFont(large);
@@ -132,6 +225,16 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     m_nothingPublishing->hide();
     ListViewSetup::setUpSnapshotTable(m_relayTable, m_relayModel, QStringLiteral("relays"));
     m_relayTable->horizontalHeader()->setSectionResizeMode(RelayFleetModel::LastError, QHeaderView::Stretch);
+    for (const int column : { RelayFleetModel::Host, RelayFleetModel::Version, RelayFleetModel::Sink })
+        m_relayTable->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
+    // An error's end says what failed.
+    m_relayTable->setTextElideMode(Qt::ElideMiddle);
+    connect(m_relayModel, &QAbstractItemModel::modelReset, this, [this] { fitRelayColumns(m_relayTable); });
+    new ResizeWatcher(m_relayTable->viewport(), [this] { fitRelayColumns(m_relayTable); });
+    // A relay at least: the running ones come first, by their heartbeats. Beyond that it shares with the last hour
+    // what the explained rows leave.
+    m_relayTable->setMinimumHeight(heightOfRows(m_relayTable, 1));
+    m_relayTable->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     // Several at once: after a redeploy every relay of the old version is stopped or stale.
     m_relayTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_forgetRelays->setObjectName(QStringLiteral("forgetRelays"));
@@ -151,18 +254,30 @@ OverviewPage::OverviewPage(DatabaseClient& reads, QWidget* parent)
     fleetBar->addWidget(m_pause);
     fleetBar->addWidget(m_forgetRelays);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(grid);
-    layout->addSpacing(8);
-    layout->addWidget(m_oldest);
-    layout->addWidget(m_rates);
-    layout->addWidget(m_nothingPublishing);
-    layout->addWidget(explanations());
+    // Every pane at once on a 1280×800 screen, in English and Korean (tst_consolelayout): the figures and the
+    // pauses beside the last hour, the failure groups beside the oldest rows, and the relays below. A larger window
+    // gives the last hour two thirds of the height and the relays one (a layout shares out the whole height by the
+    // stretch factors, each pane at least as tall as it asks).
     auto* pauses = new QVBoxLayout(m_pausesBox);
     pauses->setContentsMargins(0, 0, 0, 0);
     pauses->addLayout(pausesPane());
     m_pausesBox->hide();
-    layout->addWidget(m_pausesBox);
+    auto* figures = new QVBoxLayout;
+    figures->setSpacing(2);
+    figures->addWidget(m_oldest);
+    figures->addWidget(m_rates);
+    figures->addWidget(m_nothingPublishing);
+    figures->addWidget(m_pausesBox);
+    figures->addStretch(1);
+    auto* top = new QHBoxLayout;
+    top->addLayout(figures, 3);
+    top->addLayout(historyPane(), 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+    layout->addLayout(grid);
+    layout->addLayout(top, 2);
+    layout->addWidget(explanations());
     layout->addLayout(fleetBar);
     layout->addWidget(m_relayTable, 1);
     layout->addWidget(m_updated);
@@ -174,7 +289,8 @@ QLayout* OverviewPage::failureGroupsPane()
     for (const int column : { FailureGroupsModel::Failed, FailureGroupsModel::Dead, FailureGroupsModel::EventTypes })
         m_groupTable->hideColumn(column);
     m_groupTable->setToolTip(tr("Double-click a group to see its rows"));
-    fitRows(m_groupTable, OutboxOverview::ExplainedRows);
+    fitRows(m_groupTable, OutboxOverview::ExplainedRows, FewestExplainedRows);
+    m_groupTable->setTextElideMode(Qt::ElideMiddle);
     m_retryGroup->setEnabled(false);
     auto* showGroup = new QPushButton(tr("Show rows"), this);
     showGroup->setEnabled(false);
@@ -241,7 +357,9 @@ QLayout* OverviewPage::waitingRowsPane()
     ListViewSetup::setUpSnapshotTable(m_waitingTable, m_waitingModel, QStringLiteral("oldestUnpublished"));
     m_waitingTable->setToolTip(tr("Double-click a row to open it in the outbox list; double-click the cause of a "
                                   "row waiting behind another to open that one"));
-    fitRows(m_waitingTable, OutboxOverview::ExplainedRows);
+    fitRows(m_waitingTable, OutboxOverview::ExplainedRows, FewestExplainedRows);
+    // Why a row waits ends with what failed.
+    m_waitingTable->setTextElideMode(Qt::ElideMiddle);
     connect(m_waitingTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         OutboxFilter row;
         row.ids = { index.data(WaitingRowsModel::OpensRole).toLongLong() };
@@ -263,31 +381,42 @@ QLayout* OverviewPage::historyPane()
         return double(sample.oldestUnpublishedAgeMs) / 1000.0;
     }),
         tr("s"), 1);
-    m_lastHour->setMinimumHeight(220);
+    m_lastHour->setMinimumHeight(MinimumChartHeight);
 
     m_actions->setObjectName(QStringLiteral("recentActions"));
     m_actions->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_actions->setWordWrap(true);
     m_actions->setTextInteractionFlags(Qt::TextBrowserInteraction);
     connect(m_actions, &QLabel::linkActivated, this, &OverviewPage::showAudit);
+    // Five actions with long reasons wrap to more lines than the pane has: they scroll, below the chart, never over
+    // it (a label as tall as its text took the chart's legend).
+    auto* actions = new QScrollArea(this);
+    actions->setWidget(m_actions);
+    actions->setWidgetResizable(true);
+    actions->setFrameShape(QFrame::NoFrame);
+    actions->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    actions->viewport()->setAutoFillBackground(false);
+    m_actions->setAutoFillBackground(false);
+    actions->setMinimumHeight(2 * m_actions->fontMetrics().lineSpacing());
 
+    // The chart takes what the actions' lines leave; it shares the room the explained rows leave with the relays,
+    // rather than take it from those rows first.
+    m_lastHour->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    actions->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     auto* pane = new QVBoxLayout;
     pane->addWidget(m_lastHour, 1);
     pane->addWidget(heading(tr("Last operator actions"), this));
-    pane->addWidget(m_actions);
+    pane->addWidget(actions);
     return pane;
 }
 
 QWidget* OverviewPage::explanations()
 {
-    auto* left = new QVBoxLayout;
-    left->addLayout(failureGroupsPane());
-    left->addLayout(waitingRowsPane());
     auto* panes = new QWidget(this);
     auto* columns = new QHBoxLayout(panes);
     columns->setContentsMargins(0, 0, 0, 0);
-    columns->addLayout(left, 3);
-    columns->addLayout(historyPane(), 2);
+    columns->addLayout(failureGroupsPane(), 1);
+    columns->addLayout(waitingRowsPane(), 1);
     return panes;
 }
 
@@ -366,12 +495,11 @@ void OverviewPage::addTile(QGridLayout* grid, const QString& name, const QString
     auto* tile = new QToolButton(this);
     tile->setToolButtonStyle(Qt::ToolButtonTextOnly);
     tile->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    tile->setMinimumHeight(72);
     tile->setAutoRaise(false);
     tile->setProperty("caption", caption);
     tile->setToolTip(tr("Show the %1 rows").arg(caption));
     QFont font = tile->font();
-    font.setPointSizeF(font.pointSizeF() * 1.6);
+    font.setPointSizeF(font.pointSizeF() * 1.4);
     tile->setFont(font);
     tile->setText(QStringLiteral("–\n") + caption);
     connect(tile, &QToolButton::clicked, this, [this, filter] {
@@ -405,8 +533,58 @@ void OverviewPage::refresh()
         },
         [this](const OutboxError& error) {
             m_loading = false;
+            markStale(error.message());
             emit loadFailed(error.message());
         });
+}
+
+void OverviewPage::markStale(const QString& why)
+{
+    m_staleReason = why.section(QLatin1Char('\n'), 0, 0);
+    markFigures();
+}
+
+void OverviewPage::markFigures()
+{
+    const bool stale = showsStaleFigures();
+    m_relayModel->setStale(stale);
+    m_waitingModel->setStale(stale);
+    QList<QWidget*> figures { m_oldest, m_rates, m_nothingPublishing, m_fleet };
+    for (QToolButton* tile : std::as_const(m_tiles))
+        figures.append(tile);
+    for (QWidget* figure : figures) {
+        if (stale == (figure->graphicsEffect() != nullptr))
+            continue;
+        QGraphicsOpacityEffect* faded = nullptr;
+        if (stale) {
+            faded = new QGraphicsOpacityEffect(figure);
+            faded->setOpacity(0.4);
+        }
+        figure->setGraphicsEffect(faded); // nullptr deletes the one before
+    }
+    showReadTime();
+}
+
+void OverviewPage::showReadTime()
+{
+    if (!showsStaleFigures()) {
+        m_updated->setStyleSheet(QString());
+        m_updated->setForegroundRole(QPalette::PlaceholderText);
+        m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(m_readAt)));
+        m_fleet->setText(m_fleetSummary);
+        return;
+    }
+    // In full red: a style sheet's colour is drawn translucent in the placeholder role.
+    m_updated->setForegroundRole(QPalette::WindowText);
+    m_updated->setStyleSheet(QStringLiteral("color: #dc322f; font-weight: bold;"));
+    if (!m_readAt.isValid()) {
+        m_updated->setText(tr("⚠ Not read yet: %1").arg(m_staleReason));
+        return;
+    }
+    const QString readAt = TimeFormatter::display(m_readAt);
+    m_updated->setText(tr("⚠ Not updated since %1 (%2 ago): %3 — every figure above is as of then")
+                           .arg(readAt, TimeFormatter::duration(m_sinceRead.elapsed()), m_staleReason));
+    m_fleet->setText(tr("As of %1: %2").arg(readAt, m_fleetSummary));
 }
 
 void OverviewPage::present(const OutboxOverview& overview)
@@ -453,20 +631,34 @@ void OverviewPage::present(const OutboxOverview& overview)
         ? marked(QStringLiteral("<b>%1 %</b>").arg(QLocale().toString(*overview.duplicateHitRate * 100.0, 'f', 1)),
             duplicating)
         : tr("<b>no requests</b>");
-    // Rates over the last complete minutes, so that a burst or a stall shows; the hour's totals beside them.
-    m_rates->setText(tr("Last %n minute(s): <b>%1</b> published per minute · duplicate hit rate %2", nullptr,
-                         OutboxOverview::RecentMinutes)
-                         .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate)
-        + QStringLiteral("<br>")
+    // Rates over the last complete minutes, so that a burst or a stall shows, and over fewer where the system is
+    // younger than that, saying so; the hour's totals beside them.
+    QString rates;
+    if (overview.rateMinutes == 0) {
+        rates
+            = tr("Last %n minute(s): <b>no complete minute with data yet</b>", nullptr, OutboxOverview::RecentMinutes);
+    } else {
+        rates = (overview.rateMinutes < OutboxOverview::RecentMinutes
+                ? tr("Last %n minute(s), no data before: <b>%1</b> published per minute · duplicate hit rate %2",
+                    nullptr, overview.rateMinutes)
+                : tr("Last %n minute(s): <b>%1</b> published per minute · duplicate hit rate %2", nullptr,
+                    overview.rateMinutes))
+                    .arg(QLocale().toString(overview.publishedPerMinute, 'f', 1), hitRate);
+    }
+    m_rates->setText(rates + QStringLiteral("<br>")
         + tr("Last hour: %1 published · %2 failed attempts · %3 requests")
               .arg(QLocale().toString(overview.lastHourTotals.published),
                   QLocale().toString(overview.lastHourTotals.failedAttempts),
                   QLocale().toString(overview.lastHourTotals.requests)));
     m_oldest->setToolTip(tr("Warning level: %1 s (Metrics → Warning levels…)").arg(thresholds.oldestPendingAgeSeconds));
     m_rates->setToolTip(tr("Warning level for the duplicate hit rate: %1 %").arg(thresholds.duplicateHitRatePercent));
-    m_updated->setText(tr("Updated %1").arg(TimeFormatter::display(overview.serverNow)));
     presentExplanations(overview);
     presentFleet(overview, qint64(thresholds.oldestPendingAgeSeconds * 1000.0));
+    m_readAt = overview.serverNow;
+    m_sinceRead.start();
+    m_clock->start();
+    m_staleReason.clear();
+    markFigures();
 }
 
 void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs)
@@ -475,6 +667,17 @@ void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPu
     m_pausesBox->setVisible(!overview.pauses.isEmpty());
     // As many rows as there are pauses, up to five; more scroll.
     fitRows(m_pauseTable, qBound(1, int(overview.pauses.size()), 5));
+    // Each change of a relay's state once, by the read that found it: the incident's timeline in the message log.
+    if (m_fleetKnown) {
+        for (const RelayNode& node : overview.relays) {
+            const int row = m_relayModel->rowOfId(node.id);
+            const QString change
+                = RelayFleetModel::stateChange(row < 0 ? nullptr : &m_relayModel->rows().at(row), node);
+            if (!change.isEmpty())
+                emit relayChanged(change);
+        }
+    }
+    m_fleetKnown = true;
     m_relayModel->setRows(overview.relays, overview.serverNow);
     QMap<RelayState, int> states;
     for (const RelayNode& node : overview.relays)
@@ -494,7 +697,7 @@ void OverviewPage::presentFleet(const OutboxOverview& overview, qint64 nothingPu
         alarm(tr("%n gone (process died)", nullptr, gone));
     if (const int stale = states.value(RelayState::Stale))
         alarm(tr("%n stale (presumed dead)", nullptr, stale));
-    m_fleet->setText(fleet);
+    m_fleetSummary = fleet;
 
     const bool nothingPublishing = overview.nothingPublishing(nothingPublishingAfterMs);
     m_nothingPublishing->setVisible(nothingPublishing);

@@ -5,6 +5,8 @@
 #include "operations/relaynode.h"
 #include "outbox/outboxfilter.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
 #include <QWidget>
 
 class DatabaseClient;
@@ -15,6 +17,7 @@ class QLayout;
 class QLabel;
 class QPushButton;
 class QTableView;
+class QTimer;
 class QToolButton;
 class PausesModel;
 class RelayFleetModel;
@@ -48,6 +51,11 @@ public:
     WaitingRowsModel* waitingRows() const { return m_waitingModel; }
     // Whether the red "Nothing is publishing" warning is up.
     bool warnsNothingPublishing() const;
+    // Whether what the page shows stopped following the database (its last read failed, or the connection was lost):
+    // it stays as of the last read that worked, marked so, until a read works again.
+    bool showsStaleFigures() const { return !m_staleReason.isEmpty(); }
+    // The database's clock at the last read that worked: what the figures are as of (invalid before one worked).
+    const QDateTime& readAt() const { return m_readAt; }
 
 signals:
     void showOutbox(const OutboxFilter& filter);
@@ -60,6 +68,8 @@ signals:
     void pauseRequested(const QString& relayName);
     void resumeRequested(const PublishPause& pause);
     void loadFailed(const QString& message);
+    // A read found a relay's state changed (RelayFleetModel::stateChange); once per change, not at every read.
+    void relayChanged(const QString& message);
 
 private:
     void addTile(QGridLayout* grid, const QString& name, const QString& caption, const OutboxFilter& filter);
@@ -67,6 +77,13 @@ private:
     // Also the "Nothing is publishing" warning, for rows waiting longer than `nothingPublishingAfterMs`.
     void presentFleet(const OutboxOverview& overview, qint64 nothingPublishingAfterMs);
     void presentExplanations(const OutboxOverview& overview);
+    // The figures stop following the database (`why`): they stay as of the last read that worked, and say so.
+    void markStale(const QString& why);
+    // What the last read showed, marked as followed or not (showsStaleFigures()): while stale the relays and the
+    // waiting rows in grey and the figures faded, so that none reads as current.
+    void markFigures();
+    // The "Updated …" line and the fleet's summary, as of the last read that worked and, while stale, how long ago.
+    void showReadTime();
     OutboxFilter selectedGroupRows() const;
     QList<RelayNode> selectedRelays() const;
     void updateForgetRelays();
@@ -103,4 +120,12 @@ private:
     MetricsChart* m_lastHour;
     QLabel* m_actions;
     bool m_loading = false;
+    // The last read that worked: the database's clock then, and the time elapsed here since, which goes on while reads
+    // fail. Every second the relays' heartbeats age by it.
+    QDateTime m_readAt;
+    QElapsedTimer m_sinceRead;
+    QTimer* m_clock;
+    QString m_staleReason; // why the figures stopped following the database; empty while they follow it
+    QString m_fleetSummary; // the fleet's line as the last read that worked found it
+    bool m_fleetKnown = false; // a read since the connection was made found the relays: later reads tell changes
 };

@@ -15,7 +15,15 @@ RelayFleetModel::RelayFleetModel(QObject* parent)
 void RelayFleetModel::setRows(const QList<RelayNode>& rows, const QDateTime& serverNow)
 {
     m_serverNow = serverNow;
+    m_now = serverNow;
     SnapshotTableModel::setRows(rows);
+}
+
+void RelayFleetModel::setNow(const QDateTime& now)
+{
+    m_now = now;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, LastSeen), index(rowCount() - 1, LastSeen), { Qt::DisplayRole, HeartbeatAgeRole });
 }
 
 QString RelayFleetModel::stateText(RelayState state)
@@ -50,6 +58,28 @@ QString RelayFleetModel::failingText(const RelayNode& node, const QDateTime& ser
         .arg(duration, node.name, firstLine(node.lastError));
 }
 
+QString RelayFleetModel::stateChange(const RelayNode* before, const RelayNode& now)
+{
+    if (before && before->state == now.state)
+        return {};
+    switch (now.state) {
+    case RelayState::Alive:
+        return before ? tr("Relay %1 publishing again").arg(now.name) : tr("Relay %1 started").arg(now.name);
+    case RelayState::Paused:
+        return tr("Relay %1 paused").arg(now.name);
+    case RelayState::Failing:
+        return now.lastError.isEmpty() ? tr("Relay %1 failing").arg(now.name)
+                                       : tr("Relay %1 failing: %2").arg(now.name, firstLine(now.lastError));
+    case RelayState::Gone:
+        return tr("Relay %1 gone: its process died").arg(now.name);
+    case RelayState::Stale:
+        return tr("Relay %1 stale: no heartbeat for %2").arg(now.name, TimeFormatter::duration(now.lastSeenAgeMs));
+    case RelayState::Stopped:
+        return tr("Relay %1 stopped").arg(now.name);
+    }
+    return {};
+}
+
 // A current error says since when; a resolved one is marked as past, with how long ago it was.
 QString RelayFleetModel::lastErrorText(const RelayNode& node) const
 {
@@ -79,9 +109,13 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
         return RelayStateNames.name(node.state);
     if (role == IdRole)
         return node.id;
+    if (role == HeartbeatAgeRole)
+        return node.lastSeen.msecsTo(m_now);
     const bool alarming
         = node.state == RelayState::Failing || node.state == RelayState::Gone || node.state == RelayState::Stale;
     if (role == Qt::ForegroundRole) {
+        if (isStale())
+            return staleForeground();
         if (alarming)
             return QBrush(QColor(0xdc, 0x32, 0x2f));
         if (node.state == RelayState::Stopped)
@@ -98,7 +132,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case LastSeen:
-            return TimeFormatter::exact(node.lastSeen);
+            return tr("Its last heartbeat: %1").arg(TimeFormatter::exact(node.lastSeen));
         case LastError:
             return node.lastErrorAt.isValid()
                 ? tr("%1\nat %2").arg(node.lastError, TimeFormatter::exact(node.lastErrorAt))
@@ -135,7 +169,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     case State:
         return stateText(node.state);
     case LastSeen:
-        return tr("%1 ago").arg(TimeFormatter::duration(node.lastSeenAgeMs));
+        return tr("%1 ago").arg(TimeFormatter::durationBetween(node.lastSeen, m_now));
     case PublishRate:
         return isRunning(node.state) ? tr("%1 /s").arg(QLocale().toString(node.publishRate, 'f', 1))
                                      : QStringLiteral("–");

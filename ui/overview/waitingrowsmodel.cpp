@@ -71,6 +71,8 @@ QVariant WaitingRowsModel::data(const QModelIndex& index, int role) const
         return waiting.row.id;
     if (role == OpensRole)
         return index.column() == Cause && waiting.blocker ? waiting.blocker->id : waiting.row.id;
+    if (role == Qt::ForegroundRole && isStale())
+        return staleForeground();
     if (role == Qt::ForegroundRole && index.column() == Cause) {
         const bool alarming = waiting.cause == WaitCause::NoRelayAlive || waiting.cause == WaitCause::RelaysFailing
             || waiting.cause == WaitCause::RelaysPaused || waiting.cause == WaitCause::LeaseExpired

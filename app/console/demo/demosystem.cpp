@@ -217,6 +217,7 @@ void DemoSystem::fixRouting()
     if (!m_broker || m_routingFixed)
         return;
     m_routingFixed = true;
+    emit repairsChanged();
     launchConsumer(CancellationsQueue, QStringLiteral("order.cancelled"));
     emit injected(tr("Routing fixed: queue %1 is bound for order.cancelled; retry the dead rows to publish them")
                       .arg(CancellationsQueue));
@@ -294,8 +295,10 @@ void DemoSystem::restartDatabase()
 
 void DemoSystem::raiseQueueLimit()
 {
-    if (!m_broker)
+    if (!m_broker || m_queueLimitRaised)
         return;
+    m_queueLimitRaised = true;
+    emit repairsChanged();
     PrivateBroker* broker = m_broker.get();
     inject([broker] { broker->limitQueue(CountsQueue, 100'000); },
         tr("Queue %1 may hold 100,000 messages now; retry the refused rows").arg(CountsQueue));

@@ -54,7 +54,7 @@ public:
     // not start.
     void start();
     // Ends every process and removes the private servers, saying each step through stage(); waits for a start in
-    // progress first.
+    // progress first. Never throws: a process or server already gone (stopped or killed by hand) is stopped.
     void stop();
 
     ConnectionSettings settings() const { return m_cluster.settings(); }
@@ -82,6 +82,9 @@ public:
     void startConsumer();
     bool isConsumerRunning() const;
     void raiseQueueLimit(); // the repair of those refusals: a limit of 100,000
+    // Whether a repair was made (each is made once: a second would change nothing); repairsChanged() tells.
+    bool isRoutingFixed() const { return m_routingFixed; }
+    bool isQueueLimitRaised() const { return m_queueLimitRaised; }
 
 signals:
     // A step of start() or stop() beginning: "Starting PostgreSQL…".
@@ -91,6 +94,8 @@ signals:
     void ready();
     // The consumer of the counts queue started or ended (also on its own).
     void consumerRunningChanged(bool running);
+    // fixRouting() or raiseQueueLimit() was made.
+    void repairsChanged();
     // A demo process ended on its own (not through stop() or a fault); `output` is its last lines.
     void processFailed(const QString& program, const QString& output);
     // What a fault or a repair did, for the status bar.
@@ -129,6 +134,7 @@ private:
     bool m_useRabbitMq = true;
     int m_queueLimit = DefaultQueueLimit;
     bool m_routingFixed = false;
+    bool m_queueLimitRaised = false;
     bool m_relayKilled = false; // by killRelay(), so its end is told as what it was
     bool m_stopping = false;
 };

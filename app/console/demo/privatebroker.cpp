@@ -13,6 +13,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <unistd.h>
 
@@ -73,11 +74,7 @@ PrivateBroker::PrivateBroker()
 
 PrivateBroker::~PrivateBroker()
 {
-    try {
-        stop();
-    } catch (const OutboxError& error) {
-        qWarning("%s", error.what());
-    }
+    stop();
 }
 
 QString PrivateBroker::uri() const
@@ -213,13 +210,33 @@ void PrivateBroker::limitQueue(const QString& queue, int maxLength)
         QStringLiteral("queues") });
 }
 
+bool PrivateBroker::isPortMapperRunning() const
+{
+    QTcpSocket probe;
+    probe.connectToHost(QHostAddress::LocalHost, m_mapperPort);
+    return probe.waitForConnected(2'000);
+}
+
 void PrivateBroker::stop()
 {
     if (m_running) {
         m_running = false;
-        control({ QStringLiteral("stop"), m_directory + QStringLiteral("/node.pid") }); // returns once it has exited
+        // A node or port mapper stopped or killed by someone else (an operator's rabbitmqctl, kill) is stopped, though
+        // the tools would refuse to say so. One that will not stop is said, and the rest of the stop goes on.
+        const QString pidFile = m_directory + QStringLiteral("/node.pid");
+        try {
+            if (ServerAccount::isRunning(pidFile))
+                control({ QStringLiteral("stop"), pidFile }); // returns once the node has exited
+        } catch (const OutboxError& error) {
+            qWarning("%s", error.what());
+        }
         // The node's own port mapper outlives it unless told to go.
-        run(QStringLiteral("/usr/bin/epmd"), { QStringLiteral("-kill") }, 10'000);
+        try {
+            if (isPortMapperRunning())
+                run(QStringLiteral("/usr/bin/epmd"), { QStringLiteral("-kill") }, 10'000);
+        } catch (const OutboxError& error) {
+            qWarning("%s", error.what());
+        }
     }
     if (!m_directory.isEmpty() && QDir(m_directory).exists())
         QDir(m_directory).removeRecursively();

@@ -27,6 +27,8 @@ public:
 
     // Starts the node and waits until it accepts connections.
     void start();
+    // Never throws: a node or port mapper already gone (stopped or killed by hand) is stopped, and one that will not
+    // stop is said with qWarning; the directory is removed either way.
     void stop();
     // Stops and starts the broker application inside the running node: every AMQP connection is cut, as in an
     // outage, and the node's data stays.
@@ -55,6 +57,8 @@ private:
     // Runs rabbitmqctl `arguments` against the node; throws with its output when it fails.
     void control(const QStringList& arguments, int timeoutMs = 60'000) const;
     void run(const QString& program, const QStringList& arguments, int timeoutMs) const;
+    // Whether the node's port mapper still listens, whoever started or stopped it.
+    bool isPortMapperRunning() const;
 
     QString m_directory;
     QString m_user; // the operating-system user the node runs as; empty: the caller

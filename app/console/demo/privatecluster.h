@@ -25,9 +25,12 @@ public:
     QString tcpDsn() const;
 
     void start();
+    // Never throws: a server already gone (stopped or killed by hand) is stopped, and one that will not stop is said
+    // with qWarning; the directory is removed either way (unless kept).
     void stop();
     // Stops the server the way a crash or a failover looks to its clients (pg_ctl stop -m immediate: no
-    // checkpoint, every connection cut), keeping the data; start() brings it back through crash recovery.
+    // checkpoint, every connection cut), keeping the data; start() brings it back through crash recovery. A server
+    // already gone is left as it is.
     void crash();
 
     bool isRunning() const { return m_running; }
@@ -41,6 +44,8 @@ public:
 
 private:
     void run(const QString& program, const QStringList& arguments) const;
+    // pg_ctl stop in `mode`, unless the server is gone already.
+    void stopServer(const QString& mode) const;
 
     QString m_directory;
     bool m_keep = false;

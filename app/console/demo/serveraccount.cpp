@@ -3,6 +3,8 @@
 
 #include <QFile>
 #include <QProcess>
+#include <cerrno>
+#include <csignal>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -39,4 +41,21 @@ QString ServerAccount::run(const QString& what, const QString& user, const QStri
     process.waitForFinished();
     const QString output = QString::fromLocal8Bit(process.readAll()).trimmed().section(QLatin1Char('\n'), -3);
     return QStringLiteral("%1 failed: %2").arg(what, output.isEmpty() ? process.errorString() : output);
+}
+
+bool ServerAccount::isRunning(const QString& pidFile)
+{
+    QFile file(pidFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const pid_t pid = file.readLine().trimmed().toInt();
+    if (pid <= 0 || (::kill(pid, 0) != 0 && errno != EPERM))
+        return false;
+    // A process that ended stays until its parent reaps it, and a daemon's parent is whatever init the machine (or
+    // the container) has: its state, after the name in parentheses, is Z until then.
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray fields = stat.readAll();
+    return fields.mid(fields.lastIndexOf(')') + 2, 1) != "Z";
 }

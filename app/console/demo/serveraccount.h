@@ -19,4 +19,8 @@ QString giveTo(const QString& path, const QString& user, const QString& package)
 QString run(const QString& what, const QString& user, const QString& binary, const QStringList& arguments,
     int timeoutMs, const QProcessEnvironment& environment = {}, const QString& home = {});
 
+// Whether the process whose id is the first line of `pidFile` runs: not when the file is gone (a server stopped by
+// hand removes it), nor when it names a process that ended (a server killed by hand leaves it), reaped or not.
+bool isRunning(const QString& pidFile);
+
 } // namespace ServerAccount

@@ -92,7 +92,7 @@ void DemoConsole::addMenu()
     demo->setObjectName(QStringLiteral("demoMenu"));
     bar->insertMenu(bar->actions().constLast(), demo);
     const bool broker = m_system.broker() != nullptr;
-    demo->addAction(tr("&Fix the routing of order.cancelled"), &m_system, &DemoSystem::fixRouting)->setEnabled(broker);
+    m_fixRouting = demo->addAction(tr("&Fix the routing of order.cancelled"), &m_system, &DemoSystem::fixRouting);
     demo->addSeparator();
     demo->addAction(tr("Stop the &broker for 30 s"), &m_system, [this] { m_system.stopBrokerFor(30'000); })
         ->setEnabled(broker);
@@ -108,7 +108,14 @@ void DemoConsole::addMenu()
     followConsumer(m_system.isConsumerRunning());
     // In the actions' context (one menu holds both): they follow the demo as long as they exist.
     connect(&m_system, &DemoSystem::consumerRunningChanged, m_startConsumer, followConsumer);
-    demo->addAction(tr("Raise the queue &limit"), &m_system, &DemoSystem::raiseQueueLimit)->setEnabled(broker);
+    m_raiseQueueLimit = demo->addAction(tr("Raise the queue &limit"), &m_system, &DemoSystem::raiseQueueLimit);
+    // A repair is offered until it is made: a second would change nothing.
+    const auto followRepairs = [this, broker] {
+        m_fixRouting->setEnabled(broker && !m_system.isRoutingFixed());
+        m_raiseQueueLimit->setEnabled(broker && !m_system.isQueueLimitRaised());
+    };
+    followRepairs();
+    connect(&m_system, &DemoSystem::repairsChanged, m_raiseQueueLimit, followRepairs);
     help->addAction(tr("About the &demo"), this, [this] {
         QString text
             = tr("<b>The demo</b><p>orders-service → outbox → relay (publisher confirms) → exchange %1 → queue "

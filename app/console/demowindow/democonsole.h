@@ -28,6 +28,8 @@ public:
 
     QAction* startConsumerAction() const { return m_startConsumer; }
     QAction* stopConsumerAction() const { return m_stopConsumer; }
+    QAction* fixRoutingAction() const { return m_fixRouting; }
+    QAction* raiseQueueLimitAction() const { return m_raiseQueueLimit; }
 
 signals:
     void failed();
@@ -39,4 +41,6 @@ private:
     DemoSystem& m_system;
     QPointer<QAction> m_startConsumer;
     QPointer<QAction> m_stopConsumer;
+    QPointer<QAction> m_fixRouting;
+    QPointer<QAction> m_raiseQueueLimit;
 };
