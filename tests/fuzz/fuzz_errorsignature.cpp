@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // outbox_error_signature(), the SQL rule that groups failures (migration 0005), run by PostgreSQL itself: the
-// server named by the libpq environment (run-fuzzers under pg_virtualenv). Two properties:
+// server named by the libpq environment (run-fuzzers under pg_virtualenv). Three properties:
 //   - a signature is a fixed point: signing it again changes nothing (the console filters and the groups compare
 //     signatures as they are, so one that signing would still change is not a stable name for its group);
 //   - texts that differ only in numbers, ids, hosts or quoted names have the same signature. The inputs are made
 //     for it: words without quotes or blanks, and between them slots that get a different value of the same kind
-//     in each of the two texts.
+//     in each of the two texts;
+//   - texts that differ in a word of plain letters are signed apart: the two above could hold for a function that
+//     signed every text alike, which would put every failure into one group.
 // The function is created in this session's pg_temp from the newest migration that defines it, so any database
 // the environment names will do; nothing is written to it.
 #include "fuzzcheck.h"
@@ -54,15 +56,16 @@ void run(const QString& sql)
     PQclear(result);
 }
 
-// The signatures of `texts` and of the first one's signature, in one round trip.
-std::array<QByteArray, 4> signatures(const std::array<QByteArray, 3>& texts)
+// The signatures of `texts` and, second, of the first one's signature, in one round trip.
+std::array<QByteArray, 6> signatures(const std::array<QByteArray, 5>& texts)
 {
-    const char* values[3] = { texts[0].constData(), texts[1].constData(), texts[2].constData() };
-    PGresult* result = PQexecPrepared(connection, "sign", 3, values, nullptr, nullptr, 0);
+    const char* values[5] = { texts[0].constData(), texts[1].constData(), texts[2].constData(), texts[3].constData(),
+        texts[4].constData() };
+    PGresult* result = PQexecPrepared(connection, "sign", 5, values, nullptr, nullptr, 0);
     if (PQresultStatus(result) != PGRES_TUPLES_OK)
         fail(QByteArray(PQresultErrorMessage(result)) + " for " + quotedForReport(QString::fromUtf8(texts[0])));
-    std::array<QByteArray, 4> out;
-    for (int i = 0; i < 4; ++i)
+    std::array<QByteArray, 6> out;
+    for (int i = 0; i < 6; ++i)
         out[size_t(i)] = QByteArray(PQgetvalue(result, 0, i));
     PQclear(result);
     return out;
@@ -77,6 +80,17 @@ QByteArray word(FuzzedDataProvider& data)
     QByteArray out;
     for (const char c : data.ConsumeRandomLengthString(12))
         out += alphabet.at(static_cast<unsigned char>(c) % alphabet.size());
+    return out;
+}
+
+// One to eight letters that are no hex digit: no rule reads such a word as a number, an id, a host or a name.
+QByteArray plainWord(FuzzedDataProvider& data)
+{
+    static const QByteArray alphabet("ghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ");
+    QByteArray out;
+    const int length = data.ConsumeIntegralInRange(1, 8);
+    for (int i = 0; i < length; ++i)
+        out += alphabet.at(data.ConsumeIntegralInRange<qsizetype>(0, alphabet.size() - 1));
     return out;
 }
 
@@ -200,8 +214,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
     PGresult* prepared = PQprepare(connection, "sign",
         "SELECT pg_temp.outbox_error_signature($1), "
         "pg_temp.outbox_error_signature(pg_temp.outbox_error_signature($1)), "
-        "pg_temp.outbox_error_signature($2), pg_temp.outbox_error_signature($3)",
-        3, nullptr);
+        "pg_temp.outbox_error_signature($2), pg_temp.outbox_error_signature($3), "
+        "pg_temp.outbox_error_signature($4), pg_temp.outbox_error_signature($5)",
+        5, nullptr);
     if (PQresultStatus(prepared) != PGRES_COMMAND_OK)
         fail(QByteArray(PQresultErrorMessage(prepared)));
     PQclear(prepared);
@@ -214,8 +229,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size)
     const QByteArray text
         = QString::fromUtf8(reinterpret_cast<const char*>(bytes), qsizetype(size)).remove(QChar(u'\0')).toUtf8();
     FuzzedDataProvider data(bytes, size);
+    const QByteArray first = plainWord(data);
+    QByteArray other = plainWord(data);
+    if (other == first)
+        other += 'g';
     const auto [a, b] = twoTexts(data);
-    const std::array<QByteArray, 4> signed_ = signatures({ text, a, b });
+    // The distinguishing word leads, where no cut of a long text can drop it.
+    const QByteArray c = first + ' ' + a;
+    const QByteArray d = other + ' ' + a;
+    const std::array<QByteArray, 6> signed_ = signatures({ text, a, b, c, d });
     FUZZ_REQUIRE(signed_[0] == signed_[1],
         "signing twice changes the signature of " + quotedForReport(QString::fromUtf8(text)) + ":\n"
             + quotedForReport(QString::fromUtf8(signed_[0])) + "\n" + quotedForReport(QString::fromUtf8(signed_[1])));
@@ -223,5 +245,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size)
         "texts that differ only in numbers, ids, hosts or quoted names are signed apart:\n"
             + quotedForReport(QString::fromUtf8(a)) + " -> " + quotedForReport(QString::fromUtf8(signed_[2])) + "\n"
             + quotedForReport(QString::fromUtf8(b)) + " -> " + quotedForReport(QString::fromUtf8(signed_[3])));
+    FUZZ_REQUIRE(signed_[4] != signed_[5],
+        "texts that differ in a word are signed alike:\n" + quotedForReport(QString::fromUtf8(c)) + "\n"
+            + quotedForReport(QString::fromUtf8(d)) + " -> " + quotedForReport(QString::fromUtf8(signed_[4])));
     return 0;
 }
