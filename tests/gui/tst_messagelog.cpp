@@ -568,32 +568,47 @@ private slots:
     }
 
     // The window with the Messages panel holding a few messages, one of them long, for a person to look at.
-    void screenshot()
+    // A picture of the Messages panel, and what it shows: the four messages in the order they were said, each in
+    // full in the log, the newest in the status bar cut to the room left, without the window growing to fit it.
+    void messagesShowWholeInThePanelAndCutInTheStatusBar()
     {
         db().reset();
         seedDead(4, NoRoute);
         const auto window = ConsoleTesting::openWindow(db().settings(), QSize(1280, 800));
         QVERIFY(window);
-        window->postMessage(QStringLiteral("Consumer stopped: order.created events wait in queue order-counts; past "
-                                           "1000 the broker refuses them"));
-        window->postMessage(QStringLiteral("Requeue: 4 row(s) changed"), { 1, 2, 3, 4 });
-        window->postMessage(QStringLiteral("Requeued 4 row(s): 4 failed again (4 of them dead), all with “NO_ROUTE "
-                                           "<n>: no queue is bound for order.cancelled”. The routing is still "
-                                           "broken: fix it (Demo → Fix the routing) before the next retry, or the "
-                                           "rows go dead again within seconds."),
-            { 1, 2, 3, 4 });
-        window->postMessage(QStringLiteral("Relay restarted: it takes over the leases of the one before when they "
-                                           "expire"));
+        const QStringList said { QStringLiteral("Consumer stopped: order.created events wait in queue order-counts; "
+                                                "past 1000 the broker refuses them"),
+            QStringLiteral("Relay restarted: it takes over the leases of the one before when they expire"),
+            QStringLiteral("Requeue: 4 row(s) changed"),
+            QStringLiteral("Requeued 4 row(s): 4 failed again (4 of them dead), all with “NO_ROUTE <n>: no queue is "
+                           "bound for order.cancelled”. The routing is still broken: fix it (Demo → Fix the routing) "
+                           "before the next retry, or the rows go dead again within seconds.") };
+        const qsizetype before = window->messages()->entries().size();
+        window->postMessage(said.at(0));
+        window->postMessage(said.at(1));
+        window->postMessage(said.at(2), { 1, 2, 3, 4 });
+        window->postMessage(said.at(3), { 1, 2, 3, 4 });
         window->findChild<QTabWidget*>()->setCurrentWidget(window->outboxView());
         OutboxFilter rows;
         rows.ids = { 1, 2, 3, 4 };
         window->outboxView()->showFilter(rows);
         QVERIFY(ConsoleTesting::waitForRows(*window->outboxView(), 4));
-        QTest::qWait(50); // the panel's row heights follow the layout
+
+        const QList<MessageLog::Entry>& entries = window->messages()->entries();
+        QCOMPARE(entries.size(), before + 4);
+        for (int i = 0; i < said.size(); ++i)
+            QCOMPARE(entries.at(before + i).text, said.at(i));
+        QCOMPARE(entries.at(before + 3).rows, (QList<qint64> { 1, 2, 3, 4 }));
+        // The newest message (four lines' worth) does not fit the status bar: it is cut to the room left, and the
+        // log keeps it whole.
+        StatusMessageLabel* status = window->statusMessage();
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(status->fullText(), said.last());
+        QVERIFY(status->text() != said.last());
+        QVERIFY(status->fontMetrics().horizontalAdvance(status->text()) <= status->contentsRect().width());
+        QVERIFY(window->width() <= 1280);
+        QVERIFY(window->findChild<MessageLogView*>()->isVisible());
         GuiTesting::saveScreenshot(*window, QStringLiteral("console-messages.png"));
-        window->resize(760, 600);
-        QTest::qWait(50);
-        GuiTesting::saveScreenshot(*window, QStringLiteral("console-messages-narrow.png"));
     }
 };
 
