@@ -6,7 +6,6 @@
 
 #include <QEventLoop>
 #include <QHttpServer>
-#include <QThread>
 #include <future>
 
 // Scrapers and health checks hold a connection for a moment; a handful at once is plenty.
@@ -24,7 +23,9 @@ HttpEndpoint::HttpEndpoint(const ListenAddress& listen, Routes routes)
 {
     std::promise<Bound> bound;
     std::future<Bound> result = bound.get_future();
-    m_thread.reset(QThread::create([listen, routes = std::move(routes), &bound] {
+    m_thread = std::thread([this, listen, routes = std::move(routes), &bound] {
+        // Qt adopts the thread; the loop gives it an event dispatcher before the server's sockets need one.
+        QEventLoop loop;
         QHttpServer server;
         routes(server);
         auto* socket = new BoundedTcpServer(MaxConnections, ConnectionLifetimeMs, &server);
@@ -37,14 +38,13 @@ HttpEndpoint::HttpEndpoint(const ListenAddress& listen, Routes routes)
             return;
         }
         server.bind(socket);
+        m_loop = &loop; // published to the constructor's thread by the promise
         bound.set_value({ ListenAddress::url(listen.address, socket->serverPort()), {} });
-        QEventLoop loop;
-        loop.exec(); // until QThread::quit()
-    }));
-    m_thread->start();
+        loop.exec(); // until the destructor quits it
+    });
     const Bound outcome = result.get();
     if (!outcome.error.isEmpty()) {
-        m_thread->wait();
+        m_thread.join();
         throw OutboxError(OutboxError::Kind::InvalidInput, outcome.error);
     }
     m_url = outcome.url;
@@ -52,6 +52,7 @@ HttpEndpoint::HttpEndpoint(const ListenAddress& listen, Routes routes)
 
 HttpEndpoint::~HttpEndpoint()
 {
-    m_thread->quit();
-    m_thread->wait();
+    // Queued: the loop is quit on its own thread, also if it has not entered exec() yet.
+    QMetaObject::invokeMethod(m_loop, &QEventLoop::quit, Qt::QueuedConnection);
+    m_thread.join();
 }

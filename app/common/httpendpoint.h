@@ -5,10 +5,10 @@
 
 #include <QString>
 #include <functional>
-#include <memory>
+#include <thread>
 
+class QEventLoop;
 class QHttpServer;
-class QThread;
 
 // An HTTP server on a thread of its own, for a process whose main thread is busy with other work (the relay's
 // /metrics and /healthz). The routes run on that thread, so whatever they read must be thread-safe.
@@ -26,6 +26,10 @@ public:
     const QString& url() const { return m_url; }
 
 private:
-    std::unique_ptr<QThread> m_thread;
+    // A joined std::thread rather than a QThread, whose pthread is detached: the thread-local state that OpenSSL
+    // makes for QHttpServer's TLS configuration (its random generators) is freed only as the thread exits, and
+    // QThread::wait() returns before that, so a process that exits at once could lose it (LeakSanitizer saw it).
+    std::thread m_thread;
+    QEventLoop* m_loop = nullptr; // the thread's, set before the constructor returns
     QString m_url;
 };

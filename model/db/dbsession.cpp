@@ -77,6 +77,11 @@ int DbSession::socket() const
     return PQsocket(connectionOf(m_db));
 }
 
+bool DbSession::inTransaction() const
+{
+    return PQtransactionStatus(connectionOf(m_db)) != PQTRANS_IDLE;
+}
+
 void DbSession::noteListening()
 {
     const int listening = socket();

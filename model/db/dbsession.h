@@ -92,6 +92,9 @@ public:
 
     // The connection's socket (libpq's PQsocket); -1 when there is none.
     int socket() const;
+    // Whether a transaction is open on the session (a caller's UnitOfWork, say): a read that wants one snapshot
+    // then reads in it rather than starting its own.
+    bool inTransaction() const;
 
     // libpq's connection behind an open QPSQL connection.
     static pg_conn* connectionOf(const QSqlDatabase& db);

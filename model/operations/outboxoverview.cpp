@@ -4,6 +4,7 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
+#include "db/unitofwork.h"
 #include "metrics/metricsrepository.h"
 #include "operations/publishpauses.h"
 #include "operations/relayfleet.h"
@@ -13,6 +14,7 @@
 
 #include <QSqlQuery>
 #include <algorithm>
+#include <optional>
 
 namespace {
 
@@ -73,7 +75,8 @@ void noteBacklog(DbSession& session, const OutboxOverview& overview)
     }
     try {
         session.exec(QStringLiteral("SELECT outbox_note_backlog(?::bigint, ?::boolean, ?::bigint, ?::timestamptz)"),
-            { unpublished, capped, overview.oldestUnpublishedAgeMs.value_or(0), SqlValues::timestamp(overview.serverNow) },
+            { unpublished, capped, overview.oldestUnpublishedAgeMs.value_or(0),
+                SqlValues::timestamp(overview.serverNow) },
             QStringLiteral("noting the backlog shown"));
     } catch (const OutboxError& error) {
         if (error.kind() != OutboxError::Kind::Permission)
@@ -90,6 +93,16 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     const QString stuckDue
         = QStringLiteral("status IN ('pending', 'failed') AND ") + StuckRowClassifier::condition(OutboxStatus::Pending);
     const int limit = CountCap + 1;
+    // Every figure of one overview from one snapshot: read statement by statement, a row committed between the counts
+    // and the list of waiting rows was listed beside counts that said nothing waits. Read only: the one write, the
+    // backlog noted for the charts, comes after, in a transaction of its own. A caller's transaction is the snapshot
+    // instead (its figures are then of its own moment), and the backlog is noted in it.
+    std::optional<UnitOfWork> snapshot;
+    if (!session.inTransaction()) {
+        snapshot.emplace(session);
+        session.execScript(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"),
+            QStringLiteral("reading the overview"));
+    }
     QSqlQuery& q = session.exec(QStringLiteral("SELECT ")
             + QStringList { cappedCount(QStringLiteral("status = 'pending'")),
                 cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
@@ -122,8 +135,6 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.serverNow = SqlValues::instant(q.value(10));
     if (!q.value(11).isNull())
         overview.lastPublishedAgeMs = q.value(11).toLongLong();
-
-    noteBacklog(session, overview);
     estimateCapped(session, overview);
 
     overview.lastHour = MetricsRepository(session).series(
@@ -160,6 +171,9 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     }
     overview.recentActions = AuditRepository(session).page(AuditFilter {}, ExplainedRows, 0);
     overview.pauses = PublishPauses(session).current();
+    if (snapshot)
+        snapshot->commit();
+    noteBacklog(session, overview);
     return overview;
 }
 

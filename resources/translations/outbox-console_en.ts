@@ -2988,6 +2988,18 @@ at %2</translation>
         <source>Its last heartbeat: %1</source>
         <translation>Its last heartbeat: %1</translation>
     </message>
+    <message>
+        <source>%1
+process started %2</source>
+        <translation>%1
+process started %2</translation>
+    </message>
+    <message>
+        <source>%1
+lease %2, heartbeat every %3</source>
+        <translation>%1
+lease %2, heartbeat every %3</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>

@@ -2939,6 +2939,18 @@ at %2</source>
         <source>Its last heartbeat: %1</source>
         <translation>마지막 하트비트: %1</translation>
     </message>
+    <message>
+        <source>%1
+process started %2</source>
+        <translation>%1
+프로세스 시작: %2</translation>
+    </message>
+    <message>
+        <source>%1
+lease %2, heartbeat every %3</source>
+        <translation>%1
+리스 %2, 하트비트 주기 %3</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>

@@ -26,6 +26,8 @@
 #include <QChart>
 #include <QDateTimeEdit>
 #include <QFontDatabase>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegendMarker>
@@ -93,13 +95,46 @@ QList<QWidget*> panesOf(QWidget* page)
     return panes;
 }
 
+// What of `chart`'s vertical axis titles does not show whole: a title Qt Charts cut to "…" (it draws each rotated, as
+// a text item of its own) or one longer than the plot is high. Empty when every one shows whole.
+QString cutAxisTitles(const MetricsChart* chart)
+{
+    QCoreApplication::sendPostedEvents();
+    QStringList titles;
+    QStringList problems;
+    const qreal height = chart->chart()->plotArea().height();
+    for (const QAbstractAxis* axis : chart->chart()->axes(Qt::Vertical)) {
+        titles.append(axis->titleText());
+        const qreal length = QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText());
+        if (length > height) {
+            problems.append(QStringLiteral("“%1” is %2 px long, the plot %3 px high")
+                                .arg(axis->titleText())
+                                .arg(length, 0, 'f', 1)
+                                .arg(height, 0, 'f', 1));
+        }
+    }
+    QStringList shown;
+    for (const QGraphicsItem* item : chart->scene()->items()) {
+        const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
+        if (text && text->isVisible() && text->rotation() == 270)
+            shown.append(text->toPlainText());
+    }
+    titles.sort();
+    shown.sort();
+    if (shown != titles)
+        problems.append(QStringLiteral("shown: %1").arg(shown.join(QStringLiteral(" | "))));
+    return problems.isEmpty() ? QString()
+                              : chart->chart()->title() + QStringLiteral(": ") + problems.join(QStringLiteral("; "));
+}
+
 } // namespace
 
 // The console's window on a small screen, in English and Korean: its minimum size fits 1280×800 with every pane of an
 // outage on the Overview (a pause, a failing relay and its error, nothing publishing), the panes never overlap, the
-// charts keep the unfinished minute's dots inside their plots and give every series a colour of its own, the keys'
-// times show whole, every table, dialog and picker writes times as TimeFormatter does, and Help → About says the
-// version in the window's language. Every tab is saved at 1280×800 and 1400×900 in both (layout-*.png).
+// charts keep the unfinished minute's dots inside their plots, show their axes' titles whole and give every series a
+// colour of its own, the relays' cells cut short say themselves whole in their tooltips, the keys' times show whole,
+// every table, dialog and picker writes times as TimeFormatter does, and Help → About says the version in the window's
+// language. Every tab is saved at 1280×800 and 1400×900 in both (layout-*.png).
 class TestConsoleLayout final : public DatabaseTestCase {
     Q_OBJECT
 
@@ -164,6 +199,19 @@ private:
         QTest::addColumn<QString>("language");
         QTest::newRow("en") << QStringLiteral("en");
         QTest::newRow("ko") << QStringLiteral("ko");
+    }
+
+    // Each language on a small screen and on a larger one.
+    static void addLanguagesAndScreens()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QSize>("size");
+        for (const char* language : { "en", "ko" }) {
+            for (const QSize size : { SmallScreen - QSize(0, TitleBar), QSize(1400, 900) }) {
+                QTest::addRow("%s-%dx%d", language, size.width(), size.height())
+                    << QString::fromLatin1(language) << size;
+            }
+        }
     }
 
     // The window in `language` at `size`, connected, once the Overview shows the whole outage.
@@ -281,6 +329,81 @@ private slots:
                                .arg(table->objectName(), QDebug::toString(shown),
                                    QDebug::toString(table->viewport()->rect()))));
         }
+    }
+
+    void relayCellsSayWhatTheyCutInTheirTooltips_data() { addLanguages(); }
+
+    // In an outage the relay table gives its room to the last error, and cuts host, version and sink short: their
+    // tooltips say them whole, as the last error's and the state's did.
+    void relayCellsSayWhatTheyCutInTheirTooltips()
+    {
+        QFETCH(QString, language);
+        const auto noAutoRefresh = ConsoleTesting::withoutAutoRefresh();
+        const auto window = openOnOutage(language, SmallScreen - QSize(0, TitleBar));
+        QVERIFY(window);
+        const auto* table = window->overview()->findChild<QTableView*>(QStringLiteral("relays"));
+        QVERIFY(table);
+        const QAbstractItemModel* model = table->model();
+        // As seedOutage() registered them.
+        const QString sink = QStringLiteral("amqp://guest:***@rabbit.internal:5672/?exchange=orders-events");
+        const QMap<QString, QStringList> whole {
+            { QStringLiteral("relay-eu-west-1a"),
+                { QStringLiteral("relay-host-eu-west-1a.internal"), QStringLiteral("4395") } },
+            { QStringLiteral("relay-eu-west-1b"),
+                { QStringLiteral("relay-host-eu-west-1b.internal"), QStringLiteral("4396") } },
+        };
+        QCOMPARE(model->rowCount(), whole.size());
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString name = model->index(row, RelayFleetModel::Name).data().toString();
+            QVERIFY2(whole.contains(name), qPrintable(name));
+            const QModelIndex host = model->index(row, RelayFleetModel::Host);
+            const QModelIndex version = model->index(row, RelayFleetModel::Version);
+            const QModelIndex sinkCell = model->index(row, RelayFleetModel::Sink);
+            // The sink is cut short indeed: the tooltip is where it shows whole.
+            QVERIFY2(table->fontMetrics().horizontalAdvance(sinkCell.data().toString())
+                    > table->horizontalHeader()->sectionSize(RelayFleetModel::Sink),
+                qPrintable(sinkCell.data().toString()));
+            for (const QModelIndex& cell : { host, version, sinkCell }) {
+                const QString tip = cell.data(Qt::ToolTipRole).toString();
+                QVERIFY2(tip.contains(cell.data().toString()),
+                    qPrintable(
+                        QStringLiteral("column %1: “%2” in “%3”").arg(cell.column()).arg(cell.data().toString(), tip)));
+            }
+            for (const QString& part : whole.value(name))
+                QVERIFY2(host.data(Qt::ToolTipRole).toString().contains(part), qPrintable(part));
+            QVERIFY(version.data(Qt::ToolTipRole).toString().contains(QStringLiteral("0.1.0 (schema version 25)")));
+            QVERIFY(sinkCell.data(Qt::ToolTipRole).toString().contains(sink));
+        }
+    }
+
+    void axisTitlesShowWhole_data() { addLanguagesAndScreens(); }
+
+    // Every chart's value-axis titles whole, in both languages on a small screen and a larger one: "publish latency
+    // (ms)" and "발행 지연 시간 (밀리초)" were longer than the plot was high, and the Retries chart's "구간당", beside
+    // labels of one digit, was cut to "⋮" as well.
+    void axisTitlesShowWhole()
+    {
+        QFETCH(QString, language);
+        QFETCH(QSize, size);
+        const auto noAutoRefresh = ConsoleTesting::withoutAutoRefresh();
+        const auto window = openOnOutage(language, size);
+        QVERIFY(window);
+        auto* tabs = window->findChild<QTabWidget*>();
+        tabs->setCurrentWidget(window->metricsPage());
+        QTRY_VERIFY_WITH_TIMEOUT(!window->metricsPage()->points().isEmpty(), 10'000);
+        QList<MetricsChart*> charts { window->overview()->findChild<MetricsChart*>() };
+        for (const MetricsPage::Chart which : { MetricsPage::Chart::Duplicates, MetricsPage::Chart::Lag,
+                 MetricsPage::Chart::Retries, MetricsPage::Chart::Throughput })
+            charts.append(window->metricsPage()->chart(which));
+        int titles = 0;
+        for (MetricsChart* chart : charts) {
+            tabs->setCurrentWidget(
+                chart == charts.first() ? static_cast<QWidget*>(window->overview()) : window->metricsPage());
+            QVERIFY(!chart->showsNoData());
+            QTRY_COMPARE_WITH_TIMEOUT(cutAxisTitles(chart), QString(), 2'000);
+            titles += chart->chart()->axes(Qt::Vertical).size();
+        }
+        QCOMPARE(titles, 10); // the overview's two, the Metrics tab's 2 + 3 + 2 + 1
     }
 
     void unfinishedMinuteStaysInThePlot_data()
@@ -488,17 +611,7 @@ private slots:
         QVERIFY2(text.contains(schemaVersion.arg(SchemaMigrator::latestVersion())), qPrintable(text));
     }
 
-    void tabsAreRendered_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::addColumn<QSize>("size");
-        for (const char* language : { "en", "ko" }) {
-            for (const QSize size : { SmallScreen - QSize(0, TitleBar), QSize(1400, 900) }) {
-                QTest::addRow("%s-%dx%d", language, size.width(), size.height())
-                    << QString::fromLatin1(language) << size;
-            }
-        }
-    }
+    void tabsAreRendered_data() { addLanguagesAndScreens(); }
 
     // Every tab on the outage, to look at: layout-LANGUAGE-WIDTHxHEIGHT-N.png.
     void tabsAreRendered()

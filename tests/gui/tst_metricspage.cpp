@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
+#include "i18n/consolelanguage.h"
 #include "mainwindow/mainwindow.h"
 #include "metrics/bucketclock.h"
 #include "metrics/metricschart.h"
@@ -29,6 +30,7 @@
 #include <QLineSeries>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -37,6 +39,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolTip>
+#include <QTranslator>
 #include <QValueAxis>
 
 namespace {
@@ -274,13 +277,6 @@ private:
             { start.toString(Qt::ISODate), start.toString(Qt::ISODate) });
     }
 
-    // The second of the database's current minute: what decides which minute a row written now() lands in (the
-    // test machine's clock may be seconds apart from it).
-    int databaseSecond()
-    {
-        return db().scalar(QStringLiteral("SELECT floor(extract(second FROM clock_timestamp()))::int")).toInt();
-    }
-
     // Shard 0's rollup of the minute `minutesAgo` before the database's current one (0: the current minute).
     void insertRecent(int minutesAgo, qint64 requests, qint64 replays)
     {
@@ -438,6 +434,71 @@ private slots:
         QVERIFY2(QToolTip::text().contains(QStringLiteral("duplicate hit rate: 10.0 %")), qPrintable(QToolTip::text()));
         emit hitRate->hovered(requests.at(4), true);
         QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("duplicate hit rate: –")));
+    }
+
+    void timesFollowTheLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("ko") << QStringLiteral("ko");
+    }
+
+    // The hover's bucket and the time axis's ticks in the console's language, as TimeFormatter writes times everywhere
+    // else in it: they were ISO in every language ("2026-03-29 00:03 – 00:04"), beside Korean dates in the pickers.
+    void timesFollowTheLanguage()
+    {
+        QFETCH(QString, language);
+        // The language as the console installs it (ConsoleLanguage::apply), for this test only: the tests after it
+        // compare English source texts in the C locale.
+        QTranslator korean;
+        const auto restoreLanguage = qScopeGuard([&] {
+            QCoreApplication::removeTranslator(&korean);
+            QLocale::setDefault(QLocale::c());
+        });
+        if (language == QLatin1String("ko")) {
+            QVERIFY(korean.load(QLocale(QLocale::Korean), QStringLiteral("outbox-console"), QStringLiteral("_"),
+                QStringLiteral(":/i18n")));
+            QCoreApplication::installTranslator(&korean);
+        }
+        // English as the console speaks it without LANG (en_US), whatever this machine's English is.
+        QLocale::setDefault(language == QLatin1String("ko") ? ConsoleLanguage::localeFor(language)
+                                                            : QLocale(QLocale::English, QLocale::UnitedStates));
+        QCOMPARE(QLocale().language(), language == QLatin1String("ko") ? QLocale::Korean : QLocale::English);
+
+        // An hour of minutes from midnight UTC: every tick and bucket in the morning.
+        QList<MetricPoint> points;
+        for (int i = 0; i < 60; ++i) {
+            MetricPoint point = pointWith(100, 10, 90, 1);
+            point.start = minute(i);
+            points.append(point);
+        }
+        MetricsChart chart(QStringLiteral("test"));
+        QValueAxis* axis = chart.addAxis(QStringLiteral("count"), Qt::AlignLeft);
+        QLineSeries* requests
+            = chart.addLine(QStringLiteral("requests"), axis, MetricsChart::counter(&MetricCounters::requests));
+        chart.setPoints(points, 60, QTimeZone::utc());
+        chart.resize(700, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCoreApplication::sendPostedEvents();
+
+        const QString morning = QLocale().amText(); // "AM", "오전": not in an ISO time
+        emit requests->hovered(requests->at(3) + QPointF(20'000, 0), true);
+        const QString bucket = TimeFormatter::wallClockMinute(minute(3).toTimeZone(QTimeZone::utc()))
+            + QStringLiteral(" – ") + TimeFormatter::timeOfDay(minute(4).toTimeZone(QTimeZone::utc()).time());
+        QVERIFY2(bucket.contains(morning), qPrintable(bucket));
+        const QString zone = QTimeZone::utc().displayName(minute(3), QTimeZone::OffsetName);
+        QTRY_VERIFY2(QToolTip::text().startsWith(bucket + QStringLiteral(" (%1)\n").arg(zone)),
+            qPrintable(QToolTip::text() + QStringLiteral(" ≠ ") + bucket));
+
+        const QList<std::pair<QString, qreal>> shown = ticks(chart.timeAxis());
+        QVERIFY2(shown.size() >= 3, qPrintable(QString::number(shown.size())));
+        for (const auto& [label, x] : shown) {
+            // The wall-clock time the tick stands at (see axisMSecs: UTC shown in a process that runs in Seoul).
+            const QTime time = QTime::fromString(axisLabel(x).mid(11), QStringLiteral("HH:mm"));
+            QCOMPARE(label, TimeFormatter::timeOfDay(time));
+            QVERIFY2(label.contains(morning), qPrintable(label));
+        }
     }
 
     void legendMarkerTogglesItsLine()
@@ -695,7 +756,7 @@ private slots:
         QFETCH(qint64, currentReplays);
         QFETCH(QStringList, exceeded);
         // The minute written to must still be the current one when the page reads it, by the database's clock.
-        QTRY_VERIFY_WITH_TIMEOUT(databaseSecond() < 45, 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(db().secondOfMinute() < 45, 20'000);
         for (int ago = 1; ago <= 5; ++ago)
             insertRecent(ago, 100, completeReplays);
         insertRecent(0, currentRequests, currentReplays);
@@ -866,7 +927,7 @@ private slots:
             seedSixHours(windowStart());
         } else if (seed == QStringLiteral("until now")) {
             // Six hours up to the database's current minute, of which the first seconds have been counted.
-            QTRY_VERIFY_WITH_TIMEOUT(databaseSecond() < 45, 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(db().secondOfMinute() < 45, 20'000);
             const QDateTime now = db().openSession()->serverNow();
             const QDateTime currentMinute = now.addMSecs(-(now.toMSecsSinceEpoch() % 60'000));
             seedSixHours(currentMinute.addSecs(-359 * 60));

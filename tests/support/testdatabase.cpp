@@ -70,17 +70,18 @@ void TestDatabase::reset()
     // A test that closed outbox partitions (migration 0021; a database at an earlier version has none) leaves the
     // open one starting at a later id: the layout goes back to one open partition from id 1, where the restarted
     // ids go, and no closed one that a later test would find in its way.
-    m_session->execScript(QStringLiteral("DO $$ DECLARE part record; BEGIN "
-                                         "  IF to_regclass('outbox_partitions') IS NULL OR EXISTS ("
-                                         "    SELECT FROM outbox_partitions WHERE upper_id IS NULL AND lower_id = 1) THEN "
-                                         "    RETURN; "
-                                         "  END IF; "
-                                         "  FOR part IN SELECT name FROM outbox_partitions LOOP "
-                                         "    EXECUTE format('DROP TABLE %I', part.name); "
-                                         "  END LOOP; "
-                                         "  DELETE FROM outbox_partitions; "
-                                         "  PERFORM outbox_open_partition(1); "
-                                         "END $$"),
+    m_session->execScript(
+        QStringLiteral("DO $$ DECLARE part record; BEGIN "
+                       "  IF to_regclass('outbox_partitions') IS NULL OR EXISTS ("
+                       "    SELECT FROM outbox_partitions WHERE upper_id IS NULL AND lower_id = 1) THEN "
+                       "    RETURN; "
+                       "  END IF; "
+                       "  FOR part IN SELECT name FROM outbox_partitions LOOP "
+                       "    EXECUTE format('DROP TABLE %I', part.name); "
+                       "  END LOOP; "
+                       "  DELETE FROM outbox_partitions; "
+                       "  PERFORM outbox_open_partition(1); "
+                       "END $$"),
         QStringLiteral("resetting the outbox's partitions"));
 }
 
@@ -93,6 +94,11 @@ QVariant TestDatabase::scalar(const QString& sql, const QVariantList& binds)
 void TestDatabase::exec(const QString& sql, const QVariantList& binds)
 {
     m_session->exec(sql, binds, QStringLiteral("test statement"));
+}
+
+int TestDatabase::secondOfMinute()
+{
+    return scalar(QStringLiteral("SELECT floor(extract(second FROM clock_timestamp()))::int")).toInt();
 }
 
 ConnectionSettings TestDatabase::createLoginRole(const QString& roleName, const QString& groupRole)

@@ -32,6 +32,10 @@ public:
     // Runs one statement on the test's own session and returns the first column of the first row.
     QVariant scalar(const QString& sql, const QVariantList& binds = {});
     void exec(const QString& sql, const QVariantList& binds = {});
+    // The second of the database's current minute: what decides which minute a row written with now() lands in (this
+    // machine's clock may be seconds apart from the server's). A test that writes and reads within one minute waits
+    // for it to be low enough.
+    int secondOfMinute();
 
     // Creates a LOGIN role that is a member of `groupRole` and returns its connection settings.
     ConnectionSettings createLoginRole(const QString& roleName, const QString& groupRole);

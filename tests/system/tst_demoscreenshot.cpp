@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/timeformatter.h"
 #include "db/dbsession.h"
 #include "demo/demosystem.h"
+#include "demo/privatebroker.h"
 #include "demowindow/democonsole.h"
 #include "eventtypes/eventtypesview.h"
 #include "eventtypes/secondspane.h"
+#include "i18n/consolelanguage.h"
 #include "mainwindow/mainwindow.h"
 #include "messages/statusmessagelabel.h"
 #include "metrics/metricspage.h"
@@ -13,12 +16,15 @@
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 #include "support/consoletesting.h"
+#include "support/demotesting.h"
 #include "support/guitesting.h"
+#include "support/processtesting.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSqlQuery>
@@ -37,6 +43,47 @@ class TestDemoScreenshot final : public QObject {
         QSignalSpy ready(&demo, &DemoSystem::ready);
         demo.start();
         return ready.wait(120'000);
+    }
+
+    // The name and state of the relay called `name`, or of the most recently seen running one if `name` is empty, as
+    // the Overview shows them after a refresh.
+    static std::pair<QString, QString> relayState(MainWindow& window, const QString& name)
+    {
+        window.refresh();
+        const RelayFleetModel* relays = window.overview()->relays();
+        for (int row = 0; row < relays->rowCount(); ++row) {
+            const QString state
+                = relays->index(row, RelayFleetModel::State).data(RelayFleetModel::StateRole).toString();
+            const QString rowName = relays->index(row, RelayFleetModel::Name).data().toString();
+            if (name.isEmpty() ? state == QLatin1String("alive") || state == QLatin1String("failing") : rowName == name)
+                return std::pair(rowName, state);
+        }
+        return std::pair(QString(), QString());
+    }
+
+    // The tooltip of the State cell of the relay called `name`.
+    static QString relayStateTip(const MainWindow& window, const QString& name)
+    {
+        const RelayFleetModel* relays = window.overview()->relays();
+        for (int row = 0; row < relays->rowCount(); ++row) {
+            if (relays->index(row, RelayFleetModel::Name).data().toString() == name)
+                return relays->index(row, RelayFleetModel::State).data(Qt::ToolTipRole).toString();
+        }
+        return {};
+    }
+
+    // Every row the Overview lists as waiting waits behind the failing relays, or is in flight; at least one behind
+    // them. None says "its turn" while nothing can publish.
+    static bool waitsBehindTheFailingRelays(MainWindow& window)
+    {
+        window.refresh();
+        const QList<WaitingRow>& rows = window.overview()->waitingRows()->rows();
+        return !rows.isEmpty() && std::all_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+            return row.cause == WaitCause::RelaysFailing || row.cause == WaitCause::Publishing
+                || row.cause == WaitCause::LeaseExpired;
+        }) && std::any_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
+            return row.cause == WaitCause::RelaysFailing;
+        });
     }
 
 private slots:
@@ -162,20 +209,7 @@ private slots:
         MainWindow& window = *connected;
         window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
         OverviewPage* overview = window.overview();
-        const RelayFleetModel* relays = overview->relays();
-        // The state of the relay called `name`, or of the most recently seen running one if `name` is empty.
-        const auto stateOf = [&](const QString& name) {
-            window.refresh();
-            for (int row = 0; row < relays->rowCount(); ++row) {
-                const QString state
-                    = relays->index(row, RelayFleetModel::State).data(RelayFleetModel::StateRole).toString();
-                const QString rowName = relays->index(row, RelayFleetModel::Name).data().toString();
-                if (name.isEmpty() ? state == QLatin1String("alive") || state == QLatin1String("failing")
-                                   : rowName == name)
-                    return std::pair(rowName, state);
-            }
-            return std::pair(QString(), QString());
-        };
+        const auto stateOf = [&window](const QString& name) { return relayState(window, name); };
         QTRY_COMPARE_WITH_TIMEOUT(stateOf({}).second, QStringLiteral("alive"), 30'000);
         const QString relay = stateOf({}).first;
 
@@ -205,18 +239,7 @@ private slots:
         GuiTesting::saveScreenshot(window, QStringLiteral("console-demo-broker-down-seconds.png"));
         window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
         const WaitingRowsModel* waiting = overview->waitingRows();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                window.refresh();
-                const QList<WaitingRow>& rows = waiting->rows();
-                return !rows.isEmpty() && std::all_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
-                    return row.cause == WaitCause::RelaysFailing || row.cause == WaitCause::Publishing
-                        || row.cause == WaitCause::LeaseExpired;
-                }) && std::any_of(rows.cbegin(), rows.cend(), [](const WaitingRow& row) {
-                    return row.cause == WaitCause::RelaysFailing;
-                });
-            }(),
-            20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(waitsBehindTheFailingRelays(window), 20'000);
         const auto behindTheBroker = std::find_if(waiting->rows().cbegin(), waiting->rows().cend(),
             [](const WaitingRow& row) { return row.cause == WaitCause::RelaysFailing; });
         const QString cause = waiting->causeText(*behindTheBroker);
@@ -240,6 +263,113 @@ private slots:
             }(),
             30'000);
         QCOMPARE(stateOf(relay).second, QStringLiteral("gone"));
+    }
+
+    // The walkthrough an operator makes with the Demo menu's faults and a database stopped by hand, quitting at each
+    // fault's worst moment: the panes agree with each other then (the fleet's line, the relay's state and the waiting
+    // rows' causes; stale figures marked, their ages still counting), the window is rendered in the row's language
+    // (console-fault-*.png), and quitting ends every part of the demo, whatever the fault already took away.
+    void quittingAtAFaultsWorstMoment_data()
+    {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("language");
+        QTest::newRow("broker stopped") << QStringLiteral("broker") << QStringLiteral("ko");
+        QTest::newRow("relay killed") << QStringLiteral("relay") << QStringLiteral("ko");
+        QTest::newRow("database restarted") << QStringLiteral("restart") << QStringLiteral("ko");
+        QTest::newRow("queue full") << QStringLiteral("queue") << QStringLiteral("en");
+        QTest::newRow("database stopped by hand") << QStringLiteral("stopped") << QStringLiteral("en");
+    }
+
+    void quittingAtAFaultsWorstMoment()
+    {
+        QFETCH(QString, fault);
+        QFETCH(QString, language);
+        QCOMPARE(ConsoleLanguage::apply(language), language);
+        const auto inEnglishAfter = qScopeGuard([] { ConsoleLanguage::apply(QStringLiteral("en")); });
+        // Declared in main()'s order, so that the window's connections go before the servers.
+        DemoSystem demo(DemoSystem::locate(QCoreApplication::applicationDirPath()));
+        // A queue that fills within seconds once its consumer stops.
+        if (fault == QLatin1String("queue"))
+            demo.setQueueLimit(40);
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        DemoConsole console(window, demo);
+        QSignalSpy connected(&window, &MainWindow::connected);
+        QSignalSpy ready(&demo, &DemoSystem::ready);
+        console.start();
+        QVERIFY(ready.wait(120'000));
+        QVERIFY(!connected.isEmpty() || connected.wait(10'000));
+        QVERIFY2(demo.broker(), qPrintable(demo.brokerAbsence()));
+        const QString directory = demo.cluster().directory();
+        const QString brokerDirectory = demo.broker()->directory();
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.overview());
+        QTRY_COMPARE_WITH_TIMEOUT(relayState(window, {}).second, QStringLiteral("alive"), 30'000);
+        const QString relay = relayState(window, {}).first;
+        OverviewPage* overview = window.overview();
+        const auto* fleet = overview->findChild<QLabel*>(QStringLiteral("fleet"));
+        const auto* updated = overview->findChild<QLabel*>(QStringLiteral("updated"));
+        QVERIFY(fleet && updated);
+
+        if (fault == QLatin1String("broker") || fault == QLatin1String("queue")) {
+            // Nothing can publish: the broker is gone, or it refuses every publish (basic.nack) with the queue full.
+            if (fault == QLatin1String("broker"))
+                demo.stopBrokerFor(10 * 60'000); // outlasts the test
+            else
+                demo.stopConsumer();
+            QTRY_COMPARE_WITH_TIMEOUT(relayState(window, relay).second, QStringLiteral("failing"), 60'000);
+            QTRY_VERIFY_WITH_TIMEOUT(waitsBehindTheFailingRelays(window), 20'000);
+            // One read's panes: the fleet's line counts the failing relay, and a row waiting behind it says what the
+            // relay's own state says, word for word.
+            QVERIFY2(fleet->text().contains(OverviewPage::tr("%n failing", nullptr, 1)), qPrintable(fleet->text()));
+            const WaitingRowsModel* waiting = overview->waitingRows();
+            const auto behind = std::find_if(waiting->rows().cbegin(), waiting->rows().cend(),
+                [](const WaitingRow& row) { return row.cause == WaitCause::RelaysFailing; });
+            QVERIFY(behind != waiting->rows().cend());
+            QCOMPARE(waiting->causeText(*behind),
+                WaitingRowsModel::tr("Every relay is failing: %1").arg(relayStateTip(window, relay)));
+        } else if (fault == QLatin1String("relay")) {
+            demo.killRelay();
+            QTRY_COMPARE_WITH_TIMEOUT(relayState(window, relay).second, QStringLiteral("gone"), 5'000);
+            QVERIFY2(fleet->text().contains(OverviewPage::tr("%n gone (process died)", nullptr, 1)),
+                qPrintable(fleet->text()));
+        } else {
+            // The database goes away under the window: an immediate stop (restarted at once), or a stop by hand.
+            if (fault == QLatin1String("restart")) {
+                demo.restartDatabase();
+            } else {
+                const QString problem = DemoTesting::stopDatabaseByHand(directory);
+                QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            }
+            QTRY_VERIFY_WITH_TIMEOUT((window.refresh(), overview->showsStaleFigures()), 20'000);
+            const QDateTime readAt = overview->readAt();
+            QVERIFY(readAt.isValid());
+            QVERIFY2(fleet->text().contains(TimeFormatter::display(readAt)), qPrintable(fleet->text()));
+            if (fault == QLatin1String("stopped")) {
+                // Still down: the figures stay as of the last read, and how long ago that was keeps counting, on the
+                // stale line and in the relay's last heartbeat alike.
+                const QModelIndex lastSeen = overview->relays()->index(0, RelayFleetModel::LastSeen);
+                const QString seenAtFirst = lastSeen.data().toString();
+                QTRY_VERIFY_WITH_TIMEOUT(updated->text().contains(TimeFormatter::duration(2'000)), 10'000);
+                QVERIFY2(lastSeen.data().toString() != seenAtFirst, qPrintable(seenAtFirst));
+                QVERIFY(overview->showsStaleFigures());
+                QCOMPARE(overview->readAt(), readAt);
+            }
+        }
+        GuiTesting::saveScreenshot(window, QStringLiteral("console-fault-%1-%2.png").arg(fault, language));
+
+        // Quitting as main() does: the window closes, then the demo stops whatever the fault took away.
+        window.close();
+        try {
+            console.stop();
+        } catch (const std::exception& error) {
+            QFAIL(qPrintable(QStringLiteral("stop() threw: %1").arg(QString::fromLocal8Bit(error.what()))));
+        }
+        QVERIFY(!demo.cluster().isRunning());
+        for (const QString& made : { directory, brokerDirectory }) {
+            QVERIFY2(!QDir(made).exists(), qPrintable(made));
+            QCOMPARE(ProcessTesting::processesMentioning(made), 0);
+        }
     }
 };
 

@@ -3,9 +3,8 @@
 #include "db/outboxerror.h"
 #include "demo/demosystem.h"
 #include "demo/privatebroker.h"
-#include "demo/privatecluster.h"
-#include "demo/serveraccount.h"
 #include "outbox/outboxrepository.h"
+#include "support/demotesting.h"
 #include "support/processtesting.h"
 
 #include <QDir>
@@ -82,17 +81,6 @@ class TestDemoSystem final : public QObject {
     {
         QTRY_COMPARE_WITH_TIMEOUT(count(session, WaitingLong), 0LL, 120'000);
         verifyAppliedOnce(session);
-    }
-
-    // Stops the private PostgreSQL in `directory` the way an operator would: pg_ctl stop -m fast, as the server's
-    // user. Returns what went wrong, or nothing.
-    static QString stopDatabaseByHand(const QString& directory)
-    {
-        return ServerAccount::run(QStringLiteral("pg_ctl"), ::geteuid() == 0 ? QStringLiteral("postgres") : QString(),
-            QDir(PrivateCluster::binDirectory()).filePath(QStringLiteral("pg_ctl")),
-            { QStringLiteral("--pgdata=") + directory + QStringLiteral("/data"), QStringLiteral("--wait"),
-                QStringLiteral("--mode=fast"), QStringLiteral("stop") },
-            60'000);
     }
 
     // A process's state ('R', 'S', … 'Z' for a zombie) and parent, from its /proc/PID/stat: "PID (NAME) STATE PPID …",
@@ -492,7 +480,7 @@ private slots:
         }
 
         if (database == QLatin1String("stop")) {
-            const QString problem = stopDatabaseByHand(directory);
+            const QString problem = DemoTesting::stopDatabaseByHand(directory);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         } else if (database == QLatin1String("kill")) {
             QVERIFY(killNamedIn(directory + QStringLiteral("/data/postmaster.pid")));
@@ -562,7 +550,7 @@ private slots:
         QVERIFY2(waited && !directory.isEmpty(), err.constData());
         QVERIFY2(directory.startsWith(tmp.path()), qPrintable(directory));
 
-        const QString problem = stopDatabaseByHand(directory);
+        const QString problem = DemoTesting::stopDatabaseByHand(directory);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         ::kill(pid_t(console.processId()), SIGTERM);
         QVERIFY(console.waitForFinished(60'000));

@@ -2,6 +2,7 @@
 #include "core/timeformatter.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 #include <atomic>
 
 static std::atomic<TimeFormatter::Zone> s_zone { TimeFormatter::Zone::Utc };
@@ -50,18 +51,54 @@ static QString minuteFormat(const QLocale& locale)
     return locale.language() == QLocale::C ? QStringLiteral("HH:mm") : locale.timeFormat(QLocale::ShortFormat);
 }
 
-QString TimeFormatter::instantFormat(const QLocale& locale)
+// A timeline of retries needs the seconds, which short formats drop.
+static QString secondFormat(const QLocale& locale)
 {
-    // A timeline of retries needs the seconds, which short formats drop.
     QString time = minuteFormat(locale);
     if (!time.contains(QLatin1Char('s')))
         time.replace(QLatin1String("mm"), QLatin1String("mm:ss"));
-    return dateFormat(locale) + QLatin1Char(' ') + time;
+    return time;
+}
+
+// dateFormat() without its year and the separator that joined it to the rest: "M/d", "M. d.", "dd.MM", "MM-dd".
+static QString dayFormat(const QLocale& locale)
+{
+    static const QRegularExpression leadingYear(QStringLiteral("^y+[^dMy]*"));
+    static const QRegularExpression year(QStringLiteral("[^dMy]*y+"));
+    QString date = dateFormat(locale);
+    if (date.contains(leadingYear))
+        return date.remove(leadingYear);
+    return date.remove(year);
+}
+
+QString TimeFormatter::instantFormat(const QLocale& locale)
+{
+    return dateFormat(locale) + QLatin1Char(' ') + secondFormat(locale);
 }
 
 QString TimeFormatter::pickerFormat(const QLocale& locale)
 {
     return dateFormat(locale) + QLatin1Char(' ') + minuteFormat(locale);
+}
+
+QString TimeFormatter::wallClockMinute(const QDateTime& time)
+{
+    if (!time.isValid())
+        return {};
+    const QLocale locale;
+    return locale.toString(time, pickerFormat(locale));
+}
+
+QString TimeFormatter::timeOfDay(const QTime& time, bool withSeconds)
+{
+    const QLocale locale;
+    return locale.toString(time, withSeconds ? secondFormat(locale) : minuteFormat(locale));
+}
+
+QString TimeFormatter::monthAndDay(const QDate& date)
+{
+    const QLocale locale;
+    return locale.toString(date, dayFormat(locale));
 }
 
 QStringList TimeFormatter::widestDisplays()

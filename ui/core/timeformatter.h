@@ -30,6 +30,12 @@ public:
     // The format of every date-and-time picker (QDateTimeEdit::setDisplayFormat) in `locale`: display()'s date and
     // time, to the minute, which is what a picker sets.
     static QString pickerFormat(const QLocale& locale);
+    // A chart's times, as display() and pickerFormat() write them in the default locale, but on the wall clock of
+    // `time`'s own zone, which the chart names apart: the date and time to the minute (a bucket's start), the time of
+    // day alone, to the minute or the second, and the day without its year (the ticks of a time axis).
+    static QString wallClockMinute(const QDateTime& time);
+    static QString timeOfDay(const QTime& time, bool withSeconds = false);
+    static QString monthAndDay(const QDate& date);
     // The widest texts display() writes in the default locale (two-digit months, days and hours, morning and
     // afternoon, with UTC's name), for columns sized before they show an instant.
     static QStringList widestDisplays();

@@ -74,6 +74,33 @@ bool isTick(const QDateTime& time, int tickSeconds)
     return true;
 }
 
+// The widest times of day and dates the time axis writes in the console's language (two-digit days, months and
+// hours, morning and afternoon), for the room its labels need.
+const QDate WidestDay(2026, 12, 28);
+const QTime WidestTimes[] = { QTime(10, 58, 58), QTime(22, 58, 58) };
+
+int widestTimeOfDay(const QFontMetrics& metrics, bool withSeconds)
+{
+    int widest = 0;
+    for (const QTime& time : WidestTimes)
+        widest = qMax(widest, metrics.horizontalAdvance(TimeFormatter::timeOfDay(time, withSeconds)));
+    return widest;
+}
+
+// A tick's label that names its day as well as its time.
+QString dayAndTime(const QDate& date, const QTime& time)
+{
+    return TimeFormatter::monthAndDay(date) + QLatin1Char(' ') + TimeFormatter::timeOfDay(time);
+}
+
+int widestDayAndTime(const QFontMetrics& metrics)
+{
+    int widest = 0;
+    for (const QTime& time : WidestTimes)
+        widest = qMax(widest, metrics.horizontalAdvance(dayAndTime(WidestDay, time)));
+    return widest;
+}
+
 } // namespace
 
 MetricsChart::Figure MetricsChart::counter(qint64 MetricCounters::*member)
@@ -114,8 +141,7 @@ MetricsChart::MetricsChart(const QString& title, QWidget* parent)
     chart->setTitleFont(titleFont);
     chart->setBackgroundRoundness(0);
     // Room on the right for half the label of a tick at the window's end, until a right axis takes that place.
-    chart->setMargins(
-        QMargins(4, 4, 4 + QFontMetrics(m_time->labelsFont()).horizontalAdvance(QStringLiteral("00:00")) / 2, 4));
+    chart->setMargins(QMargins(4, 4, 4 + widestTimeOfDay(QFontMetrics(m_time->labelsFont()), false) / 2, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     QFont legendFont = chart->legend()->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
@@ -147,6 +173,7 @@ MetricsChart::MetricsChart(const QString& title, QWidget* parent)
             QTimer::singleShot(0, this, [this] {
                 m_makingRoom = false;
                 makeRoom();
+                fitAxisTitles();
             });
         }
     });
@@ -169,7 +196,8 @@ QValueAxis* MetricsChart::addAxis(const QString& title, Qt::Alignment side, int 
     if (side & Qt::AlignRight)
         chart()->setMargins(QMargins(4, 4, 4, 4));
     axis->setVisible(!showsNoData());
-    m_axes.append({ axis, decimals });
+    // After addAxis(): adding an axis to a chart gives it the theme's fonts.
+    m_axes.append({ axis, side, decimals, axis->titleFont() });
     return axis;
 }
 
@@ -391,9 +419,8 @@ void MetricsChart::placeTicks()
     // The room a label needs: a category axis cuts a label wider than its category to "19:06:…". Seconds show in
     // full; times of minutes are short, and a date on a few of them may reach into the neighbours.
     const auto fitting = [&](int tickSeconds) {
-        const int labelWidth = tickSeconds < 60
-            ? metrics.horizontalAdvance(QStringLiteral("00:00:00")) + metrics.averageCharWidth() * 3
-            : metrics.horizontalAdvance(QStringLiteral("00-00 00:00")) / 2 + metrics.averageCharWidth() * 4;
+        const int labelWidth = tickSeconds < 60 ? widestTimeOfDay(metrics, true) + metrics.averageCharWidth() * 3
+                                                : widestDayAndTime(metrics) / 2 + metrics.averageCharWidth() * 4;
         return qMax(2.0, width / labelWidth);
     };
 
@@ -420,11 +447,11 @@ void MetricsChart::placeTicks()
     for (const qreal x : std::as_const(ticks)) {
         const QDateTime time = wallClock(x);
         QString label = tickSeconds >= DaySeconds || (manyDates && time.time() == QTime(0, 0))
-            ? time.toString(QStringLiteral("MM-dd"))
-            : time.toString(tickSeconds < 60 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
+            ? TimeFormatter::monthAndDay(time.date())
+            : TimeFormatter::timeOfDay(time.time(), tickSeconds < 60);
         // QCategoryAxis keys its categories by label: a time of day repeated on another day names its date.
         if (used.contains(label))
-            label = time.toString(QStringLiteral("MM-dd HH:mm"));
+            label = dayAndTime(time.date(), time.time());
         if (used.contains(label))
             continue; // an hour a clock change repeats: its ticks would fall on the same place anyway
         used.insert(label);
@@ -482,6 +509,7 @@ void MetricsChart::rescaleValueAxes()
         value.axis->applyNiceNumbers();
         value.top = value.axis->max();
         value.ticks = value.axis->tickCount();
+        padLabels(value);
     }
     makeRoom();
 }
@@ -513,6 +541,44 @@ void MetricsChart::makeRoom()
     }
 }
 
+// Down to three quarters of the theme's size, as far as the title needs to fit the plot's height: "publish latency
+// (ms)" on a small screen, and the longer Korean titles, were cut to "…".
+void MetricsChart::fitAxisTitles()
+{
+    const qreal height = chart()->plotArea().height();
+    if (height <= 0)
+        return;
+    for (const ValueAxis& value : std::as_const(m_axes)) {
+        QFont font = value.titleFont;
+        const qreal smallest = font.pointSizeF() * 0.75;
+        // As Qt Charts measures a title: its text with half a pixel of margin each side, and a pixel for rounding.
+        while (font.pointSizeF() - 0.5 >= smallest
+            && QFontMetricsF(font).horizontalAdvance(value.axis->titleText()) + 2 > height)
+            font.setPointSizeF(font.pointSizeF() - 0.5);
+        if (value.axis->titleFont() != font)
+            value.axis->setTitleFont(font);
+    }
+}
+
+// Qt Charts 6.4 makes a vertical axis as wide as its widest label and its title's line, then keeps the width of "..."
+// in the labels' font from the title's room: on an axis of one-digit labels the title lost a few pixels and was cut to
+// "…" (always in Korean, whose line is taller). Figure spaces on the labels' outer side, where they show nothing, make
+// the labels as wide as that.
+void MetricsChart::padLabels(ValueAxis& value)
+{
+    const QFontMetricsF metrics(value.axis->labelsFont());
+    const qreal missing = metrics.horizontalAdvance(QStringLiteral("..."))
+        - metrics.horizontalAdvance(QString::number(value.top, 'f', value.decimals)) + 1;
+    const qreal figureSpace = metrics.horizontalAdvance(QChar(0x2007));
+    const int spaces = missing > 0 && figureSpace > 0 ? int(std::ceil(missing / figureSpace)) : 0;
+    // An entity: Qt Charts formats the labels with the format's Latin-1 bytes, and draws them as rich text.
+    const QString padding = QStringLiteral("&#8199;").repeated(spaces);
+    const QString number = QStringLiteral("%.%1f").arg(value.decimals);
+    const QString format = value.side & Qt::AlignLeft ? padding + number : number + padding;
+    if (value.axis->labelFormat() != format)
+        value.axis->setLabelFormat(format);
+}
+
 void MetricsChart::showFigures(const QPointF& hovered)
 {
     if (m_x.isEmpty())
@@ -525,12 +591,11 @@ void MetricsChart::showFigures(const QPointF& hovered)
     const MetricPoint& point = m_points.at(nearest);
     const QDateTime start = point.start.toTimeZone(m_zone);
     const QDateTime end = point.start.addSecs(m_clock.bucketSeconds).toTimeZone(m_zone);
-    QStringList text {
-        tr("%1 – %2 (%3)")
-            .arg(start.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                end.toString(end.date() == start.date() ? QStringLiteral("HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm")),
-                m_zone.displayName(point.start, QTimeZone::OffsetName))
-    };
+    QStringList text { tr("%1 – %2 (%3)")
+                           .arg(TimeFormatter::wallClockMinute(start),
+                               end.date() == start.date() ? TimeFormatter::timeOfDay(end.time())
+                                                          : TimeFormatter::wallClockMinute(end),
+                               m_zone.displayName(point.start, QTimeZone::OffsetName)) };
     for (const Line& line : std::as_const(m_lines)) {
         if (!line.series->isVisible())
             continue;

@@ -5,6 +5,7 @@
 #include "metrics/metricsrepository.h"
 
 #include <QChartView>
+#include <QFont>
 #include <QTimeZone>
 #include <concepts>
 #include <functional>
@@ -102,7 +103,9 @@ private:
     };
     struct ValueAxis {
         QValueAxis* axis;
+        Qt::Alignment side;
         int decimals;
+        QFont titleFont; // the theme's, which fitAxisTitles() shrinks for a low plot
         // The nice numbers that hold every figure: the top label and how many labels up to it.
         qreal top = 0;
         int ticks = 0;
@@ -126,6 +129,10 @@ private:
     // The room the unfinished bucket's dot needs to be drawn whole inside the plot: the time axis beyond the
     // window's edge, the value axes below 0 and above their top.
     void makeRoom();
+    // Qt Charts cuts a vertical axis's title to "…" where it is longer than the plot is high, or where the axis's
+    // labels are narrower than "..." (see padLabels()).
+    void fitAxisTitles();
+    void padLabels(ValueAxis& value);
     void showFigures(const QPointF& hovered);
     void saveImageAs();
 
@@ -142,5 +149,5 @@ private:
     qreal m_fullMax = 0;
     bool m_zoomed = false;
     bool m_changingRange = false; // set while this class, not the operator, changes the axes
-    bool m_makingRoom = false; // makeRoom() is due, after the layout under way
+    bool m_makingRoom = false; // makeRoom() and fitAxisTitles() are due, after the layout under way
 };

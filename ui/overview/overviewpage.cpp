@@ -3,6 +3,8 @@
 
 #include "common/auditsubject.h"
 #include "common/listviewsetup.h"
+#include "common/resizewatcher.h"
+#include "common/wrappinglabel.h"
 #include "core/databaseclient.h"
 #include "core/timeformatter.h"
 #include "failures/failuregroupsmodel.h"
@@ -14,7 +16,6 @@
 #include "overview/relayfleetmodel.h"
 #include "overview/waitingrowsmodel.h"
 
-#include <QEvent>
 #include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -24,7 +25,6 @@
 #include <QLocale>
 #include <QMap>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTableView>
@@ -32,7 +32,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <functional>
 
 namespace {
 
@@ -83,54 +82,6 @@ void fitRows(QTableView* table, int rows, int fewest = 1)
 constexpr int FewestExplainedRows = 3;
 // The last hour's chart on a small screen: its title, legend and axes, and a plot still worth reading.
 constexpr int MinimumChartHeight = 200;
-
-// A word-wrapped label that asks its layout for the height its text takes at its width (a plain one asks for the
-// height at a width it guesses, and got less than its text took: what was below it was drawn over it). Long texts
-// wrap rather than widen the window.
-class WrappingLabel final : public QLabel {
-public:
-    explicit WrappingLabel(QWidget* parent)
-        : QLabel(parent)
-    {
-        setWordWrap(true);
-    }
-
-    QSize minimumSizeHint() const final override
-    {
-        const QSize hint = QLabel::minimumSizeHint();
-        return width() > 0 ? QSize(hint.width(), qMax(hint.height(), heightForWidth(width()))) : hint;
-    }
-
-protected:
-    void resizeEvent(QResizeEvent* event) final override
-    {
-        QLabel::resizeEvent(event);
-        if (event->oldSize().width() != width())
-            updateGeometry();
-    }
-};
-
-// Runs `react` after each resize of the widget it watches.
-class ResizeWatcher final : public QObject {
-public:
-    ResizeWatcher(QWidget* watched, std::function<void()> react)
-        : QObject(watched)
-        , m_react(std::move(react))
-    {
-        watched->installEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) final override
-    {
-        if (event->type() == QEvent::Resize)
-            m_react();
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    std::function<void()> m_react;
-};
 
 // In an outage the relays' last error must be in view, not behind a scroll bar: host, version and sink (long, and
 // alike on every relay) give way to it, each at most an eighth of the table's width, cut in the middle.

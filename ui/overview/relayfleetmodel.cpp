@@ -80,6 +80,16 @@ QString RelayFleetModel::stateChange(const RelayNode* before, const RelayNode& n
     return {};
 }
 
+QString RelayFleetModel::hostText(const RelayNode& node)
+{
+    return tr("%1 (pid %2)").arg(node.host).arg(node.pid);
+}
+
+QString RelayFleetModel::sinkText(const RelayNode& node)
+{
+    return node.sinkUp ? node.sink : tr("%1 (unreachable)").arg(node.sink);
+}
+
 // A current error says since when; a resolved one is marked as past, with how long ago it was.
 QString RelayFleetModel::lastErrorText(const RelayNode& node) const
 {
@@ -131,6 +141,17 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
+        // Host, version and sink give way to the last error in a narrow table, cut short: their tooltips say them
+        // whole.
+        case Host:
+            return node.startedAt.isValid()
+                ? tr("%1\nprocess started %2").arg(hostText(node), TimeFormatter::display(node.startedAt))
+                : hostText(node);
+        case Version:
+            return tr("%1\nlease %2, heartbeat every %3")
+                .arg(node.version, TimeFormatter::duration(node.leaseMs), TimeFormatter::duration(node.heartbeatMs));
+        case Sink:
+            return sinkText(node);
         case LastSeen:
             return tr("Its last heartbeat: %1").arg(TimeFormatter::exact(node.lastSeen));
         case LastError:
@@ -165,7 +186,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     case Name:
         return node.name;
     case Host:
-        return tr("%1 (pid %2)").arg(node.host).arg(node.pid);
+        return hostText(node);
     case State:
         return stateText(node.state);
     case LastSeen:
@@ -180,7 +201,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
     case Version:
         return node.version;
     case Sink:
-        return node.sinkUp ? node.sink : tr("%1 (unreachable)").arg(node.sink);
+        return sinkText(node);
     case LastError:
         return lastErrorText(node);
     default:

@@ -37,6 +37,8 @@ public:
     static QString stateChange(const RelayNode* before, const RelayNode& now);
 
 private:
+    static QString hostText(const RelayNode& node);
+    static QString sinkText(const RelayNode& node);
     QString lastErrorText(const RelayNode& node) const;
 
     QDateTime m_serverNow;
