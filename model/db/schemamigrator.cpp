@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <algorithm>
 
@@ -46,6 +47,15 @@ QList<SchemaMigrator::Migration> SchemaMigrator::embeddedMigrations()
     }
     std::sort(migrations.begin(), migrations.end(), [](const auto& a, const auto& b) { return a.version < b.version; });
     return migrations;
+}
+
+QStringList SchemaMigrator::schemaFiles()
+{
+    const QDir dir(QStringLiteral(":/sql/schema"));
+    QStringList files;
+    for (const QString& fileName : dir.entryList({ QStringLiteral("*.sql") }, QDir::Files, QDir::Name))
+        files.append(dir.filePath(fileName));
+    return files;
 }
 
 int SchemaMigrator::latestVersion()
@@ -105,6 +115,20 @@ int SchemaMigrator::migrate(int upTo)
     int current = currentVersion();
     if (current > latest)
         throw newerSchemaError(current, latest);
+    const auto record = [this](const Migration& migration) {
+        m_session.exec(QStringLiteral("INSERT INTO schema_migrations (version, name) VALUES (?, ?)"),
+            { migration.version, migration.name }, QStringLiteral("recording migration %1").arg(migration.version));
+    };
+    if (current == 0 && upTo >= latest) {
+        // An empty database: the current schema in one go, and every migration recorded as an upgrade would have.
+        for (const QString& file : schemaFiles())
+            m_session.execScript(
+                readResource(file), QStringLiteral("installing the schema (%1)").arg(QFileInfo(file).fileName()));
+        for (const Migration& migration : migrations)
+            record(migration);
+        uow.commit();
+        return latest;
+    }
     // All pending migrations commit together: a failure leaves the schema at the version it had.
     for (const Migration& migration : migrations) {
         if (migration.version <= current || migration.version > upTo)
@@ -113,8 +137,7 @@ int SchemaMigrator::migrate(int upTo)
             QStringLiteral("applying migration %1_%2")
                 .arg(migration.version, 4, 10, QLatin1Char('0'))
                 .arg(migration.name));
-        m_session.exec(QStringLiteral("INSERT INTO schema_migrations (version, name) VALUES (?, ?)"),
-            { migration.version, migration.name }, QStringLiteral("recording migration %1").arg(migration.version));
+        record(migration);
         current = migration.version;
     }
     uow.commit();
