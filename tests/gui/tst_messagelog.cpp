@@ -28,6 +28,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -570,6 +571,28 @@ private slots:
     // The window with the Messages panel holding a few messages, one of them long, for a person to look at.
     // A picture of the Messages panel, and what it shows: the four messages in the order they were said, each in
     // full in the log, the newest in the status bar cut to the room left, without the window growing to fit it.
+    // Each time on one line, also for messages that come after the panel was shown empty: a column sized to its
+    // contents measured a wrapped time within its own width, and put "UTC" on a line of its own.
+    void timesShowOnOneLine()
+    {
+        MessageLog log;
+        MessageLogView view(&log);
+        view.resize(1000, 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        log.post(QStringLiteral("Relay vm:1 failing: the broker refused the message (basic.nack)"));
+        log.post(QStringLiteral("Connection to the database lost"));
+        QCoreApplication::sendPostedEvents();
+        const auto* table = view.findChild<QTableView*>();
+        const int margins = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+        for (int row = 0; row < log.rowCount(); ++row) {
+            const QString time = log.index(row, MessageLog::Time).data().toString();
+            QVERIFY2(table->fontMetrics().horizontalAdvance(time) + margins <= table->columnWidth(MessageLog::Time),
+                qPrintable(QStringLiteral("%1 in %2 px").arg(time).arg(table->columnWidth(MessageLog::Time))));
+            QCOMPARE(table->rowHeight(row), table->rowHeight(0));
+        }
+    }
+
     void messagesShowWholeInThePanelAndCutInTheStatusBar()
     {
         db().reset();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "messages/messagelogview.h"
 
+#include "core/timeformatter.h"
 #include "messages/messagelog.h"
 
 #include <QHeaderView>
@@ -23,7 +24,15 @@ MessageLogView::MessageLogView(MessageLog* log, QWidget* parent)
     m_table->verticalHeader()->hide();
     // Every row as tall as its wrapped text: the full message, whatever the panel's width.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(MessageLog::Time, QHeaderView::ResizeToContents);
+    // As wide as any time in the console's language: sized to its contents, the wrapped column measured its text
+    // narrower than it is drawn and put "UTC" on a line of its own.
+    int widestTime = 0;
+    for (const QString& text : TimeFormatter::widestDisplays())
+        widestTime = qMax(widestTime, m_table->fontMetrics().horizontalAdvance(text));
+    m_table->horizontalHeader()->setSectionResizeMode(MessageLog::Time, QHeaderView::Interactive);
+    m_table->setColumnWidth(MessageLog::Time,
+        qMax(widestTime + 4 * m_table->fontMetrics().averageCharWidth(),
+            m_table->horizontalHeader()->sectionSizeHint(MessageLog::Time)));
     m_table->horizontalHeader()->setSectionResizeMode(MessageLog::Text, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(MessageLog::Rows, QHeaderView::ResizeToContents);
     m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
