@@ -48,6 +48,15 @@
 //     insert for reference, and with the triggers beside a polling relay (the triggers' own cost, apart from the
 //     eager relay's extra commits); medians of `rounds` rounds, the order rotating every round, and the median of
 //     each round's ratio to the polling relay of that round.
+//
+//   peer [events=100000] [per-transaction=5000] [workers,...=1,4]                   (peerbench.cpp)
+//     What an event costs the host with the outbox and with Graphile Worker 0.17.3 (tests/bench/peer: npm ci there
+//     first), on the same cluster, each phase after a checkpoint: WAL bytes per event to enqueue (outbox_enqueue,
+//     graphile_worker.add_job, one call per event, `per-transaction` per transaction), to drain (the relay, null
+//     sink, batch 1,000; as many Graphile Worker instances in its best configuration) and to clean up after the
+//     drain (a VACUUM right after it), the drain's rate and the ratios; then twice the events at the most workers
+//     while another session holds a snapshot taken before them (REPEATABLE READ), against the calm drain; and each
+//     calm drain's WAL by record type (pg_waldump --stats=record; run as the server's user or root).
 
 #include "outboxbench.h"
 
@@ -65,7 +74,7 @@ int main(int argc, char** argv)
     const std::map<QString, BenchMode> modes { { QStringLiteral("throughput"), &runThroughput },
         { QStringLiteral("latency"), &runLatency }, { QStringLiteral("drain"), &runDrain },
         { QStringLiteral("ordered"), &runOrdered }, { QStringLiteral("claimplan"), &runClaimPlan },
-        { QStringLiteral("wakeup"), &runWakeup } };
+        { QStringLiteral("wakeup"), &runWakeup }, { QStringLiteral("peer"), &runPeer } };
     QStringList args = app.arguments().mid(1);
     QString mode = QStringLiteral("throughput");
     if (!args.isEmpty() && !args.first().isEmpty() && !args.first().at(0).isDigit())
@@ -73,7 +82,7 @@ int main(int argc, char** argv)
     const auto found = modes.find(mode);
     if (found == modes.end()) {
         std::fprintf(stderr,
-            "usage: outbox-bench [throughput|latency|drain|ordered|claimplan|wakeup] [arguments...]\n"
+            "usage: outbox-bench [throughput|latency|drain|ordered|claimplan|wakeup|peer] [arguments...]\n"
             "unknown mode '%s'; the modes are described at the top of tests/bench/outboxbench.cpp\n",
             qPrintable(mode));
         return 2;

@@ -26,6 +26,7 @@ int runDrain(const ConnectionSettings& settings, DbSession& admin, const QString
 int runWakeup(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runOrdered(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runClaimPlan(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
+int runPeer(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 
 // Positional arguments: args[index] as a number, a comma-separated list of numbers or a string, else `fallback`.
 int intArgument(const QStringList& args, int index, int fallback);
