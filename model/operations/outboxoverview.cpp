@@ -84,6 +84,32 @@ void noteBacklog(DbSession& session, const OutboxOverview& overview)
     }
 }
 
+// The last hour per minute, and the rates and totals from it. Read after the backlog this overview shows was noted, so
+// that the chart's minute in progress holds at least that backlog; a rollup only grows, so reading it a moment after
+// the figures above adds no contradiction with them.
+void readLastHour(DbSession& session, OutboxOverview& overview)
+{
+    overview.lastHour = MetricsRepository(session).series(
+        overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
+    QList<const MetricPoint*> window; // the last RecentMinutes complete minutes, newest first
+    for (auto point = overview.lastHour.crbegin(); point != overview.lastHour.crend(); ++point) {
+        overview.lastHourTotals.add(point->counters);
+        const bool complete = point->start.addSecs(60) <= overview.serverNow;
+        if (complete && window.size() < OutboxOverview::RecentMinutes)
+            window.append(&*point);
+    }
+    // From the oldest minute with data on: the empty minutes after it count (a stall is a rate of 0), those before
+    // it do not (dividing by them made a relay that had run two minutes publish at two fifths of its rate).
+    const auto firstWithData
+        = std::find_if(window.crbegin(), window.crend(), [](const MetricPoint* point) { return point->hasData(); });
+    overview.rateMinutes = int(window.crend() - firstWithData);
+    MetricPoint recent;
+    for (int minute = 0; minute < overview.rateMinutes; ++minute)
+        recent.counters.add(window.at(minute)->counters);
+    overview.publishedPerMinute = overview.rateMinutes ? double(recent.counters.published) / overview.rateMinutes : 0.0;
+    overview.duplicateHitRate = recent.duplicateHitRate();
+}
+
 } // namespace
 
 OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
@@ -95,8 +121,9 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     const int limit = CountCap + 1;
     // Every figure of one overview from one snapshot: read statement by statement, a row committed between the counts
     // and the list of waiting rows was listed beside counts that said nothing waits. Read only: the one write, the
-    // backlog noted for the charts, comes after, in a transaction of its own. A caller's transaction is the snapshot
-    // instead (its figures are then of its own moment), and the backlog is noted in it.
+    // backlog noted for the charts, comes after, in a transaction of its own, and the last hour's chart after that.
+    // A caller's transaction is the snapshot instead (its figures are then of its own moment), and the backlog is
+    // noted in it.
     std::optional<UnitOfWork> snapshot;
     if (!session.inTransaction()) {
         snapshot.emplace(session);
@@ -137,25 +164,6 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
         overview.lastPublishedAgeMs = q.value(11).toLongLong();
     estimateCapped(session, overview);
 
-    overview.lastHour = MetricsRepository(session).series(
-        overview.serverNow.addSecs(-3600), overview.serverNow, 60, QStringLiteral("UTC"));
-    QList<const MetricPoint*> window; // the last RecentMinutes complete minutes, newest first
-    for (auto point = overview.lastHour.crbegin(); point != overview.lastHour.crend(); ++point) {
-        overview.lastHourTotals.add(point->counters);
-        const bool complete = point->start.addSecs(60) <= overview.serverNow;
-        if (complete && window.size() < RecentMinutes)
-            window.append(&*point);
-    }
-    // From the oldest minute with data on: the empty minutes after it count (a stall is a rate of 0), those before
-    // it do not (dividing by them made a relay that had run two minutes publish at two fifths of its rate).
-    const auto firstWithData
-        = std::find_if(window.crbegin(), window.crend(), [](const MetricPoint* point) { return point->hasData(); });
-    overview.rateMinutes = int(window.crend() - firstWithData);
-    MetricPoint recent;
-    for (int minute = 0; minute < overview.rateMinutes; ++minute)
-        recent.counters.add(window.at(minute)->counters);
-    overview.publishedPerMinute = overview.rateMinutes ? double(recent.counters.published) / overview.rateMinutes : 0.0;
-    overview.duplicateHitRate = recent.duplicateHitRate();
     overview.relays = RelayFleet(session).recent();
 
     FailureGroupFilter largest;
@@ -174,6 +182,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     if (snapshot)
         snapshot->commit();
     noteBacklog(session, overview);
+    readLastHour(session, overview);
     return overview;
 }
 

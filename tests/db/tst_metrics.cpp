@@ -288,6 +288,14 @@ private slots:
         QCOMPARE(minute->backlog->unpublished, 30LL);
         QVERIFY(minute->backlog->oldestUnpublishedAgeMs >= *overview.oldestUnpublishedAgeMs);
         QCOMPARE(minute->lastBacklog->unpublished, 10LL);
+        // The Overview's own chart of the last hour, on the same screen as its figures, already holds them.
+        const auto shown
+            = std::find_if(overview.lastHour.cbegin(), overview.lastHour.cend(), [&](const MetricPoint& p) {
+                  return p.start.secsTo(overview.serverNow) >= 0 && p.start.secsTo(overview.serverNow) < 60;
+              });
+        QVERIFY(shown != overview.lastHour.cend() && shown->backlog);
+        QCOMPARE(shown->backlog->unpublished, 30LL);
+        QVERIFY(shown->backlog->oldestUnpublishedAgeMs >= *overview.oldestUnpublishedAgeMs);
     }
 
     void badWindowsAreRefused_data()
