@@ -129,26 +129,36 @@ QStringList walProfile(DbSession& admin, const QString& from, const QString& to)
     return profile;
 }
 
-Cost measureOutbox(
-    const ConnectionSettings& settings, DbSession& admin, int events, int perTransaction, int workers, Cleanup cleanup)
+// One queue's run: after a checkpoint (each phase pays its own page images), `events` enqueued by `statement` (see
+// enqueue()), drained by `drain` (which returns its rate), then, unless skipped, `tables` vacuumed.
+Cost measureRun(DbSession& admin, const QString& statement, int events, int perTransaction,
+    const std::function<double()>& drain, const QString& tables, Cleanup cleanup)
 {
-    resetOutbox(admin);
-    admin.execScript(QStringLiteral("CHECKPOINT"), QStringLiteral("checkpoint")); // each phase pays its page images
+    admin.execScript(QStringLiteral("CHECKPOINT"), QStringLiteral("checkpoint"));
     const qint64 start = walPosition(admin);
-    enqueue(admin,
-        QStringLiteral("SELECT count(outbox_enqueue('order', g::text, 'order.created', jsonb_build_object('id', g))) "
-                       "FROM generate_series(?::bigint, ?::bigint) g"),
-        events, perTransaction);
+    enqueue(admin, statement, events, perTransaction);
     const qint64 enqueued = walPosition(admin);
     const QString from = walLocation(admin);
     Cost cost;
-    cost.drainPerSecond = relayDrain(settings, workers, RelayBatch, events);
+    cost.drainPerSecond = drain();
     cost.enqueueBytesPerEvent = double(enqueued - start) / events;
     cost.drainBytesPerEvent = double(walPosition(admin) - enqueued) / events;
     cost.walProfile = walProfile(admin, from, walLocation(admin));
     if (cleanup == Cleanup::Measured)
-        cost.cleanupBytesPerEvent = cleanupBytesPerEvent(admin, QStringLiteral("outbox, outbox_attempts"), events);
+        cost.cleanupBytesPerEvent = cleanupBytesPerEvent(admin, tables, events);
     return cost;
+}
+
+Cost measureOutbox(
+    const ConnectionSettings& settings, DbSession& admin, int events, int perTransaction, int workers, Cleanup cleanup)
+{
+    resetOutbox(admin);
+    return measureRun(
+        admin,
+        QStringLiteral("SELECT count(outbox_enqueue('order', g::text, 'order.created', jsonb_build_object('id', g))) "
+                       "FROM generate_series(?::bigint, ?::bigint) g"),
+        events, perTransaction, [&] { return relayDrain(settings, workers, RelayBatch, events); },
+        QStringLiteral("outbox, outbox_attempts"), cleanup);
 }
 
 std::unique_ptr<QProcess> startGraphileWorker(const QString& mode)
@@ -174,46 +184,39 @@ Cost measureGraphileWorker(DbSession& admin, int events, int perTransaction, int
 {
     admin.execScript(QStringLiteral("DELETE FROM graphile_worker._private_jobs"), QStringLiteral("reset"));
     admin.execScript(QStringLiteral("VACUUM graphile_worker._private_jobs"), QStringLiteral("reset"));
-    admin.execScript(QStringLiteral("CHECKPOINT"), QStringLiteral("checkpoint"));
-    const qint64 start = walPosition(admin);
-    enqueue(admin,
+    std::vector<std::unique_ptr<QProcess>> workers;
+    const auto drain = [&] {
+        for (int i = 0; i < instances; ++i)
+            workers.push_back(startGraphileWorker(QStringLiteral("work")));
+        QElapsedTimer working;
+        const bool drained = waitUntil(
+            [&] {
+                for (const auto& worker : workers) {
+                    worker->waitForReadyRead(1);
+                    while (!working.isValid() && worker->canReadLine()) {
+                        if (worker->readLine().trimmed() == "working")
+                            working.start();
+                    }
+                }
+                return working.isValid() && !anyJobLeft(admin);
+            },
+            600'000, 20);
+        if (!drained) {
+            std::fprintf(stderr, "graphile-worker: the jobs were not drained within 10 minutes\n");
+            return 0.0;
+        }
+        return events * 1000.0 / qMax(1e-3, double(working.nsecsElapsed()) / 1e6);
+    };
+    const Cost cost = measureRun(admin,
         QStringLiteral("SELECT count(graphile_worker.add_job('noop', json_build_object('id', g))) "
                        "FROM generate_series(?::bigint, ?::bigint) g"),
-        events, perTransaction);
-    const qint64 enqueued = walPosition(admin);
-    const QString from = walLocation(admin);
-    std::vector<std::unique_ptr<QProcess>> workers;
-    for (int i = 0; i < instances; ++i)
-        workers.push_back(startGraphileWorker(QStringLiteral("work")));
-    QElapsedTimer working;
-    const bool drained = waitUntil(
-        [&] {
-            for (const auto& worker : workers) {
-                worker->waitForReadyRead(1);
-                while (!working.isValid() && worker->canReadLine()) {
-                    if (worker->readLine().trimmed() == "working")
-                        working.start();
-                }
-            }
-            return working.isValid() && !anyJobLeft(admin);
-        },
-        600'000, 20);
-    Cost cost;
-    const double elapsedMs = working.isValid() ? double(working.nsecsElapsed()) / 1e6 : 0;
-    cost.drainPerSecond = drained && elapsedMs > 0 ? events * 1000.0 / elapsedMs : 0;
-    cost.enqueueBytesPerEvent = double(enqueued - start) / events;
-    cost.drainBytesPerEvent = double(walPosition(admin) - enqueued) / events;
-    cost.walProfile = walProfile(admin, from, walLocation(admin));
+        events, perTransaction, drain, QStringLiteral("graphile_worker._private_jobs"), cleanup);
+    // Idle since the drain (their cleanup measured with them idle), stopped only now.
     for (const auto& worker : workers) {
         worker->terminate();
         if (!worker->waitForFinished(30'000))
             worker->kill();
     }
-    if (cleanup == Cleanup::Measured)
-        cost.cleanupBytesPerEvent
-            = cleanupBytesPerEvent(admin, QStringLiteral("graphile_worker._private_jobs"), events);
-    if (!drained)
-        std::fprintf(stderr, "graphile-worker: the jobs were not drained within 10 minutes\n");
     return cost;
 }
 
