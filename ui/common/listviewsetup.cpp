@@ -99,9 +99,7 @@ void setUpTable(QTableView* table, QAbstractItemModel* model)
 void fitInstantColumns(QTableView* table, std::initializer_list<int> columns)
 {
     // The language's dates and times, not ISO's: Korean ones are a third wider ("2026. 12. 28. 오후 10:58:58 UTC").
-    int widest = 0;
-    for (const QString& text : TimeFormatter::widestDisplays())
-        widest = qMax(widest, table->fontMetrics().horizontalAdvance(text));
+    const int widest = TimeFormatter::widestDisplayWidth(table->fontMetrics());
     for (int column : columns)
         table->setColumnWidth(column, qMax(widest + 16, table->horizontalHeader()->sectionSizeHint(column)));
 }

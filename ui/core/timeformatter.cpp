@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/timeformatter.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <QRegularExpression>
 #include <atomic>
@@ -101,12 +102,13 @@ QString TimeFormatter::monthAndDay(const QDate& date)
     return locale.toString(date, dayFormat(locale));
 }
 
-QStringList TimeFormatter::widestDisplays()
+int TimeFormatter::widestDisplayWidth(const QFontMetrics& metrics)
 {
-    QStringList texts;
+    int widest = 0;
     for (const QTime time : { QTime(10, 58, 58), QTime(22, 58, 58) })
-        texts.append(written(QDateTime(QDate(2026, 12, 28), time, Qt::UTC), Zone::Utc));
-    return texts;
+        widest = qMax(
+            widest, metrics.horizontalAdvance(written(QDateTime(QDate(2026, 12, 28), time, Qt::UTC), Zone::Utc)));
+    return widest;
 }
 
 QString TimeFormatter::exact(const QDateTime& instant)

@@ -4,7 +4,8 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
-#include <QStringList>
+
+class QFontMetrics;
 
 // How the console shows instants: in UTC or the local zone (an operator's toggle), to the second, written the way
 // the default locale writes dates and times (ISO 8601 for the C locale), with the exact instant in both zones, in
@@ -36,7 +37,7 @@ public:
     static QString wallClockMinute(const QDateTime& time);
     static QString timeOfDay(const QTime& time, bool withSeconds = false);
     static QString monthAndDay(const QDate& date);
-    // The widest texts display() writes in the default locale (two-digit months, days and hours, morning and
-    // afternoon, with UTC's name), for columns sized before they show an instant.
-    static QStringList widestDisplays();
+    // The width in `metrics` of the widest text display() writes in the default locale (two-digit months, days and
+    // hours, morning and afternoon, with UTC's name), for columns sized before they show an instant.
+    static int widestDisplayWidth(const QFontMetrics& metrics);
 };

@@ -26,9 +26,7 @@ MessageLogView::MessageLogView(MessageLog* log, QWidget* parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // As wide as any time in the console's language: sized to its contents, the wrapped column measured its text
     // narrower than it is drawn and put "UTC" on a line of its own.
-    int widestTime = 0;
-    for (const QString& text : TimeFormatter::widestDisplays())
-        widestTime = qMax(widestTime, m_table->fontMetrics().horizontalAdvance(text));
+    const int widestTime = TimeFormatter::widestDisplayWidth(m_table->fontMetrics());
     m_table->horizontalHeader()->setSectionResizeMode(MessageLog::Time, QHeaderView::Interactive);
     m_table->setColumnWidth(MessageLog::Time,
         qMax(widestTime + 4 * m_table->fontMetrics().averageCharWidth(),
