@@ -57,6 +57,21 @@ inline QString nameArray(const QStringList& names)
     return QLatin1Char('{') + names.join(QLatin1Char(',')) + QLatin1Char('}');
 }
 
+// Binds any texts as a PostgreSQL array literal, for ?::text[]: every element quoted, its quotes and backslashes
+// escaped, so that commas, braces, blanks and the word NULL stay text.
+inline QString textArray(const QStringList& texts)
+{
+    QString literal = QStringLiteral("{");
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        if (i)
+            literal += QLatin1Char(',');
+        QString element = texts.at(i);
+        element.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+        literal += QLatin1Char('"') + element + QLatin1Char('"');
+    }
+    return literal + QLatin1Char('}');
+}
+
 inline QList<qint64> parseBigintArray(const QString& literal)
 {
     QList<qint64> ids;

@@ -7,45 +7,39 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-#include <QVariantList>
 #include <optional>
 
 class DbSession;
 
-// The relay's lease protocol on the outbox table. Claims and completions are batch statements (one round trip
+// The relay's lease protocol on the outbox, through the SQL functions that carry it for a relay in any language
+// (05_relay.sql, docs/sql-api.md "Writing a relay"). Claims and completions are batch statements (one round trip
 // per batch); every completion carries the fencing token of its claim, so a worker whose lease was taken over
 // cannot overwrite the new owner's result.
 class OutboxLeaseRepository final {
 public:
-    // The claim, with the live floor read just before it (LiveFloorSql) and its values in placeholder order
-    // (claimBinds), and the fenced completion (a JSON array of {id, token}, then the lowest and highest id in it), as
-    // the relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the relay's own limit. The
-    // floor (migration 0025) is the lowest id a row not yet published can have; as a constant in the claim it keeps
-    // the partitions below it out of the claim's plan, as the id range keeps the others out of the completion's.
-    static const QString LiveFloorSql;
+    // The claim (relay, worker, batch size, lease in ms) and the fenced completion (the ids, then their tokens, as
+    // array literals), as the relay sends them, '?' placeholders: outbox-bench runs them through raw libpq as the
+    // relay's own limit.
     static const QString ClaimSql;
-    static QVariantList claimBinds(
-        const QString& relay, qint64 liveFloor, int batchSize, const QString& worker, qint64 leaseMs);
-    static const QString MarkPublishedSql;
+    static const QString CompleteSql;
 
     explicit OutboxLeaseRepository(DbSession& session);
 
     struct Claim {
         QList<OutboxMessage> messages; // ordered by id
-        // Candidates parked: keyed ones as waiting behind an older row of their key, those of a paused event type
-        // as paused.
-        int parked = 0;
         std::optional<RelayPause> relayPause; // set when the relay's name is paused: nothing was claimed
     };
     // pending/failed and due -> in_flight, leased to `worker` of relay `relay` for `leaseMs`, SKIP LOCKED; a keyed
     // row only with (or after) every older row of its key; none of a paused event type, and none at all while
-    // `relay` is paused. A claim that parked rows and took none may find rows again at once.
+    // `relay` is paused. Rows it meets behind an older row of their key, or of a paused event type, it parks
+    // (waiting, paused) and claims past them.
     Claim claimDue(const QString& relay, const QString& worker, int batchSize, qint64 leaseMs);
 
     // How long until the earliest pending or failed row is due: 0 if one is due now, nullopt if none waits.
     std::optional<qint64> msUntilNextDue();
 
-    // in_flight (this lease) -> published. Returns the rows that actually changed.
+    // in_flight (this lease) -> published, and the rows parked behind them let go. Returns the rows that actually
+    // changed.
     QList<PublishedRow> markPublished(const QList<LeaseFence>& fences);
 
     // in_flight (this lease) -> failed with backoff, or dead once attempts reach maxAttempts; each failure is

@@ -227,9 +227,6 @@ void OutboxRelay::workerLoop(int index)
                         m_dueWatch.wakeOne();
                     continue;
                 }
-                // A claim that only parked rows moved them out of the way of the rows they waited behind.
-                if (batch.parked > 0)
-                    continue;
                 if (m_options.once) {
                     // "Once" stops when no row is due. A claim can take none while some are: they wait behind
                     // rows of their key that another worker has in flight, or another transaction holds them. A

@@ -7,14 +7,12 @@
 #include "db/unitofwork.h"
 #include "metrics/metricsrecorder.h"
 #include "metrics/throughputrecorder.h"
-#include "outbox/outboxrepository.h"
 #include "relay/leasekeeper.h"
 #include "relay/outboxleaserepository.h"
 #include "relay/relaytally.h"
 
 #include <QElapsedTimer>
 #include <QHash>
-#include <QSet>
 #include <numeric>
 
 static constexpr int RescueBatchLimit = 1000;
@@ -146,7 +144,6 @@ RelayBatchResult RelayWorker::processBatch()
     const QList<OutboxMessage>& batch = claim.messages;
     RelayBatchResult result;
     result.claimed = int(batch.size());
-    result.parked = claim.parked;
     result.relayPause = claim.relayPause;
     if (batch.isEmpty())
         return result;
@@ -172,13 +169,10 @@ RelayBatchResult RelayWorker::processBatch()
     QList<LeaseFence> fences;
     QList<PublishFailure> failures;
     QList<LeaseFence> heldBack; // behind a failed row of their key: not tried, not charged
-    QSet<QString> publishedKeys;
     for (const OutboxMessage& message : batch) {
         const auto it = outcomes.constFind(message.id);
         if (it != outcomes.cend() && it->ok) {
             fences.append({ message.id, message.leaseToken });
-            if (!message.orderingKey.isEmpty())
-                publishedKeys.insert(message.orderingKey);
             continue;
         }
         if (it == outcomes.cend()) {
@@ -200,9 +194,6 @@ RelayBatchResult RelayWorker::processBatch()
             published = outbox.markPublished(fences);
             failed = outbox.markFailed(m_name, failures, m_options.maxAttempts);
             result.heldBack = outbox.handBack(heldBack);
-            // After the publish, as a statement of its own: it must see the rows claims parked behind these
-            // meanwhile.
-            OutboxRepository(m_session).releaseWaiting(QStringList(publishedKeys.cbegin(), publishedKeys.cend()));
             uow.commit();
             break;
         } catch (const OutboxError& error) {

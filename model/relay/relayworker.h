@@ -23,7 +23,6 @@ struct RelayBatchResult {
     int dead = 0;
     int fenced = 0; // completions rejected because the lease had been taken over meanwhile
     int heldBack = 0; // handed back unpublished because an earlier row of their ordering key failed
-    int parked = 0; // rows the claim parked (behind an older row of their key, or paused): more may be due
     std::optional<RelayPause> relayPause; // the relay's name is paused: the claim took nothing
     QList<qint64> publishLatenciesMs; // of the rows published
     QString lastError; // of the batch's last failed row; empty if none failed

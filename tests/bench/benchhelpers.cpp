@@ -269,11 +269,6 @@ PgResult PgConnection::execPreparedWithValues(const char* name, const QVariantLi
     return execPrepared(name, texts);
 }
 
-qint64 PgConnection::execPreparedInteger(const char* name)
-{
-    return QByteArray(PQgetvalue(execPrepared(name, {}).get(), 0, 0)).toLongLong();
-}
-
 PgResult PgConnection::exec(const char* sql)
 {
     return checked(PQexec(m_connection, sql), sql);

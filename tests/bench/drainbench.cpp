@@ -22,6 +22,7 @@
 #include <latch>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -93,13 +94,18 @@ QString outboxIndexesAndTriggers(DbSession& admin)
     return QStringLiteral("indexes %1; triggers %2").arg(q.value(0).toString(), q.value(1).toString());
 }
 
-// The relay reads the live floor before each claim (migration 0025). One table has nothing to prune: its floor is
-// the lowest id, so that the relay sends the same two statements per claim as on the partitioned schemas.
-void addLiveFloorToOneTable(DbSession& admin)
+// The relay claims and completes through the functions of migration 0027, whose claim reads the live floor
+// (migration 0025). One table has nothing to prune: its floor is the lowest id, and the functions are the migration's
+// own, so that the relay sends the same statements as on the partitioned schemas.
+void addRelayFunctionsToOneTable(DbSession& admin)
 {
     admin.execScript(QStringLiteral("CREATE FUNCTION outbox_live_floor() RETURNS bigint LANGUAGE sql STABLE "
                                     "RETURN '-9223372036854775808'::bigint"),
         QStringLiteral("adding the live floor to the unpartitioned outbox"));
+    QFile functions(QStringLiteral(":/sql/migrations/0027_relay_functions.sql"));
+    if (!functions.open(QIODevice::ReadOnly))
+        throw std::runtime_error("migration 0027 is not among the embedded resources");
+    admin.execScript(QString::fromUtf8(functions.readAll()), QStringLiteral("adding the relay's functions"));
 }
 
 // Eight closed partitions beside the open one (a week of daily partitions kept by the purge), each closed with
@@ -120,9 +126,9 @@ void seed(const Schema& schema, int rows)
     schema.admin.execScript(QStringLiteral("CHECKPOINT"), QStringLiteral("checkpoint"));
 }
 
-// The relay's claim and fenced completion (OutboxLeaseRepository's own SQL) through libpq on `workers` threads,
-// each completion in its own transaction as the relay's UnitOfWork commits it,
-// until a claim finds nothing.
+// The relay's claim and fenced completion (OutboxLeaseRepository's own SQL: outbox_claim, outbox_complete) through
+// libpq on `workers` threads, each completion in its own transaction as the relay's UnitOfWork commits it, until a
+// claim finds nothing.
 double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int rows)
 {
     std::atomic<qint64> total { 0 };
@@ -134,40 +140,31 @@ double rawLeasedLoop(const QByteArray& conninfo, int workers, int batch, int row
             // As the relay's sessions (OutboxRelay::workerLoop).
             connection.exec("SET jit = off");
             connection.exec("SET enable_bitmapscan = off");
-            connection.prepare("floor", OutboxLeaseRepository::LiveFloorSql);
             connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
-            connection.prepare("publish", OutboxLeaseRepository::MarkPublishedSql);
+            connection.prepare("publish", OutboxLeaseRepository::CompleteSql);
             const QString worker = QStringLiteral("raw/w%1").arg(w);
-            QByteArray fences;
             qint64 published = 0;
             ready.arrive_and_wait();
             for (;;) {
-                const qint64 liveFloor = connection.execPreparedInteger("floor");
-                const PgResult claimed = connection.execPreparedWithValues("claim",
-                    OutboxLeaseRepository::claimBinds(QStringLiteral("raw"), liveFloor, batch, worker, LeaseMs));
-                // One row with a NULL id when the claim took nothing (it reports the rows it parked).
-                const int count = PQgetisnull(claimed.get(), 0, 0) ? 0 : PQntuples(claimed.get());
+                const PgResult claimed = connection.execPreparedWithValues(
+                    "claim", { QStringLiteral("raw"), worker, batch, qint64(LeaseMs) });
+                const int count = PQntuples(claimed.get());
                 if (count == 0)
                     break;
-                fences = "[";
-                qint64 lowest = std::numeric_limits<qint64>::max();
-                qint64 highest = std::numeric_limits<qint64>::min();
+                QByteArray ids = "{";
+                QByteArray tokens = "{";
                 for (int r = 0; r < count; ++r) {
-                    const qint64 id = QByteArray(PQgetvalue(claimed.get(), r, 0)).toLongLong();
-                    lowest = std::min(lowest, id);
-                    highest = std::max(highest, id);
-                    fences += r == 0 ? "{\"id\":" : ",{\"id\":";
-                    fences += PQgetvalue(claimed.get(), r, 0);
-                    fences += ",\"token\":";
-                    fences += PQgetvalue(claimed.get(), r, 1);
-                    fences += '}';
+                    if (r > 0) {
+                        ids += ',';
+                        tokens += ',';
+                    }
+                    ids += PQgetvalue(claimed.get(), r, 0);
+                    tokens += PQgetvalue(claimed.get(), r, 1);
                 }
-                fences += ']';
+                ids += '}';
+                tokens += '}';
                 connection.exec("BEGIN");
-                published += PQntuples(
-                    connection
-                        .execPrepared("publish", { fences, QByteArray::number(lowest), QByteArray::number(highest) })
-                        .get());
+                published += PQntuples(connection.execPrepared("publish", { ids, tokens }).get());
                 connection.exec("COMMIT");
             }
             total += published;
@@ -270,7 +267,8 @@ int runDrain(const ConnectionSettings& settings, DbSession& admin, const QString
     const Variant variants[] = {
         { "relay-only", QStringLiteral("outbox_bench_relay_only"), SchemaMigrator::latestVersion(),
             &dropConsoleIndexesAndTriggers },
-        { "v20 table", QStringLiteral("outbox_bench_unpartitioned"), UnpartitionedVersion, &addLiveFloorToOneTable },
+        { "v20 table", QStringLiteral("outbox_bench_unpartitioned"), UnpartitionedVersion,
+            &addRelayFunctionsToOneTable },
         { "8 closed", QStringLiteral("outbox_bench_closed_partitions"), SchemaMigrator::latestVersion(),
             &closePartitions },
         { "no flight", QStringLiteral("outbox_bench_in_flight_apart"), SchemaMigrator::latestVersion(),

@@ -89,22 +89,22 @@ int runClaimPlan(const ConnectionSettings&, DbSession& admin, const QStringList&
     std::printf("%d rows (%d due over %d keys, each key's oldest failing), seeded in %.0f s\n", rows, due, keys,
         double(timer.elapsed()) / 1000.0);
 
+    // The claim is outbox_claim(): its statements' plans are those auto_explain logs for the nested statements,
+    // which arrive here as notices (libpq prints them on stderr).
     PgConnection connection;
-    connection.prepare("floor", OutboxLeaseRepository::LiveFloorSql);
+    connection.exec("LOAD 'auto_explain'");
+    connection.exec("SET auto_explain.log_min_duration = 0");
+    connection.exec("SET auto_explain.log_analyze = on");
+    connection.exec("SET auto_explain.log_buffers = on");
+    connection.exec("SET auto_explain.log_nested_statements = on");
+    connection.exec("SET client_min_messages = log");
     connection.prepare("claim", OutboxLeaseRepository::ClaimSql);
     for (const char* run : { "cold", "warm" }) {
+        std::printf("\nclaim, batch 1000 (%s): the plans on stderr\n", run);
+        std::fflush(stdout);
         connection.exec("BEGIN");
-        const qint64 liveFloor = connection.execPreparedInteger("floor");
-        QByteArrayList values;
-        for (const QVariant& value : OutboxLeaseRepository::claimBinds(
-                 QStringLiteral("bench"), liveFloor, 1000, QStringLiteral("bench/w0"), 30000)) {
-            const QByteArray text = value.toString().toUtf8();
-            values += value.typeId() == QMetaType::QString ? "'" + text + "'" : text;
-        }
-        const PgResult plan = connection.exec("EXPLAIN (ANALYZE, BUFFERS) EXECUTE claim(" + values.join(", ") + ")");
-        std::printf("\nclaim, batch 1000 (%s):\n", run);
-        for (int r = 0; r < PQntuples(plan.get()); ++r)
-            std::printf("%s\n", PQgetvalue(plan.get(), r, 0));
+        connection.execPreparedWithValues(
+            "claim", { QStringLiteral("bench"), QStringLiteral("bench/w0"), 1000, qint64(30000) });
         connection.exec("ROLLBACK");
     }
     return 0;

@@ -88,9 +88,6 @@ public:
     PgResult execPrepared(const char* name, const std::vector<QByteArray>& values);
     // The same with the values as DbSession takes them, each sent as its text.
     PgResult execPreparedWithValues(const char* name, const QVariantList& values);
-    // The integer in the first column of the first row of the statement prepared as `name`, run without values (the
-    // relay's live floor, OutboxLeaseRepository::LiveFloorSql).
-    qint64 execPreparedInteger(const char* name);
     PgResult exec(const char* sql);
 
 private:

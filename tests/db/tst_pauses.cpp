@@ -163,7 +163,11 @@ private slots:
         const OutboxLeaseRepository::Claim claim
             = OutboxLeaseRepository(claimer).claimDue(QStringLiteral("r1"), QStringLiteral("r1/w0"), 10, 30'000);
         QCOMPARE(claim.messages.size(), 0);
-        QCOMPARE(claim.parked, 5);
+        // Parked in the claim's transaction, not yet committed.
+        QSqlQuery& parked = claimer.exec(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'paused'"), {},
+            QStringLiteral("counting the parked rows"));
+        QVERIFY(parked.next());
+        QCOMPARE(parked.value(0).toLongLong(), 5LL);
 
         std::optional<qint64> released;
         std::thread resume([&] {

@@ -329,6 +329,105 @@ private slots:
         QCOMPARE(db().scalar(leases).toString(), published);
     }
 
+    // A failure's error reaches the row and its attempt as the sink said it, whatever it holds: the relay sends the
+    // errors of a batch as one text array.
+    void anErrorIsRecordedVerbatim_data()
+    {
+        QTest::addColumn<QString>("error");
+        QTest::newRow("plain") << QStringLiteral("connection refused");
+        QTest::newRow("array syntax") << QStringLiteral("{a,b} \"quoted\", back\\slash\\\"");
+        QTest::newRow("the word NULL") << QStringLiteral("NULL");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("lines and blanks") << QStringLiteral("  first line\n\tsecond line  ");
+        QTest::newRow("Korean") << QStringLiteral("브로커에 연결할 수 없습니다");
+    }
+
+    void anErrorIsRecordedVerbatim()
+    {
+        QFETCH(QString, error);
+        seed(2);
+        OutboxLeaseRepository lease(session());
+        const QList<OutboxMessage> claimed
+            = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000).messages;
+        QCOMPARE(claimed.size(), 2);
+        // Beside another row's error, so that the array has a separator to get wrong.
+        const QList<FailedRow> failed = lease.markFailed(QStringLiteral("r/w0"),
+            { { claimed[0].id, claimed[0].leaseToken, error, 60'000 },
+                { claimed[1].id, claimed[1].leaseToken, QStringLiteral("other"), 60'000 } },
+            5);
+        QCOMPARE(failed.size(), 2);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT last_error FROM outbox WHERE id = ?::bigint"), { claimed[0].id })
+                     .toString(),
+            error);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT error FROM outbox_attempts WHERE outbox_id = ?::bigint"),
+                         { claimed[0].id })
+                     .toString(),
+            error);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT last_error FROM outbox WHERE id = ?::bigint"), { claimed[1].id })
+                     .toString(),
+            QStringLiteral("other"));
+    }
+
+    // The relay's functions refuse what cannot be a fence or a claim, with a message that names the problem, and
+    // change nothing.
+    void theRelaysFunctionsRefuseBadInput_data()
+    {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("complete") << QStringLiteral("SELECT * FROM outbox_complete('{1,2}', '{1}')")
+                                  << QStringLiteral("2 ids but 1 lease tokens");
+        QTest::newRow("hand back") << QStringLiteral("SELECT outbox_hand_back('{1,2}', '{}')")
+                                   << QStringLiteral("2 ids but 0 lease tokens");
+        QTest::newRow("extend") << QStringLiteral("SELECT outbox_extend_leases('{1,2}', NULL, 1000)")
+                                << QStringLiteral("2 ids but 0 lease tokens");
+        QTest::newRow("fail without errors")
+            << QStringLiteral("SELECT * FROM outbox_fail('w', '{1,2}', '{1,1}', '{x}', '{0,0}', 5)")
+            << QStringLiteral("2 ids but 1 errors and 2 backoffs");
+        QTest::newRow("claim of no rows") << QStringLiteral("SELECT * FROM outbox_claim('r', 'w', 0, 1000)")
+                                          << QStringLiteral("a claim needs a batch size and a lease of at least 1");
+        QTest::newRow("claim without a lease")
+            << QStringLiteral("SELECT * FROM outbox_claim('r', 'w', 10, NULL)")
+            << QStringLiteral("a claim needs a batch size and a lease of at least 1");
+        QTest::newRow("claim without a worker") << QStringLiteral("SELECT * FROM outbox_claim('r', '', 10, 1000)")
+                                                << QStringLiteral("a claim needs the relay's name");
+        QTest::newRow("fences of two dimensions")
+            << QStringLiteral("SELECT * FROM outbox_complete('{{1,2}}', '{{1},{2}}')")
+            << QStringLiteral("fences are two one-dimensional arrays");
+        QTest::newRow("a lease that ended before it began")
+            << QStringLiteral("SELECT outbox_extend_leases('{1,2}', '{1,1}', -100000)")
+            << QStringLiteral("a lease runs for 1 ms or more (got -100000)");
+        QTest::newRow("fail without a maximum")
+            << QStringLiteral("SELECT * FROM outbox_fail('w', '{1,2}', '{1,1}', '{x,y}', '{0,0}', NULL)")
+            << QStringLiteral("a maximum of attempts of at least 1");
+        QTest::newRow("fail without an error")
+            << QStringLiteral("SELECT * FROM outbox_fail('w', '{1,2}', '{1,1}', '{x,NULL}', '{0,0}', 5)")
+            << QStringLiteral("an error and a backoff of 0 ms or more for each row");
+        QTest::newRow("rescue without a batch") << QStringLiteral("SELECT * FROM outbox_rescue_expired('w', 5, 0)")
+                                                << QStringLiteral("a rescue needs a batch size of at least 1 (got 0)");
+    }
+
+    void theRelaysFunctionsRefuseBadInput()
+    {
+        QFETCH(QString, call);
+        QFETCH(QString, message);
+        seed(2);
+        OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000);
+        const QString before = db().scalar(QStringLiteral("SELECT string_agg(id || status || lease_token || "
+                                                          "  coalesce(lease_expires_at::text, ''), ',' ORDER BY id) "
+                                                          "FROM outbox"))
+                                   .toString();
+        try {
+            session().exec(call, {}, QStringLiteral("calling a relay function"));
+            QFAIL("the call was accepted");
+        } catch (const OutboxError& error) {
+            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+        }
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id || status || lease_token || "
+                                            "  coalesce(lease_expires_at::text, ''), ',' ORDER BY id) FROM outbox"))
+                     .toString(),
+            before);
+    }
+
     // A completion rolled back by a deadlock (here a trigger raises 40P01 once, as the deadlock detector would when a
     // completion meets another relay's claim) runs again at once: its publishes stand, so leaving the rows to their
     // lease's expiry would have them rescued and published twice.

@@ -5,6 +5,7 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "db/schemamigrator.h"
+#include "db/unitofwork.h"
 #include "operations/auditrepository.h"
 #include "operations/outboxdossier.h"
 #include "operations/outboxoperator.h"
@@ -19,6 +20,7 @@
 #include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QSet>
+#include <QSqlQuery>
 #include <QTest>
 #include <mutex>
 #include <thread>
@@ -228,6 +230,47 @@ private slots:
         QCOMPARE(totals.published, 4LL);
         QCOMPARE(count(QStringLiteral("status <> 'published'")), 0LL);
         QCOMPARE(inversionsIn(deliveries->inOrder).pairs, 0LL);
+    }
+
+    // One claim goes past the rows it parks: a full batch of rows waiting behind a failed row of their key (retried
+    // in an hour) is parked, and the same call claims the rows behind them instead of returning nothing. Then the
+    // publish of the failed row lets them go, in the completion itself.
+    void aClaimGoesPastTheRowsItParksAndTheCompletionLetsThemGo()
+    {
+        enqueue(6, 1); // order:0, six rows
+        db().exec(
+            QStringLiteral("UPDATE outbox SET status = 'failed', attempts = 1, "
+                           "  next_attempt_at = now() + interval '1 hour' WHERE id = (SELECT min(id) FROM outbox)"));
+        enqueue(3, 3, false); // unordered, due after the keyed rows
+        OutboxLeaseRepository lease(session());
+        const QList<OutboxMessage> claimed
+            = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 5, 30'000).messages;
+        QCOMPARE(claimed.size(), 3);
+        for (const OutboxMessage& message : claimed)
+            QVERIFY2(message.orderingKey.isEmpty(), qPrintable(QString::number(message.id)));
+        QCOMPARE(count(QStringLiteral("status = 'waiting'")), 5LL);
+
+        db().exec(QStringLiteral("UPDATE outbox SET next_attempt_at = now() WHERE status = 'failed'"));
+        const QList<OutboxMessage> retried
+            = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 5, 30'000).messages;
+        QCOMPARE(retried.size(), 1);
+        QCOMPARE(retried.first().attempt, 2);
+        {
+            UnitOfWork uow(session());
+            QCOMPARE(lease.markPublished({ { retried.first().id, retried.first().leaseToken } }).size(), 1);
+            // Let go in the completion's own transaction: nothing else is left to do for the rows behind it.
+            QCOMPARE(
+                db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'waiting'")).toLongLong(), 5LL);
+            QSqlQuery& waiting = session().exec(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'waiting'"),
+                {}, QStringLiteral("counting the waiting rows"));
+            QVERIFY(waiting.next());
+            QCOMPARE(waiting.value(0).toLongLong(), 0LL);
+            uow.commit();
+        }
+        QCOMPARE(count(QStringLiteral("ordering_key = 'order:0' AND status = 'pending'")), 5LL);
+        const QList<OutboxMessage> rest
+            = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000).messages;
+        QCOMPARE(rest.size(), 5);
     }
 
     // A key whose head always fails holds back only itself: its later rows wait (parked, out of the claim's

@@ -4,7 +4,7 @@
  * tests/model/check-lease-model; docs/lease-protocol-model.md says what is modelled and why.
  *
  * W workers (RelayWorker::processBatch and RelayWorker::rescueExpiredLeases, each on a connection of its own),
- * the lease heartbeat (LeaseKeeper::extend) and N outbox rows. Every SQL statement of OutboxLeaseRepository is
+ * the lease heartbeat (LeaseKeeper::extend) and N outbox rows. Every SQL function OutboxLeaseRepository calls (05_relay.sql) is
  * one atomic step mirroring its WHERE clause row by row: each statement's row locks serialize it with the others
  * per row, and under READ COMMITTED a statement that waited for a row lock re-checks its WHERE clause on the
  * row's newest version, so a statement sees each row either before or after another statement, never in between.
@@ -18,7 +18,7 @@
  * lost connection, a thread's exception): what it did not commit is lost, its Hold is released, it starts
  * afresh. A crash during a statement is a rollback, a crash between batches loses nothing: neither is a step.
  *
- * Left out: ordering keys (the waiting and skipped statuses, the parked rows of ClaimSql, releaseWaiting,
+ * Left out: ordering keys (the waiting and skipped statuses, the parked rows of outbox_claim(), the release in outbox_complete(),
  * held-back rows): they decide which due rows a claim may take and in what order they are published, never
  * whether a completion is fenced; the claim here takes any non-empty set of due rows, which covers every batch
  * they would allow. Also left out: the operators' transitions (requeue, skip, release lease) and the purge.
@@ -102,7 +102,7 @@ inline invariants()
     k = 0
 }
 
-/* OutboxLeaseRepository::ClaimSql, the `claimed` CTE, for one row the `due` CTE found:
+/* outbox_claim(), the `claimed` CTE, for one row the `due` CTE found:
  *   due:     SELECT id ... WHERE status IN ('pending', 'failed') AND next_attempt_at <= now()
  *            ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED
  *   claimed: UPDATE outbox o SET status = 'in_flight', lease_owner = ?, lease_expires_at = now() + lease,
@@ -122,7 +122,7 @@ inline claim(w, r)
     printf("w%d claims row %d, token %d, attempt %d\n", w, r, lease_token[r], attempts[r])
 }
 
-/* OutboxLeaseRepository::MarkPublishedSql:
+/* outbox_complete():
  *   UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, lease_expires_at = NULL
  *   FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' */
 inline markPublished(w, r)
@@ -138,7 +138,7 @@ inline markPublished(w, r)
     fi
 }
 
-/* OutboxLeaseRepository::markFailed:
+/* outbox_fail():
  *   UPDATE outbox o SET status = CASE WHEN o.attempts >= maxAttempts THEN 'dead' ELSE 'failed' END,
  *     next_attempt_at = now() + backoff, last_error = f.error, lease_owner = NULL, lease_expires_at = NULL
  *   FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' */
@@ -159,7 +159,7 @@ inline markFailed(w, r)
     fi
 }
 
-/* OutboxLeaseRepository::handBack:
+/* outbox_hand_back():
  *   UPDATE outbox o SET status = CASE WHEN o.attempts > 1 THEN 'failed' ELSE 'pending' END,
  *     attempts = o.attempts - 1, lease_owner = NULL, lease_expires_at = NULL
  *   FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' */
@@ -180,7 +180,7 @@ inline handBack(w, r)
     fi
 }
 
-/* OutboxLeaseRepository::rescueExpiredLeases, for one row:
+/* outbox_rescue_expired(), for one row:
  *   stale: SELECT id FROM outbox WHERE status = 'in_flight' AND lease_expires_at < now()
  *          ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED
  *   upd:   UPDATE outbox o SET status = CASE WHEN o.attempts >= maxAttempts THEN 'dead' ELSE 'failed' END,
@@ -335,7 +335,7 @@ end_idle:
 }
 
 /* The lease extension: LeaseKeeper::extend every third of the lease (OutboxRelay::run), from the fences of every
- * batch held, through OutboxLeaseRepository::extendLeases:
+ * batch held, through outbox_extend_leases():
  *   UPDATE outbox o SET lease_expires_at = now() + lease
  *   FROM f WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'
  * Only an expired lease is extended here: extending a live one changes nothing in this model of time. The one
