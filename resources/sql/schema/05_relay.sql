@@ -369,9 +369,10 @@ BEGIN ATOMIC
 END;
 
 -- Published: in_flight (under its token) -> published. Then lets go of the rows of their ordering keys that claims
--- parked behind them, in a statement of its own that sees the rows parked meanwhile (outbox_release_waiting()).
--- Returns the rows published, each with its publish latency (from its creation to now, the transaction's start).
--- The id range bounds the update, so that it reads only the partitions holding these ids.
+-- parked behind them, in a statement of its own that sees the rows parked meanwhile (outbox_release_waiting()), as
+-- it does in a READ COMMITTED transaction, PostgreSQL's default: call it in one. Returns the rows published, each
+-- with its publish latency (from its creation to now, the transaction's start). The id range bounds the update, so
+-- that it reads only the partitions holding these ids.
 CREATE FUNCTION outbox_complete(ids bigint[], lease_tokens bigint[]) RETURNS TABLE (id bigint, latency_ms bigint)
     LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
