@@ -4,10 +4,11 @@
  * tests/model/check-lease-model; docs/lease-protocol-model.md says what is modelled and why.
  *
  * W workers (RelayWorker::processBatch and RelayWorker::rescueExpiredLeases, each on a connection of its own),
- * the lease heartbeat (LeaseKeeper::extend) and N outbox rows. Every SQL function OutboxLeaseRepository calls (05_relay.sql) is
- * one atomic step mirroring its WHERE clause row by row: each statement's row locks serialize it with the others
- * per row, and under READ COMMITTED a statement that waited for a row lock re-checks its WHERE clause on the
- * row's newest version, so a statement sees each row either before or after another statement, never in between.
+ * the lease heartbeat (LeaseKeeper::extend) and N outbox rows. Every SQL function OutboxLeaseRepository calls
+ * (05_relay.sql) is one atomic step mirroring its WHERE clause row by row: each statement's row locks serialize it
+ * with the others per row, and under READ COMMITTED a statement that waited for a row lock re-checks its WHERE
+ * clause on the row's newest version, so a statement sees each row either before or after another statement, never
+ * in between.
  * The completion transaction (markPublished and markFailed in RelayWorker::processBatch) is one step too: its
  * statements touch disjoint rows, and a crash before its commit rolls it back, the same as crashing before it.
  *
@@ -18,10 +19,11 @@
  * lost connection, a thread's exception): what it did not commit is lost, its Hold is released, it starts
  * afresh. A crash during a statement is a rollback, a crash between batches loses nothing: neither is a step.
  *
- * Left out: ordering keys (the waiting and skipped statuses, the parked rows of outbox_claim(), the release in outbox_complete(),
- * held-back rows): they decide which due rows a claim may take and in what order they are published, never
- * whether a completion is fenced; the claim here takes any non-empty set of due rows, which covers every batch
- * they would allow. Also left out: the operators' transitions (requeue, skip, release lease) and the purge.
+ * Left out: ordering keys (the waiting and skipped statuses, the parked rows of outbox_claim(), the release in
+ * outbox_complete(), held-back rows): they decide which due rows a claim may take and in what order they are
+ * published, never whether a completion is fenced; the claim here takes any non-empty set of due rows, which covers
+ * every batch they would allow. Also left out: the operators' transitions (requeue, skip, release lease) and the
+ * purge.
  *
  * Checked (see check-lease-model):
  *   safety (every reachable state, assertions and invalid end states):
