@@ -4,8 +4,6 @@
 #include "db/dbsession.h"
 #include "db/sqlvalues.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSet>
 #include <QSqlQuery>
 #include <algorithm>
@@ -123,11 +121,10 @@ int OutboxRepository::releaseWaiting(const QStringList& keys)
 {
     if (keys.isEmpty())
         return 0;
-    // Keys are any text: bound as a JSON array, which needs no quoting rules of our own.
-    QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT outbox_release_waiting(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))"),
-        { QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(keys)).toJson(QJsonDocument::Compact)) },
-        QStringLiteral("releasing outbox rows waiting behind published or discarded ones"));
+    // Keys are any text: SqlValues::textArray quotes each, as for the relay's errors.
+    QSqlQuery& q
+        = m_session.exec(QStringLiteral("SELECT outbox_release_waiting(?::text[])"), { SqlValues::textArray(keys) },
+            QStringLiteral("releasing outbox rows waiting behind published or discarded ones"));
     return q.next() ? q.value(0).toInt() : 0;
 }
 
