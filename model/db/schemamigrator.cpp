@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSqlQuery>
 #include <algorithm>
 
 // Arbitrary constant shared by every migrator of this schema.
@@ -21,6 +22,10 @@ static QString readResource(const QString& path)
         throw OutboxError(OutboxError::Kind::Other, QStringLiteral("embedded resource %1 is missing").arg(path));
     return QString::fromUtf8(file.readAll());
 }
+
+// An online step that starts with this line is a query returning the statements to run (migration 0028's indexes,
+// built on each partition concurrently).
+static constexpr char GeneratedStatementsMark[] = "-- statements\n";
 
 SchemaMigrator::SchemaMigrator(DbSession& session)
     : m_session(session)
@@ -94,13 +99,26 @@ int SchemaMigrator::migrate(int upTo)
         for (const Migration& migration : migrations) {
             if (migration.version <= before || migration.version > upTo)
                 continue;
-            for (qsizetype step = 0; step < migration.onlineSteps.size(); ++step)
-                m_session.execScript(migration.onlineSteps[step],
-                    QStringLiteral("preparing migration %1_%2 (step %3 of %4)")
-                        .arg(migration.version, 4, 10, QLatin1Char('0'))
-                        .arg(migration.name)
-                        .arg(step + 1)
-                        .arg(migration.onlineSteps.size()));
+            for (qsizetype step = 0; step < migration.onlineSteps.size(); ++step) {
+                const QString& sql = migration.onlineSteps[step];
+                const QString context = QStringLiteral("preparing migration %1_%2 (step %3 of %4)")
+                                            .arg(migration.version, 4, 10, QLatin1Char('0'))
+                                            .arg(migration.name)
+                                            .arg(step + 1)
+                                            .arg(migration.onlineSteps.size());
+                if (!sql.startsWith(QLatin1String(GeneratedStatementsMark))) {
+                    m_session.execScript(sql, context);
+                    continue;
+                }
+                // A query whose rows are the statements to run, each on its own outside a transaction (CREATE INDEX
+                // CONCURRENTLY cannot run in one), for objects the step finds only at run time (the partitions).
+                QStringList statements;
+                QSqlQuery& generated = m_session.exec(sql, {}, context);
+                while (generated.next())
+                    statements.append(generated.value(0).toString());
+                for (const QString& statement : std::as_const(statements))
+                    m_session.execScript(statement, context);
+            }
         }
     }
 

@@ -120,7 +120,8 @@ ContentEditPreview OutboxOperator::previewEdit(
     qint64 id, const std::optional<QString>& payload, const std::optional<QString>& headers)
 {
     QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT status, jsonb_pretty(payload), jsonb_pretty(headers) FROM outbox WHERE id = ?::bigint"),
+        QStringLiteral("SELECT status, jsonb_pretty(payload), jsonb_pretty(headers) FROM outbox_messages "
+                       "WHERE id = ?::bigint"),
         { id }, QStringLiteral("reading the outbox row to edit"));
     if (!q.next())
         throw OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("there is no outbox row %1").arg(id));

@@ -130,6 +130,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
         session.execScript(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"),
             QStringLiteral("reading the overview"));
     }
+    // The rows of the log (migration 0028) not yet published are counted from each lane's, up to the cap.
     QSqlQuery& q = session.exec(QStringLiteral("SELECT ")
             + QStringList { cappedCount(QStringLiteral("status = 'pending'")),
                 cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
@@ -139,21 +140,35 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                 cappedCount(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL")),
                 cappedCount(QStringLiteral("status = 'paused'")) }
                   .join(QStringLiteral(", "))
-            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE ")
+            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(least(min(created_at), log.oldest)) FROM outbox "
+                             "   WHERE ")
             + QLatin1String(BacklogCondition)
             + QStringLiteral("), epoch_ms(now()), "
-                             // outbox_published_at_idx: one index entry, however many rows were published.
-                             "  (SELECT epoch_ms(now()) - epoch_ms(max(published_at)) FROM outbox "
-                             "   WHERE status = 'published')"),
-        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit, limit },
+                             // outbox_published_at_idx: one index entry, however many rows were published; each
+                             // lane's last batch.
+                             "  (SELECT epoch_ms(now()) - epoch_ms(greatest(max(published_at), "
+                             "     (SELECT max(b.settled_at) FROM outbox_lanes l CROSS JOIN LATERAL ("
+                             "        SELECT x.settled_at FROM outbox_lane_batches x WHERE x.lane = l.lane "
+                             "        ORDER BY x.lease_token DESC LIMIT 1) b))) "
+                             "   FROM outbox WHERE status = 'published'), "
+                             "  log.pending, log.in_flight, log.lease_expired, log.overdue "
+                             "FROM (SELECT count(*) FILTER (WHERE u.status = 'pending') AS pending, "
+                             "        count(*) FILTER (WHERE u.status = 'in_flight') AS in_flight, "
+                             "        count(*) FILTER (WHERE u.lease_expires_at < now()) AS lease_expired, "
+                             "        count(*) FILTER (WHERE u.status = 'pending' "
+                             "          AND u.created_at < now() - ?::bigint * interval '1 millisecond') AS overdue, "
+                             "        min(u.created_at) AS oldest "
+                             "      FROM outbox_log_unpublished(?::int) u) log"),
+        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit, limit, stuckThresholdMs, limit },
         QStringLiteral("reading the overview"));
     q.next();
     OutboxOverview overview;
-    overview.pending = capped(q.value(0).toLongLong());
-    overview.inFlight = capped(q.value(1).toLongLong());
+    overview.pending = capped(q.value(0).toLongLong() + q.value(12).toLongLong());
+    overview.inFlight = capped(q.value(1).toLongLong() + q.value(13).toLongLong());
     overview.failed = capped(q.value(2).toLongLong());
     overview.dead = capped(q.value(3).toLongLong());
-    overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong());
+    overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(14).toLongLong()
+        + q.value(15).toLongLong());
     overview.waiting = capped(q.value(6).toLongLong());
     overview.blockedKeys = capped(q.value(7).toLongLong());
     overview.paused = capped(q.value(8).toLongLong());

@@ -17,7 +17,7 @@ RequeueOutcome RequeueOutcome::read(DbSession& session, const QList<qint64>& ids
         QStringLiteral(
             "WITH t AS MATERIALIZED ("
             "  SELECT id, status, coalesce(error_signature, left(split_part(last_error, E'\\n', 1), 200)) AS cause "
-            "  FROM outbox WHERE id = ANY(?::bigint[])), "
+            "  FROM outbox_messages WHERE id = ANY(?::bigint[])), "
             "common AS (SELECT cause, count(*) AS n FROM t WHERE status IN ('failed', 'dead') "
             "  GROUP BY cause ORDER BY n DESC, cause LIMIT 1) "
             "SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'in_flight'), "

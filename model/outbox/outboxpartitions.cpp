@@ -167,5 +167,14 @@ qint64 OutboxPartitions::dropPublished(qint64 olderThanMs, int batchSize)
                 break;
         }
     }
+    if (!gone.isEmpty()) {
+        // The lanes' batches and ticks of the rows gone (migration 0028).
+        for (;;) {
+            QSqlQuery& history = m_session.exec(QStringLiteral("SELECT outbox_forget_lane_history(?::int)"),
+                { batchSize }, QStringLiteral("forgetting the lanes' history of dropped outbox rows"));
+            if (!history.next() || history.value(0).toInt() < batchSize)
+                break;
+        }
+    }
     return dropped;
 }

@@ -27,6 +27,10 @@ constexpr int ErrorSearchWindowRows = 2000;
 // the walk's way.)
 constexpr int OverdueCollectCap = 10000;
 
+// The rows of the log not yet published that the oldest are looked for among, per lane: a backlog larger than this
+// is an outage, whose oldest rows are among each lane's first.
+constexpr int LogBacklogCap = 10000;
+
 const QString SummaryColumns
     = QStringLiteral("id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
                      "left(split_part(last_error, E'\\n', 1), 200), lease_owner, epoch_ms(lease_expires_at), "
@@ -57,7 +61,7 @@ SqlFragment errorContains(const QString& text)
 std::optional<KeysetQuery> filteredQuery(
     const OutboxFilter& filter, const QString& columns, std::optional<qint64> firstId = std::nullopt)
 {
-    KeysetQuery query(QStringLiteral("outbox"), columns);
+    KeysetQuery query(QStringLiteral("outbox_messages"), columns);
     if (!filter.eventType.isEmpty())
         query.require(QStringLiteral("event_type = ?::text"), { filter.eventType });
     if (!filter.aggregateId.isEmpty())
@@ -83,7 +87,7 @@ std::optional<KeysetQuery> filteredQuery(
         query.require(QStringLiteral("error_signature = ?::text"), { filter.errorSignature });
     // In literals, not binds: a generic plan proves outbox_blocking_idx's predicate only from them.
     if (filter.blockingOnly)
-        query.require(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL"));
+        query.require(QStringLiteral("stored_status = 'dead' AND ordering_key IS NOT NULL"));
     if (!filter.ids.isEmpty())
         query.require(QStringLiteral("id = ANY(?::bigint[])"), { SqlValues::bigintArray(filter.ids) });
     if (filter.createdFrom.isValid())
@@ -110,40 +114,42 @@ std::optional<KeysetQuery> filteredQuery(
         statuses.removeIf([](OutboxStatus status) { return status != OutboxStatus::Dead; });
     if (!filter.errorContains.isEmpty() && !filter.stuckOnly) {
         // One search over the statuses: the planner combines the trigram index with nothing, or with the
-        // other indexes it judges worth it; a status condition naming every status would only mislead it.
+        // other indexes it judges worth it; a status condition naming every status would only mislead it. Only rows
+        // off the log have an error (a row of the log was never tried, or published at its first try).
         if (statuses.size() < OutboxStatusNames.values().size()) {
-            query.require(
-                QStringLiteral("status = ANY(?::text[])"), { SqlValues::nameArray(OutboxStatusNames.names(statuses)) });
+            query.require(QStringLiteral("stored_status = ANY(?::text[])"),
+                { SqlValues::nameArray(OutboxStatusNames.names(statuses)) });
         }
         return query;
     }
     bool anyBranch = false;
     for (const OutboxStatus status : statuses) {
         if (!filter.stuckOnly) {
-            query.addBranch(QStringLiteral("status = ?::text"), { OutboxStatusNames.name(status) });
+            for (const QString& branch : outboxStatusBranches(status))
+                query.addBranch(branch);
             anyBranch = true;
             continue;
         }
         const QString stuck = StuckRowClassifier::condition(status);
         if (stuck.isEmpty())
             continue;
-        QVariantList binds { OutboxStatusNames.name(status) };
+        QVariantList binds;
         if (StuckRowClassifier::needsThreshold(status))
             binds.append(filter.stuckThresholdMs);
-        const QString condition = QStringLiteral("status = ?::text AND ") + stuck;
-        if (status == OutboxStatus::Failed) {
-            const KeysetQuery::FewMatches fewOverdue {
-                { QStringLiteral("(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status IN ('pending', 'failed') "
-                                 "AND %1 LIMIT ?::int) overdue) < ?::int")
-                        .arg(stuck),
-                    { filter.stuckThresholdMs, OverdueCollectCap, OverdueCollectCap } },
-                QStringLiteral("next_attempt_at, id"), OverdueCollectCap
-            };
-            query.addBranch(condition, binds, fewOverdue);
-        } else {
-            query.addBranch(condition, binds);
-        }
         anyBranch = true;
+        if (status != OutboxStatus::Failed) {
+            for (const QString& branch : outboxStatusBranches(status))
+                query.addBranch(branch + QStringLiteral(" AND ") + stuck, binds);
+            continue;
+        }
+        const KeysetQuery::FewMatches fewOverdue {
+            { QStringLiteral("(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status IN ('pending', 'failed') "
+                             "AND %1 LIMIT ?::int) overdue) < ?::int")
+                    .arg(stuck),
+                { filter.stuckThresholdMs, OverdueCollectCap, OverdueCollectCap } },
+            QStringLiteral("next_attempt_at, id"), OverdueCollectCap
+        };
+        query.addBranch(QStringLiteral("stored_status = 'failed' AND ") + stuck, binds, fewOverdue);
     }
     if (!anyBranch)
         return std::nullopt;
@@ -232,18 +238,23 @@ QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int 
 QList<OutboxRowSummary> OutboxReadRepository::rowsByIds(const QList<qint64>& ids)
 {
     return SqlValues::collect(m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-                                      + QStringLiteral(" FROM outbox WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+                                      + QStringLiteral(" FROM outbox_messages WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
                                   { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows")),
         summaryFromRow);
 }
 
 QList<OutboxRowSummary> OutboxReadRepository::oldestUnpublished(int limit)
 {
-    // outbox_unpublished_created_idx, in its order.
+    // Off the log outbox_unpublished_created_idx, in its order; in the log each lane's rows not yet published.
     return SqlValues::collect(
-        m_session.exec(QStringLiteral("SELECT ") + SummaryColumns + QStringLiteral(" FROM outbox WHERE ")
-                + QLatin1String(BacklogCondition) + QStringLiteral(" ORDER BY created_at, id LIMIT ?::int"),
-            { limit }, QStringLiteral("reading the oldest unpublished rows")),
+        m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+                + QStringLiteral(" FROM outbox_messages WHERE id IN ("
+                                 "  (SELECT id FROM outbox WHERE %1 ORDER BY created_at, id LIMIT ?::int) "
+                                 "  UNION ALL (SELECT u.id FROM outbox_log_unpublished(?::int) u "
+                                 "             ORDER BY u.created_at, u.id LIMIT ?::int)) "
+                                 "ORDER BY created_at, id LIMIT ?::int")
+                      .arg(QLatin1String(BacklogCondition)),
+            { limit, LogBacklogCap, limit, limit }, QStringLiteral("reading the oldest unpublished rows")),
         summaryFromRow);
 }
 
@@ -253,8 +264,8 @@ std::optional<OutboxRowSummary> OutboxReadRepository::keyHead(const OutboxRowSum
         return std::nullopt;
     // outbox_ordering_idx: the key's first entry.
     QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-            + QStringLiteral(" FROM outbox WHERE ordering_key = ?::text AND id < ?::bigint "
-                             "  AND status IN ('pending', 'in_flight', 'failed', 'dead') ORDER BY id LIMIT 1"),
+            + QStringLiteral(" FROM outbox_messages WHERE ordering_key = ?::text AND id < ?::bigint "
+                             "  AND stored_status IN ('pending', 'in_flight', 'failed', 'dead') ORDER BY id LIMIT 1"),
         { row.orderingKey, row.id }, QStringLiteral("reading the row that outbox row %1 waits behind").arg(row.id));
     if (!q.next())
         return std::nullopt;
@@ -277,7 +288,7 @@ std::optional<OutboxRowDetail> OutboxReadRepository::detail(qint64 id)
 {
     QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
             + QStringLiteral(", dedupe_key, payload::text, headers::text, coalesce(last_error, ''), lease_token, "
-                             "epoch_ms(updated_at) FROM outbox WHERE id = ?::bigint"),
+                             "epoch_ms(updated_at) FROM outbox_messages WHERE id = ?::bigint"),
         { id }, QStringLiteral("reading outbox row %1").arg(id));
     if (!q.next())
         return std::nullopt;
@@ -310,7 +321,7 @@ QList<OutboxRowSummary> OutboxReadRepository::forAggregate(
     const QString& aggregateType, const QString& aggregateId, int limit)
 {
     QSqlQuery& q = m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-            + QStringLiteral(" FROM outbox WHERE aggregate_id = ?::text AND aggregate_type = ?::text "
+            + QStringLiteral(" FROM outbox_messages WHERE aggregate_id = ?::text AND aggregate_type = ?::text "
                              "ORDER BY id DESC LIMIT ?::int"),
         { aggregateId, aggregateType, limit }, QStringLiteral("reading the aggregate's events"));
     return SqlValues::collect(q, summaryFromRow);
@@ -318,12 +329,16 @@ QList<OutboxRowSummary> OutboxReadRepository::forAggregate(
 
 BacklogSample OutboxReadRepository::sampleBacklog(int countCap)
 {
-    // Both sub-queries read only the partial index of unpublished rows; the count stops at the cap.
+    // Off the log the partial index of unpublished rows, the count stopping at the cap; in the log each lane's rows
+    // not yet published, up to the cap.
     QSqlQuery& q = m_session.exec(
-        QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) s), "
-                       "       coalesce((SELECT epoch_ms(now()) - epoch_ms(min(created_at)) FROM outbox WHERE %1), 0)")
+        QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) s) + log.rows, "
+                       "  coalesce(epoch_ms(now()) - epoch_ms(least((SELECT min(created_at) FROM outbox WHERE %1), "
+                       "                                            log.oldest_created_at)), 0) "
+                       "FROM (SELECT count(*) AS rows, min(u.created_at) AS oldest_created_at "
+                       "      FROM outbox_log_unpublished(?::int) u) log")
             .arg(QLatin1String(BacklogCondition)),
-        { countCap + 1 }, QStringLiteral("sampling the outbox backlog"));
+        { countCap + 1, countCap + 1 }, QStringLiteral("sampling the outbox backlog"));
     q.next();
     const qint64 counted = q.value(0).toLongLong();
     return BacklogSample { qMin<qint64>(counted, countCap), counted > countCap, q.value(1).toLongLong() };

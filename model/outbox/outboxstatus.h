@@ -3,6 +3,8 @@
 
 #include "db/enumnames.h"
 
+#include <QStringList>
+
 // The states of an outbox row (outbox.status); docs/operators-guide.md, "Outbox statuses and who may change them",
 // says who may change which.
 enum class OutboxStatus {
@@ -30,8 +32,34 @@ inline constexpr EnumNames<OutboxStatus, 8> OutboxStatusNames({ {
 
 // The backlog: rows not yet published that the relay still means to publish (dead rows wait for an operator;
 // waiting rows for an older row of their key, paused ones for their type's resume), as
-// outbox_unpublished_created_idx (migration 0019) indexes them.
+// outbox_unpublished_created_idx (migration 0019) indexes them among the rows off the log (outbox.status set). The
+// rows of the log not yet published (migration 0028) are outbox_log_unpublished()'s.
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused')";
+
+// The rows in `status`, over outbox_messages, as conditions each of which one index serves in id order. Off the log
+// the stored status says it. A row of the log (stored_status NULL) is pending or in flight only at or above
+// outbox_log_floor(), and published otherwise: its branch walks the log's rows newest first past the few not yet
+// published.
+inline QStringList outboxStatusBranches(OutboxStatus status)
+{
+    const QString name = OutboxStatusNames.name(status);
+    const QString stored = QStringLiteral("stored_status = '%1'").arg(name);
+    switch (status) {
+    case OutboxStatus::Pending:
+    case OutboxStatus::InFlight:
+        return { stored,
+            QStringLiteral("stored_status IS NULL AND id >= (SELECT outbox_log_floor()) AND status = '%1'").arg(name) };
+    case OutboxStatus::Published:
+        return { stored, QStringLiteral("stored_status IS NULL AND status = 'published'") };
+    case OutboxStatus::Failed:
+    case OutboxStatus::Dead:
+    case OutboxStatus::Waiting:
+    case OutboxStatus::Discarded:
+    case OutboxStatus::Paused:
+        break;
+    }
+    return { stored };
+}
 
 // Whether rows in `status` are in the backlog (BacklogCondition says the same in SQL; a unit test compares the two).
 constexpr bool isBacklog(OutboxStatus status)

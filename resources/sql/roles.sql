@@ -23,7 +23,7 @@ $$;
 GRANT USAGE ON SCHEMA public TO outbox_viewer, outbox_operator;
 GRANT SELECT ON orders, idempotency_keys, outbox, outbox_attempts, audit_log, metric_rollups, backlog_samples,
     schema_migrations, inbox, customer_order_counts, relay_nodes, outbox_failure_counts, outbox_pauses,
-    outbox_throughput_seconds, outbox_partitions
+    outbox_throughput_seconds, outbox_partitions, outbox_messages, outbox_lanes, outbox_ticks, outbox_lane_batches
     TO outbox_viewer, outbox_operator;
 GRANT EXECUTE ON FUNCTION epoch_ms(timestamptz), relay_node_state(relay_nodes, timestamptz),
     outbox_error_signature(text), outbox_signature_id(text), outbox_failure_event_types(text),

@@ -39,26 +39,29 @@ struct Schema {
     DbSession& admin;
 };
 
-// The outbox without what only the console needs: every index but the primary key and the relay's three
+// The outbox without what only the console needs: every index but the primary key and the relay's five
 // (outbox_due_idx for claims, outbox_ordering_idx for the claim's search of each key's blocker, outbox_lease_idx for
-// rescues), and no error-signature (0005) or failure-count (0008) trigger. The wake-up (0012), ordering (0013) and
-// dedupe-key (0021) triggers stay: the relay and the writers rely on them. Without outbox_ordering_idx this schema
-// drained slower than the full one, so it priced nothing.
+// rescues, and the log's outbox_log_idx and outbox_log_txid_idx for the lanes' batches and ranges), and no
+// error-signature (0005) or failure-count (0008) trigger. The wake-up (0012), ordering (0013) and dedupe-key (0021)
+// triggers stay: the relay and the writers rely on them. Without outbox_ordering_idx this schema drained slower than
+// the full one, so it priced nothing.
 void dropConsoleIndexesAndTriggers(DbSession& admin)
 {
-    admin.execScript(QStringLiteral("DO $$ DECLARE r record; BEGIN "
-                                    "FOR r IN SELECT i.indexrelid::regclass AS name FROM pg_index i "
-                                    "  WHERE i.indrelid = 'outbox'::regclass "
-                                    "    AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid) "
-                                    "    AND i.indexrelid::regclass::text "
-                                    "      NOT IN ('outbox_due_idx', 'outbox_ordering_idx', 'outbox_lease_idx') LOOP "
-                                    "  EXECUTE format('DROP INDEX %s', r.name); "
-                                    "END LOOP; END $$; "
-                                    "DROP TRIGGER outbox_sign_last_error ON outbox; "
-                                    "DROP TRIGGER outbox_count_failures_insert ON outbox; "
-                                    "DROP TRIGGER outbox_count_failures_update ON outbox; "
-                                    "DROP TRIGGER outbox_count_failures_delete ON outbox; "
-                                    "DROP TRIGGER outbox_count_failures_truncate ON outbox;"),
+    admin.execScript(
+        QStringLiteral("DO $$ DECLARE r record; BEGIN "
+                       "FOR r IN SELECT i.indexrelid::regclass AS name FROM pg_index i "
+                       "  WHERE i.indrelid = 'outbox'::regclass "
+                       "    AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid) "
+                       "    AND i.indexrelid::regclass::text "
+                       "      NOT IN ('outbox_due_idx', 'outbox_ordering_idx', 'outbox_lease_idx', 'outbox_log_idx', "
+                       "              'outbox_log_txid_idx') LOOP "
+                       "  EXECUTE format('DROP INDEX %s', r.name); "
+                       "END LOOP; END $$; "
+                       "DROP TRIGGER outbox_sign_last_error ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_insert ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_update ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_delete ON outbox; "
+                       "DROP TRIGGER outbox_count_failures_truncate ON outbox;"),
         QStringLiteral("dropping the console's indexes and triggers"));
 }
 

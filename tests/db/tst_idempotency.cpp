@@ -508,7 +508,7 @@ private slots:
         QCOMPARE(result.body.value(QStringLiteral("currency")).toString(), QStringLiteral("USD"));
         QSqlQuery& q = session().exec(
             QStringLiteral("SELECT event_type, aggregate_type, aggregate_id, dedupe_key, status, payload::text, "
-                           "headers->>'idempotency_key' FROM outbox"),
+                           "headers->>'idempotency_key' FROM outbox_messages"),
             {}, QStringLiteral("outbox row"));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("order.created"));

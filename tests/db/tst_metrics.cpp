@@ -110,7 +110,7 @@ private slots:
                                "  coalesce(sum(epoch_ms(published_at) - epoch_ms(created_at)), 0)::bigint, "
                                "  coalesce(max(epoch_ms(published_at) - epoch_ms(created_at)), 0), "
                                "  count(*) FILTER (WHERE status = 'dead'), "
-                               "  (SELECT count(*) FROM outbox_attempts) FROM outbox"),
+                               "  (SELECT count(*) FROM outbox_attempts) FROM outbox_messages"),
                 {}, QStringLiteral("brute force"));
             QVERIFY(q.next());
             QCOMPARE(sum.published, q.value(0).toLongLong());
@@ -123,10 +123,9 @@ private slots:
 
         // Histogram and quantiles against the raw latencies.
         QList<qint64> latencies;
-        QSqlQuery& raw
-            = session().exec(QStringLiteral("SELECT epoch_ms(published_at) - epoch_ms(created_at) FROM outbox "
-                                            "WHERE status = 'published' ORDER BY 1"),
-                {}, QStringLiteral("latencies"));
+        QSqlQuery& raw = session().exec(QStringLiteral("SELECT epoch_ms(published_at) - epoch_ms(created_at) FROM "
+                                                       "outbox_messages WHERE status = 'published' ORDER BY 1"),
+            {}, QStringLiteral("latencies"));
         while (raw.next())
             latencies.append(raw.value(0).toLongLong());
         QList<qint64> bruteHistogram(LatencyHistogram::Buckets, 0);

@@ -121,12 +121,42 @@ private:
             { rows });
     }
 
+    // Counts rows by their state as outbox_messages derives it: a row in the log (stored status NULL) is pending,
+    // in flight or published by its lane's cursor (migration 0028).
     qint64 count(const QString& where)
     {
-        return db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE ") + where).toLongLong();
+        return db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE ") + where).toLongLong();
+    }
+
+    // Every row a worker can claim now: a claim of rows in the log takes one lane's batch, so a worker that holds
+    // them all has claimed until a claim took none.
+    static QList<OutboxMessage> claimAll(
+        OutboxLeaseRepository& lease, const QString& relay, const QString& worker, int batchSize, qint64 leaseMs)
+    {
+        QList<OutboxMessage> claimed;
+        for (;;) {
+            const QList<OutboxMessage> batch = lease.claimDue(relay, worker, batchSize, leaseMs).messages;
+            if (batch.isEmpty())
+                return claimed;
+            claimed += batch;
+        }
+    }
+
+    // The lane fence a row of the log was claimed with: -(lease_token * 16 + lane) of its lane's lease.
+    qint64 laneFenceOf(qint64 id)
+    {
+        return db()
+            .scalar(QStringLiteral("SELECT -(l.lease_token * 16 + l.lane) FROM outbox o "
+                                   "JOIN outbox_lanes l ON l.lane = outbox_lane(o.ordering_key, o.id) "
+                                   "WHERE o.id = ?::bigint AND l.claimed_through IS NOT NULL"),
+                { id })
+            .toLongLong();
     }
 
 private slots:
+    // The fixture's TRUNCATE empties the outbox, but the lanes' cursors and leases (migration 0028) live in
+    // outbox_lanes: a lane left leased by a test (a claim never completed) would hold the next test's rows of that
+    // lane until its lease expired. Every lane starts afresh, unleased, at a new tick.
     // Faults in front of a real sink do not hide that sink's outage: were ensureReachable() answered by the faults,
     // the relay would take the broker to be back (and say "available again" while its link is still cut).
     void injectedFaultsAskTheSinkBehindThemWhetherItIsReachable()
@@ -173,13 +203,14 @@ private slots:
             }
         });
         qint64 watched = 0;
-        QTRY_VERIFY_WITH_TIMEOUT((watched = db().scalar(QStringLiteral("SELECT coalesce(min(id), 0) FROM outbox "
+        QTRY_VERIFY_WITH_TIMEOUT((watched = db().scalar(QStringLiteral("SELECT coalesce(min(id), 0) "
+                                                                       "FROM outbox_messages "
                                                                        "WHERE status = 'in_flight'"))
                                                 .toLongLong())
                 > 0,
             10'000);
         const QString leaseOf = QStringLiteral("SELECT coalesce((extract(epoch FROM lease_expires_at) * 1000)::bigint, "
-                                               "0) FROM outbox WHERE id = ?::bigint AND status = 'in_flight'");
+                                               "0) FROM outbox_messages WHERE id = ?::bigint AND status = 'in_flight'");
         const qint64 claimedUntil = db().scalar(leaseOf, { watched }).toLongLong();
         QVERIFY(claimedUntil > 0);
         QTRY_VERIFY_WITH_TIMEOUT(db().scalar(leaseOf, { watched }).toLongLong() > claimedUntil, 5'000);
@@ -222,14 +253,14 @@ private slots:
         // Every failed attempt is in the history, with its attempt number, and nothing else is.
         const qint64 attemptRows = db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts")).toLongLong();
         QCOMPARE(attemptRows, totals.failed);
-        QCOMPARE(
-            db().scalar(QStringLiteral("SELECT count(*) FROM outbox o WHERE o.attempts - (o.status = 'published')::int "
-                                       "<> (SELECT count(*) FROM outbox_attempts a WHERE a.outbox_id = o.id)"))
-                .toLongLong(),
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages o "
+                                            "WHERE o.attempts - (o.status = 'published')::int "
+                                            "<> (SELECT count(*) FROM outbox_attempts a WHERE a.outbox_id = o.id)"))
+                     .toLongLong(),
             0LL);
         QCOMPARE(
             db().scalar(QStringLiteral(
-                            "SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
+                            "SELECT count(*) FROM outbox_attempts a JOIN outbox_messages o ON o.id = a.outbox_id "
                             "WHERE a.attempt < 1 OR a.attempt > o.attempts OR a.error NOT LIKE '%injected fault%'"))
                 .toLongLong(),
             0LL);
@@ -283,17 +314,22 @@ private slots:
         auto sessionB = db().openSession(QStringLiteral("worker-b"));
         OutboxLeaseRepository a(*sessionA);
         OutboxLeaseRepository b(*sessionB);
-        const QList<OutboxMessage> claimedByA
-            = a.claimDue(QStringLiteral("A"), QStringLiteral("A"), 10, 30'000).messages;
+        const QList<OutboxMessage> claimedByA = claimAll(a, QStringLiteral("A"), QStringLiteral("A"), 10, 30'000);
         QCOMPARE(claimedByA.size(), 3);
+        // Rows of the log: each is leased with its lane, under the lane's fence.
+        for (const OutboxMessage& m : claimedByA)
+            QCOMPARE(m.leaseToken, laneFenceOf(m.id));
 
-        // A stalls past its lease; B rescues the rows and claims them again.
-        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
+        // A stalls past its lease (its lanes'); B rescues the rows and claims them again.
+        db().exec(QStringLiteral("UPDATE outbox_lanes SET lease_expires_at = now() - interval '1 second' "
+                                 "WHERE claimed_through IS NOT NULL"));
         QCOMPARE(b.rescueExpiredLeases(QStringLiteral("B"), 5, 100).size(), 3);
         const QList<OutboxMessage> claimedByB
             = b.claimDue(QStringLiteral("B"), QStringLiteral("B"), 10, 30'000).messages;
         QCOMPARE(claimedByB.size(), 3);
-        QCOMPARE(claimedByB.first().leaseToken, claimedByA.first().leaseToken + 1);
+        // Rescued, they left the log: B's claim is each row's own first lease, a fence other than A's.
+        for (const OutboxMessage& m : claimedByB)
+            QCOMPARE(m.leaseToken, 1LL);
 
         // A wakes up and reports its stale results: both are refused by the fencing token.
         QList<LeaseFence> staleFences;
@@ -305,7 +341,7 @@ private slots:
         // Each of A's lease operations is refused too: a hand-back would undo B's claim, an extension prolong it.
         const QString leases = QStringLiteral("SELECT string_agg(status || '/' || attempts || '/' || "
                                               "coalesce(lease_expires_at::text, '-'), ',' ORDER BY id) "
-                                              "FROM outbox");
+                                              "FROM outbox_messages");
         const QString leasedToB = db().scalar(leases).toString();
         QVERIFY(a.markPublished(staleFences).isEmpty());
         QVERIFY(a.markFailed(QStringLiteral("A"), staleFailures, 5).isEmpty());
@@ -347,8 +383,7 @@ private slots:
         QFETCH(QString, error);
         seed(2);
         OutboxLeaseRepository lease(session());
-        const QList<OutboxMessage> claimed
-            = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000).messages;
+        const QList<OutboxMessage> claimed = claimAll(lease, QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000);
         QCOMPARE(claimed.size(), 2);
         // Beside another row's error, so that the array has a separator to get wrong.
         const QList<FailedRow> failed = lease.markFailed(QStringLiteral("r/w0"),
@@ -411,11 +446,13 @@ private slots:
         QFETCH(QString, call);
         QFETCH(QString, message);
         seed(2);
-        OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000);
+        OutboxLeaseRepository lease(session());
+        QCOMPARE(claimAll(lease, QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000).size(), 2);
         const QString before = db().scalar(QStringLiteral("SELECT string_agg(id || status || lease_token || "
                                                           "  coalesce(lease_expires_at::text, ''), ',' ORDER BY id) "
-                                                          "FROM outbox"))
+                                                          "FROM outbox_messages"))
                                    .toString();
+        QVERIFY(!before.isEmpty());
         try {
             session().exec(call, {}, QStringLiteral("calling a relay function"));
             QFAIL("the call was accepted");
@@ -423,14 +460,16 @@ private slots:
             QVERIFY2(error.message().contains(message), qPrintable(error.message()));
         }
         QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(id || status || lease_token || "
-                                            "  coalesce(lease_expires_at::text, ''), ',' ORDER BY id) FROM outbox"))
+                                            "  coalesce(lease_expires_at::text, ''), ',' ORDER BY id) "
+                                            "FROM outbox_messages"))
                      .toString(),
             before);
     }
 
     // A completion rolled back by a deadlock (here a trigger raises 40P01 once, as the deadlock detector would when a
     // completion meets another relay's claim) runs again at once: its publishes stand, so leaving the rows to their
-    // lease's expiry would have them rescued and published twice.
+    // lease's expiry would have them rescued and published twice. A completion publishes rows of the log by settling
+    // their lane's batch (a row of outbox_lane_batches), rows off the log by their status: the trigger is on both.
     void aCompletionRolledBackByADeadlockRunsAgain()
     {
         seed(20);
@@ -443,11 +482,14 @@ private slots:
                            "  RETURN NEW; "
                            "END $$; "
                            "CREATE TRIGGER deadlock_once BEFORE UPDATE OF status ON outbox FOR EACH ROW "
-                           "WHEN (NEW.status = 'published') EXECUTE FUNCTION deadlock_once()"),
+                           "WHEN (NEW.status = 'published') EXECUTE FUNCTION deadlock_once(); "
+                           "CREATE TRIGGER deadlock_once BEFORE INSERT ON outbox_lane_batches FOR EACH ROW "
+                           "EXECUTE FUNCTION deadlock_once()"),
             QStringLiteral("arranging a deadlock"));
         const auto dropTrigger = qScopeGuard([this] {
-            session().execScript(QStringLiteral("DROP TRIGGER deadlock_once ON outbox; DROP FUNCTION deadlock_once(); "
-                                                "DROP SEQUENCE completion_deadlocks"),
+            session().execScript(QStringLiteral("DROP TRIGGER deadlock_once ON outbox; "
+                                                "DROP TRIGGER deadlock_once ON outbox_lane_batches; "
+                                                "DROP FUNCTION deadlock_once(); DROP SEQUENCE completion_deadlocks"),
                 QStringLiteral("removing the deadlock"));
         });
         const auto deliveries = std::make_shared<RecordingSink::Deliveries>();
@@ -476,7 +518,7 @@ private slots:
         QCOMPARE(totals.published, 19LL);
         QCOMPARE(totals.dead, 1LL);
         QCOMPARE(count(QStringLiteral("status = 'published'")), 19LL);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '7'")).toString(),
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox_messages WHERE aggregate_id = '7'")).toString(),
             QStringLiteral("dead"));
         QCOMPARE(
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts a JOIN outbox o ON o.id = a.outbox_id "
@@ -487,17 +529,29 @@ private slots:
     }
 
     // A relay that died between claim and completion leaves rows in flight; once the lease has expired any
-    // worker rescues them, the crash counts as a failed attempt, and repeated crashes end in dead.
+    // worker rescues them, the crash counts as a failed attempt, and repeated crashes end in dead. Row 1 is in the
+    // log, claimed with its lane; row 2 is off it, failed twice already and due, so the crash costs its third and
+    // last attempt.
     void crashedWorkersRowsAreRescued()
     {
-        seed(2);
+        seed(1);
+        db().exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
+                                 "  status, attempts, next_attempt_at) "
+                                 "VALUES ('order', '2', 'order.created', jsonb_build_object('n', 2), 'test:2', "
+                                 "  'failed', 2, now())"));
         auto crashed = db().openSession(QStringLiteral("crashed"));
-        QCOMPARE(OutboxLeaseRepository(*crashed)
-                     .claimDue(QStringLiteral("crashed-host"), QStringLiteral("crashed-host/w0"), 10, 30'000)
-                     .messages.size(),
+        OutboxLeaseRepository crashedLease(*crashed);
+        QCOMPARE(claimAll(crashedLease, QStringLiteral("crashed-host"), QStringLiteral("crashed-host/w0"), 10, 30'000)
+                     .size(),
             2);
-        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second'"));
-        db().exec(QStringLiteral("UPDATE outbox SET attempts = 3 WHERE aggregate_id = '2'"));
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status || '/' || attempts || '/' || "
+                                            "  coalesce(stored_status, 'log'), ',' ORDER BY id) FROM outbox_messages"))
+                     .toString(),
+            QStringLiteral("in_flight/1/log,in_flight/3/in_flight"));
+        db().exec(QStringLiteral("UPDATE outbox_lanes SET lease_expires_at = now() - interval '1 second' "
+                                 "WHERE claimed_through IS NOT NULL"));
+        db().exec(QStringLiteral("UPDATE outbox SET lease_expires_at = now() - interval '1 second' "
+                                 "WHERE status = 'in_flight'"));
 
         RelayOptions options = testOptions();
         options.workers = 1;
@@ -506,10 +560,11 @@ private slots:
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.rescued, 2LL);
         QCOMPARE(totals.published, 1LL);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status || '/' || attempts FROM outbox WHERE aggregate_id = '1'"))
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status || '/' || attempts FROM outbox_messages "
+                                            "WHERE aggregate_id = '1'"))
                      .toString(),
             QStringLiteral("published/2"));
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE aggregate_id = '2'")).toString(),
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox_messages WHERE aggregate_id = '2'")).toString(),
             QStringLiteral("dead"));
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_attempts "
                                             "WHERE error LIKE 'lease of crashed-host/w0 expired at %presumed crashed'"))

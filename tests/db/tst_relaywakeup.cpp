@@ -6,6 +6,7 @@
 #include "db/retrydelay.h"
 #include "operations/outboxoperator.h"
 #include "relay/duewatch.h"
+#include "relay/outboxleaserepository.h"
 #include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/runningrelay.h"
@@ -91,11 +92,14 @@ private:
         return db().scalar(QStringLiteral("SELECT outbox_enqueue('order', '1', 'order.created', '{}')")).toLongLong();
     }
 
-    // published_at - `since` in ms, once the row is published; a day if it is not within `timeoutMs`.
+    // published_at - `since` in ms, once the row is published; a day if it is not within `timeoutMs`. Read from
+    // outbox_messages: a row in the log is published, and when, by its lane's batch (migration 0028).
     qint64 waitForPublished(qint64 id, const QString& since, int timeoutMs)
     {
         const auto published = [&] {
-            return db().scalar(QStringLiteral("SELECT status = 'published' FROM outbox WHERE id = ?"), { id }).toBool();
+            return db()
+                .scalar(QStringLiteral("SELECT status = 'published' FROM outbox_messages WHERE id = ?"), { id })
+                .toBool();
         };
         QDeadlineTimer deadline(timeoutMs);
         while (!published()) {
@@ -103,8 +107,8 @@ private:
                 return 86'400'000;
             QTest::qWait(5);
         }
-        const qint64 ms = db().scalar(QStringLiteral("SELECT epoch_ms(published_at) - epoch_ms(%1) FROM outbox "
-                                                     "WHERE id = ?")
+        const qint64 ms = db().scalar(QStringLiteral("SELECT epoch_ms(published_at) - epoch_ms(%1) "
+                                                     "FROM outbox_messages WHERE id = ?")
                                           .arg(since),
                                   { id })
                               .toLongLong();
@@ -169,7 +173,7 @@ private slots:
         QVERIFY(sawDueWatchHeld(true, 10'000));
         const qint64 id = insertRow(QStringLiteral("INSERT"));
         const qint64 lateMs = waitForPublished(id, QStringLiteral("next_attempt_at"), 10'000);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox WHERE id = ?"), { id }).toInt(), 2);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT attempts FROM outbox_messages WHERE id = ?"), { id }).toInt(), 2);
         QVERIFY2(lateMs >= 0 && lateMs < FallbackPollMs / 10,
             qPrintable(QStringLiteral("%1 ms after next_attempt_at").arg(lateMs)));
     }
@@ -192,7 +196,8 @@ private slots:
         }
         runningFirst.stop();
         runningSecond.stop();
-        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' AND attempts = 1"))
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages "
+                                            "WHERE status = 'published' AND attempts = 1"))
                      .toLongLong(),
             10LL);
     }
@@ -239,15 +244,31 @@ private slots:
         const qint64 failed = insertRow(QStringLiteral("INSERT"));
         QCOMPARE(notificationsUpToAMarker(listener), oneWakeUp);
 
-        db().exec(QStringLiteral("UPDATE outbox SET status = 'in_flight', lease_owner = 'w', "
-                                 "lease_expires_at = now() + interval '1 minute' WHERE id IN (?, ?)"),
-            { quiet, failed });
-        db().exec(QStringLiteral("UPDATE outbox SET status = 'published', published_at = now(), lease_owner = NULL, "
-                                 "lease_expires_at = NULL WHERE id = ?"),
-            { quiet });
-        db().exec(QStringLiteral("UPDATE outbox SET status = 'failed', next_attempt_at = now() + interval '1 hour', "
-                                 "lease_owner = NULL, lease_expires_at = NULL WHERE id = ?"),
-            { failed });
+        // The relay's claims and completions, through its functions: both rows are in the log, each claimed with
+        // its lane (migration 0028); one is published, the other fails and is due again in an hour.
+        OutboxLeaseRepository lease(session());
+        QList<OutboxMessage> claimed;
+        for (int claim = 0; claim < 2; ++claim)
+            claimed += lease.claimDue(QStringLiteral("r"), QStringLiteral("w"), 10, 60'000).messages;
+        QCOMPARE(claimed.size(), 2);
+        for (const OutboxMessage& message : std::as_const(claimed)) {
+            if (message.id == quiet) {
+                QCOMPARE(lease.markPublished({ { message.id, message.leaseToken } }).size(), 1);
+            } else {
+                QCOMPARE(message.id, failed);
+                QCOMPARE(lease
+                             .markFailed(QStringLiteral("w"),
+                                 { { message.id, message.leaseToken, QStringLiteral("refused"), 3'600'000 } }, 5)
+                             .size(),
+                    1);
+            }
+        }
+        QCOMPARE(db().scalar(QStringLiteral("SELECT string_agg(status, ',' ORDER BY id) FROM outbox_messages "
+                                            "WHERE id IN (?, ?) AND (status = 'published' "
+                                            "  OR next_attempt_at > now() + interval '59 minutes')"),
+                         { quiet, failed })
+                     .toString(),
+            QStringLiteral("published,failed"));
         QCOMPARE(notificationsUpToAMarker(listener), nothing);
 
         db().exec(

@@ -134,6 +134,42 @@ private slots:
         QCOMPARE(insertedInto(QStringLiteral("after")), openPartition());
     }
 
+    // Rows of the log (migration 0028) go with their partition once their lanes' batches settled before the cutoff;
+    // the batches and the ticks behind them go too, whatever the purge's batch size.
+    void aPartitionOfTheLogIsDroppedWithItsLanesHistory_data() { batchSizes(); }
+
+    void aPartitionOfTheLogIsDroppedWithItsLanesHistory()
+    {
+        QFETCH(int, batchSize);
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', g::text, 'e', '{}') FROM generate_series(1, 40) g"));
+        OutboxLeaseRepository lease(session());
+        for (;;) {
+            const OutboxLeaseRepository::Claim claim
+                = lease.claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 10, 30'000);
+            if (claim.messages.isEmpty())
+                break;
+            QList<LeaseFence> fences;
+            for (const OutboxMessage& message : claim.messages)
+                fences.append({ message.id, message.leaseToken });
+            QCOMPARE(lease.markPublished(fences).size(), fences.size());
+        }
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published' "
+                                      "  AND stored_status IS NULL")),
+            40LL);
+        const qint64 batches = count(QStringLiteral("SELECT count(*) FROM outbox_lane_batches"));
+        QVERIFY(batches >= count(QStringLiteral("SELECT count(DISTINCT outbox_lane(ordering_key, id)) FROM outbox")));
+        // Settled yesterday: not yet gone at a two-day cutoff, gone at a half-day one.
+        db().exec(QStringLiteral("UPDATE outbox_lane_batches SET settled_at = now() - interval '1 day'"));
+        QCOMPARE(RetentionPurger(session(), batchSize).purgePublishedOutbox(2 * Day, 0), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_lane_batches")), batches);
+        QCOMPARE(RetentionPurger(session(), batchSize).purgePublishedOutbox(Day / 2, 0), 40LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_lane_batches")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_ticks "
+                                      "WHERE id < (SELECT min(done_tick) FROM outbox_lanes)")),
+            0LL);
+    }
+
     // A detached partition is counted a chunk at a time (migration 0023) and its files go one relation at a time
     // (migration 0022); a purge that stopped between them (a crash, a cancel) leaves a table counted in part and with
     // some of its indexes, which the next purge, or outbox_drop_detached(), finishes, counting its rows exactly.
@@ -582,9 +618,11 @@ private slots:
         }
         closedPublishedPartition(20);
         addRows(QStringLiteral("pending"), QStringLiteral("0 s"), 5);
+        // Off the log, like the old row and the five above: the claim of the rows off the log takes them together.
         const qint64 young = count(
             QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, "
-                           "  ordering_key) VALUES ('order', 'young', 'e', '{}', 'young', 'key') RETURNING id"));
+                           "  ordering_key, status) VALUES ('order', 'young', 'e', '{}', 'young', 'key', 'pending') "
+                           "RETURNING id"));
         const qint64 floor = count(QStringLiteral("SELECT outbox_live_floor()"));
         QCOMPARE(floor,
             db().scalar(
@@ -603,7 +641,8 @@ private slots:
         QCOMPARE(ids.contains(old), claimed);
         QCOMPARE(ids.contains(young), claimed);
         QCOMPARE(ids.size(), claimed ? 7 : 5);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { young }).toString(),
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox_messages WHERE id = ?::bigint"), { young })
+                     .toString(),
             claimed ? QStringLiteral("in_flight") : QStringLiteral("waiting"));
     }
 
@@ -679,7 +718,7 @@ private slots:
             const qint64 before = written;
             // Wait for rows the relays published since the last round, then drop them with their partition.
             QTRY_VERIFY_WITH_TIMEOUT(written >= before + 200
-                    && count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")) > 0,
+                    && count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")) > 0,
                 20'000);
             dropped += RetentionPurger(session()).purgePublishedOutbox(0, 0);
         }
@@ -687,7 +726,8 @@ private slots:
         writer.join();
         QVERIFY2(writerError.isEmpty(), qPrintable(writerError));
         QTRY_COMPARE_WITH_TIMEOUT(
-            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status <> 'published'")), 0LL, 30'000);
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status IS DISTINCT FROM 'published'")),
+            0LL, 30'000);
         running.stop();
 
         const QList<OutboxMessage> delivered = deliveries->snapshot();

@@ -91,13 +91,15 @@ private:
         while (names.next())
             tables.append(names.value(0).toString());
         for (const QString& table : tables) {
-            // Without the moments a row was written at install or upgrade (a version applied, a partition opened).
-            QSqlQuery& r
-                = session.exec(QStringLiteral("SELECT string_agg(row, ', ' ORDER BY row) FROM ("
-                                              "  SELECT (to_jsonb(t) - 'applied_at' - 'opened_at')::text AS row "
-                                              "  FROM %1 t) rows")
-                                   .arg(table),
-                    {}, QStringLiteral("reading the rows of %1").arg(table));
+            // Without the moments a row was written at install or upgrade (a version applied, a partition opened, the
+            // log's first tick taken, with the snapshot of that moment).
+            QSqlQuery& r = session.exec(
+                QStringLiteral(
+                    "SELECT string_agg(row, ', ' ORDER BY row) FROM ("
+                    "  SELECT (to_jsonb(t) - 'applied_at' - 'opened_at' - 'taken_at' - 'snapshot')::text AS row "
+                    "  FROM %1 t) rows")
+                    .arg(table),
+                {}, QStringLiteral("reading the rows of %1").arg(table));
             lines.append(QStringLiteral("rows of %1: %2").arg(table, r.next() ? r.value(0).toString() : QString()));
         }
         // Migration 0021's online path, which runs on every database that already had a schema, opens the first

@@ -77,9 +77,11 @@ private slots:
 
         for (const QString& type : { QStringLiteral("order.created"), QStringLiteral("order.shipped") }) {
             const qint64 published = scalar(
-                QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = ? AND status = 'published'"), { type });
+                QStringLiteral("SELECT count(*) FROM outbox_messages WHERE event_type = ? AND status = 'published'"),
+                { type });
             const qint64 dead = scalar(
-                QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = ? AND status = 'dead'"), { type });
+                QStringLiteral("SELECT count(*) FROM outbox_messages WHERE event_type = ? AND status = 'dead'"),
+                { type });
             QVERIFY(published > 0 && dead > 0);
             QCOMPARE(scalar(QStringLiteral("SELECT sum(published) FROM outbox_throughput_seconds WHERE event_type = ?"),
                          { type }),

@@ -1349,8 +1349,10 @@ private slots:
             db().scalar(QStringLiteral("SELECT scope || ' ' || target || ' ' || reason FROM outbox_pauses")).toString(),
             QStringLiteral("event_type order.shipped shipping consumer down"));
 
-        // A relay's claim meets the rows (behind the fixture's) and parks them.
-        OutboxLeaseRepository(session()).claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 1000, 30'000);
+        // A relay's claims meet the rows (behind the fixture's) and park them: each claim takes one lane's rows.
+        while (!OutboxLeaseRepository(session())
+                    .claimDue(QStringLiteral("r"), QStringLiteral("r/w0"), 1000, 30'000)
+                    .messages.isEmpty()) { }
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'paused'")).toLongLong(), 3LL);
         // After the load that may be on its way: a refresh asked for meanwhile is dropped.
         QSignalSpy reset(overview->pauses(), &QAbstractItemModel::modelReset);

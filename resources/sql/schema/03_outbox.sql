@@ -2,8 +2,16 @@
 -- The transactional outbox: a service adds the messages a transaction publishes to `outbox` in that same transaction
 -- (outbox_enqueue(), or a plain INSERT in any language), and the relays (outbox-relay) claim the due rows, publish
 -- them to the sink and record the outcome; the console and outboxctl list, search, requeue, discard and edit rows.
--- This file: the table and its attempts, its partitions and their registry, the dedupe window, ordering keys, the
--- wake-up of sleeping relays, and the SQL API's enqueue. Rolling and dropping partitions: 04_partitions.sql.
+-- This file: the table and its attempts, a row's lane in the log (outbox_lane()), its partitions and their
+-- registry, the dedupe window, ordering keys, the wake-up of sleeping relays, and the SQL API's enqueue. Rolling and
+-- dropping partitions: 04_partitions.sql; the log's ticks, its lanes' cursors and the relay's protocol: 05_relay.sql.
+--
+-- The outbox is a log: a row that the relay publishes at its first try is written once, by its writer, and never
+-- updated. Its status stays NULL ("in the log") and its fate is its lane's: the relay claims a lane's rows a batch at
+-- a time and settles the batch by moving the lane's cursor (one row of outbox_lanes), not the rows. A row that leaves
+-- that path (a failed publish, a hand-back, a wait behind an older row of its key, a paused event type, an
+-- operator's action) gets a status and lives from then on by its own columns. outbox_messages (05_relay.sql) shows
+-- every row with its state, in the log or not.
 --
 -- The outbox is partitioned by ranges of id, so that retention drops whole partitions instead of deleting rows
 -- (docs/architecture.md, "Retention by partition", says why this layout and not another). Partitions: closed ones,
@@ -20,14 +28,14 @@ CREATE TABLE outbox (
     headers           jsonb       NOT NULL DEFAULT '{}'::jsonb,
     -- The message's identity for consumers, unique within the dedupe window (see outbox_define_dedupe_window()).
     dedupe_key        text        NOT NULL,
+    -- NULL: a row in the log, pending, in flight or published by its lane's cursor (outbox_log_status()).
     -- waiting: a keyed row that a claim found behind an older row of its key which was neither claimed with it nor
     -- in flight (failing, dead, delayed, itself waiting, or due but further back in the claim's order), parked so
     -- that it leaves the claim's index instead of filling every claim's candidates; published or discarded, that
     -- older row lets the key's waiting rows go (outbox_release_waiting). discarded: an operator gave up on the row
     -- (dead or failed) so that its key flows again; it is never published unless retried. paused: a row of a paused
     -- event type, parked by a claim until the type is resumed (see outbox_pauses).
-    status            text        NOT NULL DEFAULT 'pending'
-                                  CHECK (status IN ('pending', 'in_flight', 'published', 'failed', 'dead', 'waiting',
+    status            text        CHECK (status IN ('pending', 'in_flight', 'published', 'failed', 'dead', 'waiting',
                                                     'discarded', 'paused')),
     attempts          integer     NOT NULL DEFAULT 0,
     next_attempt_at   timestamptz NOT NULL DEFAULT now(),
@@ -43,19 +51,33 @@ CREATE TABLE outbox (
     error_signature   text,
     -- Rows that share an ordering key reach the sink in the order of their ids; rows without one are unordered.
     ordering_key      text,
+    -- The writing transaction: a row in the log belongs to the lane range of the first tick that sees it.
+    txid              xid8        DEFAULT pg_current_xact_id(),
     CONSTRAINT outbox_lease CHECK (status <> 'in_flight' OR (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL))
 ) PARTITION BY RANGE (id);
 COMMENT ON COLUMN outbox.status IS
+    'NULL: in the log, its fate its lane''s (pending, in flight or published: see the view outbox_messages); otherwise '
     'pending, in_flight, published, failed, dead (gave up after the maximum attempts), waiting (behind an older row '
     'of its ordering key), discarded (an operator gave up on it; never published unless retried), paused (its event '
     'type is paused; back to pending or failed when it is resumed).';
 COMMENT ON COLUMN outbox.ordering_key IS
     'Rows with the same key are published in id order (outbox_enqueue: aggregate_type:aggregate_id); NULL: unordered.';
+COMMENT ON COLUMN outbox.txid IS
+    'The writing transaction (pg_current_xact_id()): a row in the log belongs to the lane range of the first tick '
+    'whose snapshot sees it.';
+
+-- The lanes of the log: its rows are published by 16 lanes, each claimed by one relay worker at a time, a key's rows
+-- all by one lane so that they go in id order (05_relay.sql holds the lanes' cursors).
+CREATE FUNCTION outbox_lane(ordering_key text, id bigint) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN ordering_key IS NULL THEN (id & 15)::integer ELSE hashtext(ordering_key) & 15 END;
+COMMENT ON FUNCTION outbox_lane(text, bigint) IS
+    'The lane (0-15) of a row in the log: its ordering key''s, so that a key''s rows are published by one lane.';
 
 -- Every index below is declared on the partitioned table, so each partition gets its own copy. A unique index must
 -- contain the partition key, so dedupe_key's is per partition (outbox_open_partition()).
 
--- The relay's claim: due rows only, so published and dead rows never enter the scan.
+-- The relay's claim of the rows off the log: due rows only, so published and dead rows never enter the scan.
 CREATE INDEX outbox_due_idx ON outbox (next_attempt_at, id) WHERE status IN ('pending', 'failed');
 -- Lease rescue and stuck in-flight detection.
 CREATE INDEX outbox_lease_idx ON outbox (lease_expires_at) WHERE status = 'in_flight';
@@ -85,15 +107,19 @@ CREATE INDEX outbox_status_created_idx ON outbox (status, created_at, id);
 -- lists them, newest first; a failed row is not among them, since it is retried on its own. Few rows, whatever the
 -- table's size: a filter that matches nothing reads an empty index.
 CREATE INDEX outbox_blocking_idx ON outbox (id) WHERE status = 'dead' AND ordering_key IS NOT NULL;
--- The backlog (its count and the age of its oldest row: the outbox lag): every row not yet published or given up
--- on. It includes the waiting and paused rows: they are not published, and a key held up behind a dead row, or an
--- event type paused, is lag that consumers feel.
+-- The backlog (its count and the age of its oldest row: the outbox lag) off the log: every row not yet published or
+-- given up on. It includes the waiting and paused rows: they are not published, and a key held up behind a dead row,
+-- or an event type paused, is lag that consumers feel. The log's backlog is outbox_log_unpublished()'s.
 CREATE INDEX outbox_unpublished_created_idx ON outbox (created_at, id)
     WHERE status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused');
 -- The rows of a key not yet published or discarded, oldest first: a claim finds each key's oldest row that it did
 -- not take, and a completion the key's waiting rows. Unkeyed rows are not in it.
 CREATE INDEX outbox_ordering_idx ON outbox (ordering_key, id)
     WHERE ordering_key IS NOT NULL AND status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting', 'paused');
+-- The rows of the log, by lane: a lane's range in id order (a claim's batch, outbox_lane_batch()), and the rows
+-- written since a tick (outbox_log_floor(), outbox_log_unpublished(): the transactions at or after the tick's xmin).
+CREATE INDEX outbox_log_idx ON outbox (outbox_lane(ordering_key, id), id) WHERE status IS NULL;
+CREATE INDEX outbox_log_txid_idx ON outbox (outbox_lane(ordering_key, id), txid) WHERE status IS NULL;
 
 -- Every failed attempt to publish a row. No foreign key to outbox: one to a partitioned table would forbid dropping a
 -- partition while any attempt points into it. Attempts are deleted with their range by outboxctl purge
@@ -365,12 +391,13 @@ COMMENT ON FUNCTION outbox_wake_relays() IS
 CREATE TRIGGER outbox_wake_on_insert AFTER INSERT ON outbox
     FOR EACH STATEMENT EXECUTE FUNCTION outbox_wake_relays();
 
--- Per row, but only for a row that was not due and now is: an operator's requeue, a hand-back, a rescue. The
--- relay's own claims and completions never match, so they pay for the WHEN clause alone.
+-- Per row, but only for a row that was not due and now is: an operator's requeue, a hand-back, a rescue. A row of
+-- the log that leaves it due (handed back, failed with no backoff, rescued) counts too: a NULL status before the
+-- change is not due. The relay's own claims and completions never match, so they pay for the WHEN clause alone.
 CREATE TRIGGER outbox_wake_on_due AFTER UPDATE OF status, next_attempt_at ON outbox
     FOR EACH ROW
     WHEN (NEW.status IN ('pending', 'failed') AND NEW.next_attempt_at <= now()
-          AND NOT (OLD.status IN ('pending', 'failed') AND OLD.next_attempt_at <= now()))
+          AND NOT coalesce(OLD.status IN ('pending', 'failed') AND OLD.next_attempt_at <= now(), false))
     EXECUTE FUNCTION outbox_wake_relays();
 
 -- The SQL API: adds a message for the relay to publish when the caller's transaction commits. `dedupe_key` is the

@@ -3,7 +3,8 @@
 -- partition). Rolling: outbox_roll() closes the open partition at a bound and opens the next; `outboxctl purge`
 -- calls it. Retention: a closed partition whose rows were published long enough ago is taken out of the outbox
 -- (detached) and then dropped, a relation at a time; `outboxctl purge --partition-age` runs these steps, and the
--- attempts of the rows gone with it follow (outbox_purge_attempts()).
+-- attempts of the rows gone with it follow (outbox_purge_attempts()). A partition goes only once every row of the log
+-- in it was published before the cutoff (outbox_log_settled_before(), 05_relay.sql).
 
 -- Takes `mode` on the tables `targets` alone (not their partitions: an autovacuum of another partition is no
 -- obstacle), in one statement (parent first, as writers do: no deadlock, and a try that times out holds nothing),
@@ -207,7 +208,8 @@ BEGIN ATOMIC
 END;
 
 -- The rows of a partition to keep when it goes: not published, or published at or after $1. Written so that the
--- (status, id) and published_at indexes find them without reading the other rows.
+-- (status, id) and published_at indexes find them without reading the other rows. Rows of the log (status NULL) are
+-- not among them: a partition goes only when all of those were published before $1 (outbox_partition_droppable()).
 CREATE FUNCTION outbox_kept_rows_condition() RETURNS text
     LANGUAGE sql IMMUTABLE
 BEGIN ATOMIC
@@ -244,15 +246,32 @@ BEGIN
 END
 $$;
 
--- Takes the closed partition `partition` out of the outbox under its exclusive lock (held for milliseconds) if rows
--- in it were published before `cutoff`, and returns whether it did. Rows that were not (a dead row, a failed one
--- still retried, one published later) stay in the outbox: they move to a new table for the same range, which
--- replaces the partition (outbox_record_detached()); they are few, so the copy is short.
+-- A closed partition to take out: rows published before `cutoff` in it, off the log or in it, and every row of the
+-- log in it published before `cutoff` (outbox_log_settled_before(), 05_relay.sql). Its rows of the log are never
+-- copied into the table that keeps the rows to stay (outbox_record_detached()), so the partition must not go while
+-- one of them is still to be published, or was published at or after the cutoff.
+CREATE FUNCTION outbox_partition_droppable(partition text, cutoff timestamptz) RETURNS boolean
+    LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
+DECLARE
+    part outbox_partitions;
+    droppable boolean;
+BEGIN
+    SELECT * INTO STRICT part FROM outbox_partitions p WHERE p.name = partition;
+    EXECUTE format('SELECT EXISTS (SELECT FROM %1$I WHERE status = ''published'' AND published_at < $1) '
+                   '    OR EXISTS (SELECT FROM %1$I WHERE status IS NULL)', part.name)
+        USING cutoff INTO droppable;
+    RETURN droppable AND outbox_log_settled_before(part.lower_id, part.upper_id, cutoff);
+END
+$$;
+
+-- Takes the closed partition `partition` out of the outbox under its exclusive lock (held for milliseconds) if it is
+-- droppable (outbox_partition_droppable()), and returns whether it did. Rows that were not published before `cutoff`
+-- (a dead row, a failed one still retried, one published later) stay in the outbox: they move to a new table for the
+-- same range, which replaces the partition (outbox_record_detached()); they are few, so the copy is short.
 CREATE FUNCTION outbox_detach_partition(partition text, cutoff timestamptz) RETURNS boolean
     LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     part outbox_partitions;
-    droppable boolean;
 BEGIN
     SELECT * INTO part FROM outbox_partitions WHERE name = partition AND upper_id IS NOT NULL;
     IF NOT FOUND THEN
@@ -260,9 +279,7 @@ BEGIN
     END IF;
     -- Nothing published before the cutoff (a partition kept for its stragglers, or too young): nothing to do, and
     -- no lock taken.
-    EXECUTE format('SELECT EXISTS (SELECT FROM %I WHERE status = ''published'' AND published_at < $1)', part.name)
-        USING cutoff INTO droppable;
-    IF NOT droppable THEN
+    IF NOT outbox_partition_droppable(part.name, cutoff) THEN
         RETURN false;
     END IF;
     PERFORM outbox_lock_briefly(ARRAY['outbox', part.name], 'ACCESS EXCLUSIVE');
@@ -289,7 +306,8 @@ $$;
 -- when there is none to run (call it again after running one):
 -- - a detach that a crash or a cancel interrupted, of this partition or another (only one can be pending), is
 --   finished first (... DETACH PARTITION ... FINALIZE);
--- - nothing published before `cutoff`, or already detached: NULL;
+-- - not droppable (outbox_partition_droppable(): nothing published before `cutoff`, or a row of the log in it not
+--   published before then), or already detached: NULL;
 -- - rows to keep: the partition goes here, through outbox_detach_partition() (its exclusive lock keeps the rows
 --   visible while they move), and NULL;
 -- - otherwise ... DETACH PARTITION ... CONCURRENTLY: writers go on meanwhile. A row that changes between this call
@@ -298,7 +316,6 @@ CREATE FUNCTION outbox_begin_detach(partition text, cutoff timestamptz) RETURNS 
     LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     pending text;
-    droppable boolean;
     keeps boolean;
 BEGIN
     SELECT i.inhrelid::regclass::text INTO pending FROM pg_inherits i
@@ -313,9 +330,7 @@ BEGIN
                    WHERE i.inhparent = 'outbox'::regclass AND i.inhrelid = format('%I', partition)::regclass) THEN
         RETURN NULL;
     END IF;
-    EXECUTE format('SELECT EXISTS (SELECT FROM %I WHERE status = ''published'' AND published_at < $1)', partition)
-        USING cutoff INTO droppable;
-    IF NOT droppable THEN
+    IF NOT outbox_partition_droppable(partition, cutoff) THEN
         RETURN NULL;
     END IF;
     EXECUTE format('SELECT EXISTS (SELECT FROM %I WHERE %s)', partition, outbox_kept_rows_condition())

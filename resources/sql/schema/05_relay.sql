@@ -1,9 +1,10 @@
 -- SPDX-License-Identifier: GPL-3.0-or-later
 -- The relays (outbox-relay) as the database sees them: their registry and its one definition of a relay's state,
 -- the pauses an operator sets on a relay or an event type, the per-second throughput the relays add, the floor of
--- the partitions a claim has to look at, and the relay's protocol (claim, complete, fail, hand back, extend, rescue)
--- that a relay in any language calls. The relays write all of it; the console (fleet view, Overview, Event
--- types tab) and outboxctl (relays, pause, resume, event-types, forget-relays) read it.
+-- the partitions a claim has to look at, the log's ticks and its lanes' cursors with the state of its rows
+-- (outbox_messages), and the relay's protocol (claim, complete, fail, hand back, extend, rescue) that a relay in any
+-- language calls. The relays write all of it; the console (fleet view, Overview, Event types tab, the rows) and
+-- outboxctl (relays, pause, resume, event-types, forget-relays, the rows) read it.
 
 -- The relay registry. Every relay process inserts a row when it starts, heartbeats it every heartbeat_ms with
 -- what it did so far, and sets stopped_at when it stops gracefully. A row whose heartbeat is older than three
@@ -170,21 +171,24 @@ CREATE TABLE outbox_throughput_seconds (
 COMMENT ON TABLE outbox_throughput_seconds IS
     'Published rows and failed attempts per second and event type, the last 15 minutes; see migration 0020.';
 
--- The relay's claim, planned over the partitions that can still hold rows to publish. The claim names the outbox six
--- times (its candidates, the rows it parks or pauses, the older rows of their ordering keys, the rows it claims), and
--- PostgreSQL 15 plans each of them once per partition with all its indexes, at every claim: with a week of daily
--- partitions beside the open one, planning a claim of 1,000 rows took 5.0-7.9 ms instead of 1.1-1.5 and running it
--- 4-10 ms more, and the relay drained 0.88-0.92 times as fast as on one table. Yet every row a claim can touch is
--- not published, and the partitions behind the oldest one that holds such a row hold published rows only.
+-- The relay's claim of the rows off the log (outbox_claim_rows()), planned over the partitions that can still hold
+-- rows for it. That claim names the outbox six times (its candidates, the rows it parks or pauses, the older rows of
+-- their ordering keys, the rows it claims), and PostgreSQL 15 plans each of them once per partition with all its
+-- indexes, at every claim: with a week of daily partitions beside the open one, planning a claim of 1,000 rows took
+-- 5.0-7.9 ms instead of 1.1-1.5 and running it 4-10 ms more, and the relay drained 0.88-0.92 times as fast as on one
+-- table. Yet every row it can touch has a status other than published, and the partitions behind the oldest one that
+-- holds such a row hold none: their rows are published, or in the log (status NULL), which the lanes' claim reads
+-- instead (outbox_claim_lane()).
 --
--- outbox_live_floor() returns the lower bound of that oldest partition (the open partition's when all closed ones
--- are published through), and outbox_claim() reads it first and adds `id >= floor` to each of the six, which prunes
--- the partitions below it (when the plan starts, for a plan kept with the floor as a parameter). No product path changes a published row (requeues
--- and edits take failed, dead and discarded rows, releases take waiting, paused and in-flight ones) and new rows
--- draw their ids in the open partition, so the floor stays a lower bound for every row the claim may need; a floor
--- read before a roll or a purge only prunes less. A row set back from published by hand in a partition below the
--- floor, in the instant between the two statements, is missed by that claim as if the change had come just after
--- it, and found by the next one's floor.
+-- outbox_live_floor() returns the lower bound of that oldest partition (the open partition's when no closed one
+-- holds such a row), and outbox_claim_rows() reads it first and adds `id >= floor` to each of the six, which prunes
+-- the partitions below it (when the plan starts, for a plan kept with the floor as a parameter). No product path
+-- changes a published row (requeues and edits take failed, dead and discarded rows, releases take waiting, paused
+-- and in-flight ones) and new rows draw their ids in the open partition, so the floor stays a lower bound for every
+-- row the claim may need; a floor read before a roll or a purge only prunes less. A row set back from published by
+-- hand in a partition below the floor, or a row of the log that leaves it there (failed, handed back, parked), in
+-- the instant between the two statements, is missed by that claim as if the change had come just after it, and
+-- found by the next one's floor.
 CREATE FUNCTION outbox_live_floor() RETURNS bigint
     LANGUAGE plpgsql STABLE SET search_path FROM CURRENT
     -- One plan per statement for the session: the bounds are parameters, which prune the other partitions when the
@@ -214,6 +218,208 @@ BEGIN
 END
 $$;
 
+-- The log: the rows of outbox with a NULL status (03_outbox.sql), each with the id of its writing transaction
+-- (txid). Ticks, snapshots taken as the lanes' claims need them, cut it into ranges: a lane's range holds the rows of
+-- the lane that one tick sees and the one before it does not, so that a range, once its tick is taken, gains no row
+-- (a row written later is not seen by the tick, whenever it commits). Each lane has a cursor, its row of
+-- outbox_lanes: the tick it is done through (done_tick), the range it is in (range_tick, from range_first_id), the id
+-- it is done through within that range (done_id), and the batch it has leased (claimed_through, under lease_token).
+-- A row of the log is published once its lane's cursor has moved past it; each batch that moved a cursor is recorded
+-- with its time (outbox_lane_batches), which is its rows' published_at.
+CREATE TABLE outbox_ticks (
+    id        bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    snapshot  pg_snapshot NOT NULL,
+    last_id   bigint      NOT NULL,
+    taken_at  timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE outbox_ticks IS
+    'Snapshots that cut the log into lane ranges: a range holds the rows seen by one tick and not by the one before.';
+
+CREATE FUNCTION outbox_take_tick() RETURNS outbox_ticks
+    LANGUAGE sql SECURITY DEFINER SET search_path FROM CURRENT
+BEGIN ATOMIC
+    INSERT INTO outbox_ticks (snapshot, last_id)
+    VALUES (pg_current_snapshot(), (SELECT s.last_value FROM outbox_id_seq s))
+    RETURNING *;
+END;
+
+-- The lanes' cursors, one row per lane, updated by every claim and settling of a lane batch: few rows, rewritten
+-- often, so kept on pages with room for their new versions (HOT updates). The lease is the lane's, not its rows'.
+CREATE TABLE outbox_lanes (
+    lane             integer     PRIMARY KEY CHECK (lane BETWEEN 0 AND 15),
+    done_tick        bigint      NOT NULL,
+    range_tick       bigint,
+    range_first_id   bigint,
+    done_id          bigint      NOT NULL DEFAULT 0,
+    claimed_through  bigint,
+    lease_owner      text,
+    lease_expires_at timestamptz,
+    lease_token      bigint      NOT NULL DEFAULT 0,
+    CONSTRAINT outbox_lanes_range CHECK ((range_tick IS NULL) = (range_first_id IS NULL)),
+    CONSTRAINT outbox_lanes_lease CHECK ((claimed_through IS NULL) = (lease_owner IS NULL)
+                                         AND (claimed_through IS NULL) = (lease_expires_at IS NULL)
+                                         AND (claimed_through IS NULL OR range_tick IS NOT NULL))
+) WITH (fillfactor = 20);
+-- The 16 lanes, done through the first tick.
+WITH first AS (SELECT * FROM outbox_take_tick())
+INSERT INTO outbox_lanes (lane, done_tick) SELECT l, first.id FROM first, generate_series(0, 15) l;
+
+-- Every lane batch settled, under its lane and lease token: the range it moved the lane's cursor over (the rows of
+-- the log seen by to_tick and not by from_tick, with ids in (after_id, through_id]), the worker that held it, and
+-- when (the published_at of its rows of the log: outbox_log_published_at(); retention, outbox_log_settled_before()).
+CREATE TABLE outbox_lane_batches (
+    lane        integer     NOT NULL,
+    lease_token bigint      NOT NULL,
+    from_tick   bigint      NOT NULL,
+    to_tick     bigint      NOT NULL,
+    after_id    bigint      NOT NULL,
+    through_id  bigint      NOT NULL,
+    worker      text        NOT NULL,
+    settled_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (lane, lease_token)
+);
+-- A row's batch (outbox_log_published_at()): the first tick that can see the row, by the ticks' xmax, then its
+-- lane's batches from that tick on.
+CREATE INDEX outbox_lane_batches_range_idx ON outbox_lane_batches (lane, to_tick, through_id);
+CREATE INDEX outbox_ticks_xmax_idx ON outbox_ticks (pg_snapshot_xmax(snapshot));
+
+-- Whether a row of the log (its lane, id and txid) lies in a lane's range: seen by the range's tick, not by the tick
+-- before it, and its id in (after_id, through_id]. A SQL expression the planner inlines, so that the lane and the id
+-- bounds reach outbox_log_idx.
+CREATE FUNCTION outbox_in_lane_range(row_lane integer, id bigint, txid xid8, lane integer, after_id bigint,
+                                     through_id bigint, seen pg_snapshot, unseen pg_snapshot) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN row_lane = lane AND id > after_id AND id <= through_id AND pg_visible_in_snapshot(txid, seen)
+           AND NOT pg_visible_in_snapshot(txid, unseen);
+
+-- The state of a row of the log (status NULL) by its lane's cursor.
+CREATE FUNCTION outbox_log_status(ordering_key text, id bigint, txid xid8) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (SELECT CASE
+                WHEN pg_visible_in_snapshot(outbox_log_status.txid, lo.snapshot) THEN 'published'
+                WHEN hi.id IS NULL OR NOT pg_visible_in_snapshot(outbox_log_status.txid, hi.snapshot) THEN 'pending'
+                WHEN outbox_log_status.id <= l.done_id THEN 'published'
+                WHEN outbox_log_status.id <= l.claimed_through THEN 'in_flight'
+                ELSE 'pending' END
+            FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
+            LEFT JOIN outbox_ticks hi ON hi.id = l.range_tick
+            WHERE l.lane = outbox_lane(outbox_log_status.ordering_key, outbox_log_status.id));
+
+-- When a row of the log was published: the settling of its lane's batch; NULL while it is not.
+CREATE FUNCTION outbox_log_published_at(ordering_key text, id bigint, txid xid8) RETURNS timestamptz
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (SELECT b.settled_at
+            FROM outbox_lane_batches b JOIN outbox_ticks lo ON lo.id = b.from_tick
+            JOIN outbox_ticks hi ON hi.id = b.to_tick
+            WHERE b.lane = outbox_lane(outbox_log_published_at.ordering_key, outbox_log_published_at.id)
+              AND b.to_tick >= (SELECT min(t.id) FROM outbox_ticks t
+                                WHERE pg_snapshot_xmax(t.snapshot) > outbox_log_published_at.txid)
+              AND outbox_in_lane_range(b.lane, outbox_log_published_at.id, outbox_log_published_at.txid, b.lane,
+                                       b.after_id, b.through_id, hi.snapshot, lo.snapshot)
+            ORDER BY b.to_tick, b.through_id LIMIT 1);
+
+-- The lease of a row of the log in flight: its lane's (lease_owner, lease_expires_at); NULL otherwise.
+CREATE FUNCTION outbox_log_lease(ordering_key text, id bigint, txid xid8) RETURNS outbox_lanes
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (SELECT l FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
+            JOIN outbox_ticks hi ON hi.id = l.range_tick
+            WHERE l.lane = outbox_lane(outbox_log_lease.ordering_key, outbox_log_lease.id)
+              AND outbox_in_lane_range(l.lane, outbox_log_lease.id, outbox_log_lease.txid, l.lane,
+                                       greatest(l.done_id, l.range_first_id - 1), l.claimed_through, hi.snapshot,
+                                       lo.snapshot));
+
+-- Every row as the console, outboxctl and other languages see it: the columns of outbox, with the state of a row in
+-- the log (stored_status NULL) read from its lane: status, attempts (1 once claimed), lease and published_at.
+-- Filter on stored_status, the indexed column, to reach the table's indexes; a row of the log pending or in flight
+-- has an id of at least outbox_log_floor().
+CREATE VIEW outbox_messages AS
+SELECT o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.headers, o.dedupe_key,
+    coalesce(o.status, outbox_log_status(o.ordering_key, o.id, o.txid)) AS status,
+    CASE WHEN o.status IS NOT NULL THEN o.attempts
+         WHEN outbox_log_status(o.ordering_key, o.id, o.txid) = 'pending' THEN 0 ELSE 1 END AS attempts,
+    o.next_attempt_at, o.last_error,
+    CASE WHEN o.status IS NULL THEN (outbox_log_lease(o.ordering_key, o.id, o.txid)).lease_owner
+         ELSE o.lease_owner END AS lease_owner,
+    CASE WHEN o.status IS NULL THEN (outbox_log_lease(o.ordering_key, o.id, o.txid)).lease_expires_at
+         ELSE o.lease_expires_at END AS lease_expires_at,
+    o.lease_token, o.created_at, o.updated_at,
+    CASE WHEN o.status IS NULL THEN outbox_log_published_at(o.ordering_key, o.id, o.txid)
+         ELSE o.published_at END AS published_at,
+    o.error_signature, o.ordering_key, o.status AS stored_status, o.txid
+FROM outbox o;
+COMMENT ON VIEW outbox_messages IS
+    'The outbox''s rows with their state, in the log (stored_status NULL) or not (migration 0028).';
+
+-- The lowest id of a row of the log not yet published, or NULL when every one is: the rows of the log pending or in
+-- flight are those at or above it. Reads only the rows written since each lane's last tick.
+CREATE FUNCTION outbox_log_floor() RETURNS bigint
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (SELECT min(first.id)
+            FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
+            CROSS JOIN LATERAL (
+                SELECT min(o.id) AS id FROM outbox o
+                WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                  AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot))
+                first);
+
+-- Retention: whether every row of the log with an id in [lower, upper) was published before `cutoff`: none of them
+-- is left to publish (outbox_log_floor()), and no lane batch reaching into the range settled at or after it. A
+-- partition is dropped with its rows of the log only then; they are never copied (outbox_record_detached() keeps
+-- the rows off the log that are to stay).
+CREATE FUNCTION outbox_log_settled_before(lower bigint, upper bigint, cutoff timestamptz) RETURNS boolean
+    LANGUAGE sql STABLE
+    RETURN coalesce(outbox_log_floor() >= upper, true)
+           AND NOT EXISTS (SELECT FROM outbox_lane_batches b
+                           WHERE b.settled_at >= cutoff AND b.through_id >= coalesce(lower, b.through_id)
+                             AND b.after_id < upper);
+
+-- Retention of the lanes' history: the batches whose rows all went with the partitions dropped (every id below the
+-- outbox's lowest partition), up to `batch` of them, and then the ticks that neither a lane nor a batch left
+-- refers to, up to `batch` of those. `outboxctl purge` calls it after dropping partitions until it returns less than
+-- `batch`; returns how many rows it deleted. Both tables hold a row per batch or range, not per event.
+CREATE FUNCTION outbox_forget_lane_history(batch integer) RETURNS integer
+    LANGUAGE plpgsql AS $$
+DECLARE
+    lowest bigint := (SELECT min(coalesce(p.lower_id, '-9223372036854775808'::bigint)) FROM outbox_partitions p);
+    batches integer;
+    ticks integer;
+BEGIN
+    DELETE FROM outbox_lane_batches b
+    WHERE (b.lane, b.lease_token) IN (SELECT x.lane, x.lease_token FROM outbox_lane_batches x
+                                      WHERE x.through_id < lowest LIMIT outbox_forget_lane_history.batch);
+    GET DIAGNOSTICS batches = ROW_COUNT;
+    DELETE FROM outbox_ticks t
+    WHERE t.id IN (SELECT y.id FROM outbox_ticks y
+                   WHERE y.id < (SELECT min(l.done_tick) FROM outbox_lanes l)
+                     AND y.id < coalesce((SELECT min(b.from_tick) FROM outbox_lane_batches b), y.id + 1)
+                   ORDER BY y.id LIMIT outbox_forget_lane_history.batch);
+    GET DIAGNOSTICS ticks = ROW_COUNT;
+    RETURN greatest(batches, ticks);
+END
+$$;
+
+-- The rows of the log not yet published, up to `cap` of each lane: their state (pending or in_flight) and, in
+-- flight, their lane's lease. Reads only the rows written since each lane's last tick (its backlog), by
+-- outbox_log_txid_idx.
+CREATE FUNCTION outbox_log_unpublished(cap integer)
+    RETURNS TABLE (id bigint, created_at timestamptz, event_type text, status text, lease_expires_at timestamptz)
+    LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+    SELECT u.id, u.created_at, u.event_type, u.status, CASE WHEN u.status = 'in_flight' THEN l.lease_expires_at END
+    FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
+    LEFT JOIN outbox_ticks hi ON hi.id = l.range_tick
+    CROSS JOIN LATERAL (
+        SELECT o.id, o.created_at, o.event_type,
+            CASE WHEN hi.id IS NULL OR NOT pg_visible_in_snapshot(o.txid, hi.snapshot) OR o.id > l.claimed_through
+                      OR l.claimed_through IS NULL THEN 'pending'
+                 ELSE 'in_flight' END AS status
+        FROM outbox o
+        WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+          AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+          AND NOT (hi.id IS NOT NULL AND pg_visible_in_snapshot(o.txid, hi.snapshot) AND o.id <= l.done_id)
+        LIMIT outbox_log_unpublished.cap) u;
+END;
+
 -- The relay's side of the contract, for a relay in any language (docs/sql-api.md, "Writing a relay"): claim the due
 -- rows, publish them, then settle each with the fencing token it was claimed with, in one transaction: published
 -- (outbox_complete), failed with a backoff or dead (outbox_fail), or handed back untried (outbox_hand_back); extend
@@ -221,6 +427,12 @@ $$;
 -- (outbox_rescue_expired). Every settling function changes only the rows still in flight under the token given, so a
 -- relay whose lease was taken over changes nothing; each returns or counts the rows it did change. outbox-relay calls
 -- these functions, so they are the one definition of the relay's protocol (tests/model/lease.pml models it).
+--
+-- Rows of the log are claimed a lane batch at a time, leased with their lane, and carry the lane's fence, a negative
+-- token: -(lease_token * 16 + lane). A settling function finds the lanes still leased under the fences it is given
+-- (outbox_fenced_lanes()) and settles the rows listed with them; a batch none of whose rows is left in the log
+-- settles as a whole (outbox_settle_lane_if_done()). Rows off the log (a positive token) are settled by their own
+-- columns.
 --
 -- PL/pgSQL, not SQL functions: a PL/pgSQL statement can keep its plan for the session, as a prepared statement does,
 -- where a non-inlined SQL function plans its statements again at every call. The settling functions plan theirs at
@@ -241,12 +453,48 @@ BEGIN
 END
 $$;
 
--- Claims up to `batch_size` due rows (pending, or failed and due again) for `worker` of relay `relay`, leased for
--- `lease_ms` milliseconds, skipping rows that other claims hold: their status becomes in_flight, their lease token
--- grows by one and their attempt is counted. Returns them in id order, with the token each must be settled with.
--- Publish the rows of one ordering key in that order, and stop at the first that fails (settle the rest of the key
--- with outbox_hand_back): a keyed row is claimed only with, or after, every older row of its key that is not
--- published or discarded.
+-- Claims up to `batch_size` due rows for `worker` of relay `relay`, leased for `lease_ms` milliseconds, skipping rows
+-- that other claims hold, and returns them in id order, with the token each must be settled with. The rows off the
+-- log that are due go first (outbox_claim_rows()); only when there are none, a lane's next batch of rows of the log
+-- (outbox_claim_lane()), each returned as its first attempt under the lane's fence. Publish the rows of one ordering
+-- key in that order, and stop at the first that fails (settle the rest of the key with outbox_hand_back): a keyed
+-- row is claimed only with, or after, every older row of its key that is not published or discarded.
+--
+-- A relay whose name is paused claims nothing (outbox_relay_pause() says why). An empty result means that nothing is
+-- due, or that what is due is held: behind rows of its key in flight, by another claim at that moment, or by a pause
+-- of this relay; a relay that means to stop when the outbox is drained asks outbox_next_due_ms() and looks again
+-- while it says 0. Call it in a transaction of its own (autocommit): the leases must be visible to everyone before
+-- you publish.
+CREATE FUNCTION outbox_claim(relay text, worker text, batch_size integer, lease_ms bigint)
+    RETURNS TABLE (id bigint, lease_token bigint, aggregate_type text, aggregate_id text, event_type text,
+                   dedupe_key text, payload jsonb, headers jsonb, attempt integer, created_at timestamptz,
+                   ordering_key text)
+    LANGUAGE plpgsql AS $$
+BEGIN
+    IF batch_size IS NULL OR batch_size < 1 OR lease_ms IS NULL OR lease_ms < 1 THEN
+        RAISE invalid_parameter_value USING
+            MESSAGE = format('a claim needs a batch size and a lease of at least 1 (got %s rows, %s ms)',
+                             batch_size, lease_ms);
+    END IF;
+    IF coalesce(relay, '') = '' OR coalesce(worker, '') = '' THEN
+        RAISE invalid_parameter_value USING
+            MESSAGE = 'a claim needs the relay''s name (its pauses) and the worker''s (the lease owner)';
+    END IF;
+    IF EXISTS (SELECT FROM outbox_pauses p
+               WHERE p.scope = 'relay' AND p.target = outbox_claim.relay AND p.resumed_at IS NULL) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT * FROM outbox_claim_rows(worker, batch_size, lease_ms);
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT * FROM outbox_claim_lane(worker, batch_size, lease_ms);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION outbox_claim(text, text, integer, bigint) IS
+    'Claims up to batch_size due rows for worker of relay, leased for lease_ms; settle each with its lease_token.';
+
+-- The rows off the log that are due (pending, or failed and due again), claimed for outbox_claim(), which asks for
+-- them first: their status becomes in_flight, their lease token grows by one and their attempt is counted.
 --
 -- A keyed candidate is taken only if every older row of its key that is not published or discarded is a candidate
 -- too: `blocker` is each key's oldest such row that is not, and the candidates of the key below it are taken. Those
@@ -256,18 +504,15 @@ $$;
 -- waiting rows in a later statement that sees them. Behind a blocker in flight (or being changed) they stay pending:
 -- it will not be long.
 --
--- Pauses (outbox_pauses): a relay whose name is paused claims nothing (outbox_relay_pause() says why). Candidates of
--- a paused event type are `held`: parked as 'paused', out of outbox_due_idx, and not claimed; they are left out of
--- `due`, so the blocker search finds them and the later rows of their key wait behind them. The share lock on the
--- pause makes a resume wait for this claim's commit, so the resume lets go of the rows parked here too.
+-- Pauses (outbox_pauses): candidates of a paused event type are `held`: parked as 'paused', out of outbox_due_idx,
+-- and not claimed; they are left out of `due`, so the blocker search finds them and the later rows of their key wait
+-- behind them. The share lock on the pause makes a resume wait for this claim's commit, so the resume lets go of the
+-- rows parked here too.
 --
 -- Every read of the outbox is bounded by the live floor (outbox_live_floor()), which keeps the partitions below it
 -- out of the plan. A claim that only parked rows claims again at once (they no longer stand in the way), up to
--- eight times in all. An empty result means that nothing is due, or that what is due is held: behind rows of its
--- key in flight, by another claim at that moment, or by a pause of this relay (outbox_relay_pause()); a relay that
--- means to stop when the outbox is drained asks outbox_next_due_ms() and looks again while it says 0.
--- Call it in a transaction of its own (autocommit): the leases must be visible to everyone before you publish.
-CREATE FUNCTION outbox_claim(relay text, worker text, batch_size integer, lease_ms bigint)
+-- eight times in all.
+CREATE FUNCTION outbox_claim_rows(worker text, batch_size integer, lease_ms bigint)
     RETURNS TABLE (id bigint, lease_token bigint, aggregate_type text, aggregate_id text, event_type text,
                    dedupe_key text, payload jsonb, headers jsonb, attempt integer, created_at timestamptz,
                    ordering_key text)
@@ -279,25 +524,17 @@ DECLARE
     parked bigint;
     claimed integer := 0;
 BEGIN
-    IF batch_size IS NULL OR batch_size < 1 OR lease_ms IS NULL OR lease_ms < 1 THEN
-        RAISE invalid_parameter_value USING
-            MESSAGE = format('a claim needs a batch size and a lease of at least 1 (got %s rows, %s ms)',
-                             batch_size, lease_ms);
-    END IF;
-    IF coalesce(relay, '') = '' OR coalesce(worker, '') = '' THEN
-        RAISE invalid_parameter_value USING
-            MESSAGE = 'a claim needs the relay''s name (its pauses) and the worker''s (the lease owner)';
+    -- outbox_due_idx's first entry above the floor: most claims find no row off the log due, and skip the claim.
+    IF NOT EXISTS (SELECT FROM outbox o
+                   WHERE o.id >= live_floor AND o.status IN ('pending', 'failed') AND o.next_attempt_at <= now()) THEN
+        RETURN;
     END IF;
     FOR try IN 1..8 LOOP
         FOR message IN
-            WITH relay_pause AS MATERIALIZED (
-                SELECT FROM outbox_pauses
-                WHERE scope = 'relay' AND target = outbox_claim.relay AND resumed_at IS NULL),
-            candidates AS MATERIALIZED (
+            WITH candidates AS MATERIALIZED (
                 SELECT o.id, o.ordering_key, o.event_type FROM outbox o
                 WHERE o.id >= live_floor AND o.status IN ('pending', 'failed') AND o.next_attempt_at <= now()
-                  AND NOT EXISTS (SELECT FROM relay_pause)
-                ORDER BY o.next_attempt_at, o.id LIMIT outbox_claim.batch_size FOR UPDATE SKIP LOCKED),
+                ORDER BY o.next_attempt_at, o.id LIMIT outbox_claim_rows.batch_size FOR UPDATE SKIP LOCKED),
             held AS MATERIALIZED (
                 SELECT c.id FROM candidates c
                 WHERE (SELECT EXISTS (SELECT FROM outbox_pauses WHERE scope = 'event_type' AND resumed_at IS NULL))
@@ -325,8 +562,8 @@ BEGIN
                               WHERE h.id >= live_floor AND h.id = b.id AND h.status = b.status FOR SHARE SKIP LOCKED)
                 RETURNING 1),
             claimed AS (
-                UPDATE outbox o SET status = 'in_flight', lease_owner = outbox_claim.worker,
-                    lease_expires_at = now() + outbox_claim.lease_ms * interval '1 millisecond',
+                UPDATE outbox o SET status = 'in_flight', lease_owner = outbox_claim_rows.worker,
+                    lease_expires_at = now() + outbox_claim_rows.lease_ms * interval '1 millisecond',
                     lease_token = o.lease_token + 1, attempts = o.attempts + 1, updated_at = now()
                 FROM due LEFT JOIN blocker b ON b.ordering_key = due.ordering_key
                 WHERE o.id >= live_floor AND o.id = due.id AND (b.id IS NULL OR due.id < b.id)
@@ -357,8 +594,147 @@ BEGIN
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION outbox_claim(text, text, integer, bigint) IS
-    'Claims up to batch_size due rows for worker of relay, leased for lease_ms; settle each with its lease_token.';
+
+-- The rows of the log in a leased lane batch, by the lane's state, in id order. Bitmap scans are off in the lane's
+-- functions: estimated from the snapshot tests' selectivity, a range's rows look few, and a bitmap scan read every
+-- row of the range and sorted it, where an index scan in id order stops at the batch's end.
+CREATE FUNCTION outbox_lane_batch(l outbox_lanes) RETURNS TABLE (id bigint, created_at timestamptz)
+    LANGUAGE plpgsql STABLE SET enable_bitmapscan = off AS $$
+#variable_conflict use_column
+DECLARE
+    lo pg_snapshot := (SELECT t.snapshot FROM outbox_ticks t WHERE t.id = l.done_tick);
+    hi pg_snapshot := (SELECT t.snapshot FROM outbox_ticks t WHERE t.id = l.range_tick);
+BEGIN
+    RETURN QUERY SELECT o.id, o.created_at FROM outbox o
+    WHERE o.status IS NULL
+      AND outbox_in_lane_range(outbox_lane(o.ordering_key, o.id), o.id, o.txid, l.lane,
+                               greatest(l.done_id, l.range_first_id - 1), l.claimed_through, hi, lo)
+    ORDER BY o.id;
+END
+$$;
+
+-- A lane's next batch for `worker`: the rows of its range in id order, up to batch_size; a range is the rows seen by
+-- the lane's next tick and not by its last one (a tick is taken when none sees the lane's newest row). Rows that
+-- cannot go now leave the log as they are met: those of a paused event type become paused, those whose key has an
+-- older row off the log not yet published or discarded (failed, dead, waiting, ...) wait behind it (its share lock
+-- makes its publish or discard wait for this claim and then release them, as in outbox_claim_rows()). The lane is
+-- leased with the batch; its rows are returned with the lane fence -(lease_token * 16 + lane).
+CREATE FUNCTION outbox_claim_lane(worker text, batch_size integer, lease_ms bigint)
+    RETURNS TABLE (id bigint, lease_token bigint, aggregate_type text, aggregate_id text, event_type text,
+                   dedupe_key text, payload jsonb, headers jsonb, attempt integer, created_at timestamptz,
+                   ordering_key text)
+    LANGUAGE plpgsql SET enable_bitmapscan = off AS $$
+#variable_conflict use_column
+DECLARE
+    l outbox_lanes;
+    lo outbox_ticks;
+    hi outbox_ticks;
+    newest outbox_ticks;
+    first_new xid8;
+    through bigint;
+    token bigint;
+    left_in_log boolean;
+    was outbox_lanes;
+BEGIN
+    FOR l IN SELECT * FROM outbox_lanes x WHERE x.claimed_through IS NULL ORDER BY random()
+             FOR UPDATE SKIP LOCKED LOOP
+        was := l;
+        SELECT * INTO STRICT lo FROM outbox_ticks t WHERE t.id = l.done_tick;
+        through := NULL;
+        FOR round IN 1..8 LOOP
+            IF l.range_tick IS NULL THEN
+                SELECT o.txid INTO first_new FROM outbox o
+                WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                  AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+                LIMIT 1;
+                EXIT WHEN first_new IS NULL;
+                SELECT * INTO newest FROM outbox_ticks t ORDER BY t.id DESC LIMIT 1;
+                IF newest.id = lo.id OR NOT pg_visible_in_snapshot(first_new, newest.snapshot) THEN
+                    newest := outbox_take_tick();
+                END IF;
+                l.range_tick := newest.id;
+                l.done_id := 0;
+                SELECT min(o.id) INTO l.range_first_id FROM outbox o
+                WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                  AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND o.txid < pg_snapshot_xmax(newest.snapshot)
+                  AND pg_visible_in_snapshot(o.txid, newest.snapshot)
+                  AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot);
+                l.range_first_id := coalesce(l.range_first_id, newest.last_id + 1);
+            END IF;
+            SELECT * INTO STRICT hi FROM outbox_ticks t WHERE t.id = l.range_tick;
+            SELECT max(b.id) INTO through FROM (
+                SELECT o.id FROM outbox o
+                WHERE o.status IS NULL
+                  AND outbox_in_lane_range(outbox_lane(o.ordering_key, o.id), o.id, o.txid, l.lane,
+                                           greatest(l.done_id, l.range_first_id - 1), hi.last_id, hi.snapshot,
+                                           lo.snapshot)
+                ORDER BY o.id LIMIT outbox_claim_lane.batch_size) b;
+            IF through IS NULL THEN
+                -- The range is settled: the lane's cursor moves to its tick.
+                l.done_tick := l.range_tick;
+                l.range_tick := NULL;
+                l.range_first_id := NULL;
+                l.done_id := 0;
+                lo := hi;
+                CONTINUE;
+            END IF;
+            WITH batch AS MATERIALIZED (
+                SELECT o.id, o.ordering_key, o.event_type FROM outbox o
+                WHERE o.status IS NULL
+                  AND outbox_in_lane_range(outbox_lane(o.ordering_key, o.id), o.id, o.txid, l.lane,
+                                           greatest(l.done_id, l.range_first_id - 1), through, hi.snapshot,
+                                           lo.snapshot)),
+            held AS MATERIALIZED (
+                SELECT b.id, b.ordering_key FROM batch b
+                WHERE (SELECT EXISTS (SELECT FROM outbox_pauses WHERE scope = 'event_type' AND resumed_at IS NULL))
+                  AND EXISTS (SELECT FROM outbox_pauses p WHERE p.scope = 'event_type' AND p.target = b.event_type
+                                AND p.resumed_at IS NULL FOR SHARE)),
+            paused AS (
+                UPDATE outbox o SET status = 'paused', updated_at = now() FROM held
+                WHERE o.id >= l.range_first_id AND o.id = held.id AND o.status IS NULL),
+            blocked AS MATERIALIZED (
+                SELECT b.id FROM batch b
+                WHERE b.ordering_key IS NOT NULL AND b.id NOT IN (SELECT h.id FROM held h)
+                  AND (EXISTS (SELECT FROM held h WHERE h.ordering_key = b.ordering_key AND h.id < b.id)
+                       OR EXISTS (SELECT FROM outbox k
+                                  WHERE k.ordering_key = b.ordering_key AND k.id < b.id
+                                    AND k.status IN ('pending', 'in_flight', 'failed', 'dead', 'waiting', 'paused')
+                                  FOR SHARE)))
+            UPDATE outbox o SET status = 'waiting', updated_at = now() FROM blocked
+            WHERE o.id >= l.range_first_id AND o.id = blocked.id AND o.status IS NULL;
+            SELECT EXISTS (
+                SELECT FROM outbox o
+                WHERE o.status IS NULL
+                  AND outbox_in_lane_range(outbox_lane(o.ordering_key, o.id), o.id, o.txid, l.lane,
+                                           greatest(l.done_id, l.range_first_id - 1), through, hi.snapshot,
+                                           lo.snapshot)) INTO left_in_log;
+            EXIT WHEN left_in_log;
+            -- Every row of the batch left the log: it is settled already.
+            l.done_id := through;
+            through := NULL;
+        END LOOP;
+        CONTINUE WHEN through IS NULL AND l IS NOT DISTINCT FROM was;
+        UPDATE outbox_lanes x SET done_tick = l.done_tick, range_tick = l.range_tick,
+            range_first_id = l.range_first_id, done_id = l.done_id, claimed_through = through,
+            lease_owner = CASE WHEN through IS NOT NULL THEN outbox_claim_lane.worker END,
+            lease_expires_at = CASE WHEN through IS NOT NULL
+                                    THEN now() + outbox_claim_lane.lease_ms * interval '1 millisecond' END,
+            lease_token = x.lease_token + CASE WHEN through IS NOT NULL THEN 1 ELSE 0 END
+        WHERE x.lane = l.lane
+        RETURNING x.lease_token INTO token;
+        CONTINUE WHEN through IS NULL;
+        RETURN QUERY
+        SELECT o.id, -(token * 16 + l.lane), o.aggregate_type, o.aggregate_id, o.event_type, o.dedupe_key, o.payload,
+            o.headers, 1, o.created_at, o.ordering_key
+        FROM outbox o
+        WHERE o.status IS NULL
+          AND outbox_in_lane_range(outbox_lane(o.ordering_key, o.id), o.id, o.txid, l.lane,
+                                   greatest(l.done_id, l.range_first_id - 1), through, hi.snapshot, lo.snapshot)
+        ORDER BY o.id;
+        RETURN;
+    END LOOP;
+END
+$$;
 
 -- Why a relay claims nothing while its name is paused: who paused it and why; no row when it is not paused.
 CREATE FUNCTION outbox_relay_pause(relay text) RETURNS TABLE (paused_by text, reason text)
@@ -368,12 +744,52 @@ BEGIN ATOMIC
     WHERE p.scope = 'relay' AND p.target = outbox_relay_pause.relay AND p.resumed_at IS NULL;
 END;
 
+-- The lanes leased under the lane fences among `lease_tokens` (a lane batch's token is minus lease_token * 16 +
+-- lane), locked for the caller's transaction.
+CREATE FUNCTION outbox_fenced_lanes(lease_tokens bigint[]) RETURNS SETOF outbox_lanes
+    LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+    SELECT x.* FROM outbox_lanes x
+    WHERE x.claimed_through IS NOT NULL
+      AND (x.lane, x.lease_token) IN (SELECT (-t % 16)::integer, -t / 16 FROM unnest(lease_tokens) t WHERE t < 0)
+    ORDER BY x.lane FOR UPDATE;
+END;
+
+-- Settles a lane's batch: the lane's cursor moves past it, and the batch is recorded with its time (the rows of the
+-- log in it are published then). The caller holds the lane's row lock.
+CREATE FUNCTION outbox_settle_lane(l outbox_lanes) RETURNS void
+    LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+    INSERT INTO outbox_lane_batches (lane, lease_token, from_tick, to_tick, after_id, through_id, worker)
+    VALUES (l.lane, l.lease_token, l.done_tick, l.range_tick, greatest(l.done_id, l.range_first_id - 1),
+            l.claimed_through, l.lease_owner);
+    UPDATE outbox_lanes x SET done_id = x.claimed_through, claimed_through = NULL, lease_owner = NULL,
+        lease_expires_at = NULL
+    WHERE x.lane = l.lane;
+END;
+
+-- A lane batch is settled by whichever settling call leaves none of its rows in the log unsettled. Rows a call
+-- fails or hands back leave the log (failed, dead, pending). outbox_complete() leaves the rows it confirms in the log
+-- when they are all that is left of their batch, which then settles: the usual case, a batch published whole, costs
+-- one row of outbox_lanes and one of outbox_lane_batches. Otherwise they leave the log as published.
+CREATE FUNCTION outbox_settle_lane_if_done(l outbox_lanes) RETURNS void
+    LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM outbox_lane_batch(l)) THEN
+        PERFORM outbox_settle_lane(l);
+    END IF;
+END
+$$;
+
 -- Published: in_flight (under its token) -> published. Then lets go of the rows of their ordering keys that claims
 -- parked behind them, in a statement of its own that sees the rows parked meanwhile (outbox_release_waiting()), as
--- it does in a READ COMMITTED transaction, PostgreSQL's default: call it in one. Returns the rows published, each
--- with its publish latency (from its creation to now, the transaction's start). The id range bounds the update, so
--- that it reads only the partitions holding these ids.
-CREATE FUNCTION outbox_complete(ids bigint[], lease_tokens bigint[]) RETURNS TABLE (id bigint, latency_ms bigint)
+-- it does in a READ COMMITTED transaction, PostgreSQL's default: call it in one. The rows of a lane batch stay in the
+-- log when they are all that is left of it, which then settles; otherwise they leave it as published (see
+-- outbox_settle_lane_if_done()). Returns the rows published, each with its publish latency (from its creation to
+-- now, the transaction's start). The id range bounds the update of the rows off the log, so that it reads only the
+-- partitions holding these ids.
+CREATE FUNCTION outbox_complete(ids bigint[], lease_tokens bigint[])
+    RETURNS TABLE (id bigint, latency_ms bigint)
     LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
 DECLARE
@@ -382,14 +798,39 @@ DECLARE
     published bigint[];
     latencies bigint[];
     keys text[];
+    l outbox_lanes;
+    listed bigint[];
+    in_log bigint[];
 BEGIN
     PERFORM outbox_check_fences(ids, lease_tokens);
-    SELECT min(f), max(f) INTO lowest, highest FROM unnest(ids) f;
+    FOR l IN SELECT * FROM outbox_fenced_lanes(lease_tokens) LOOP
+        listed := ARRAY(SELECT f.id FROM unnest(ids, lease_tokens) AS f(id, token)
+                        WHERE f.token = -(l.lease_token * 16 + l.lane));
+        SELECT coalesce(array_agg(b.id), '{}'), array_agg(epoch_ms(now()) - epoch_ms(b.created_at))
+        INTO in_log, latencies FROM outbox_lane_batch(l) b;
+        IF NOT EXISTS (SELECT unnest(in_log) EXCEPT SELECT unnest(listed)) THEN
+            PERFORM outbox_settle_lane(l);
+            RETURN QUERY SELECT r.id, r.latency_ms FROM unnest(in_log, latencies) AS r(id, latency_ms);
+        ELSE
+            WITH confirmed AS (
+                UPDATE outbox o SET status = 'published', published_at = now(), attempts = 1, updated_at = now()
+                WHERE o.id = ANY (in_log) AND o.id = ANY (listed) AND o.id >= l.range_first_id AND o.status IS NULL
+                RETURNING o.id)
+            SELECT array_agg(c.id) INTO published FROM confirmed c;
+            RETURN QUERY SELECT r.id, r.latency_ms FROM unnest(in_log, latencies) AS r(id, latency_ms)
+                         WHERE r.id = ANY (published);
+        END IF;
+    END LOOP;
+    SELECT min(f.id), max(f.id) INTO lowest, highest FROM unnest(ids, lease_tokens) AS f(id, token) WHERE f.token > 0;
+    IF lowest IS NULL THEN
+        RETURN;
+    END IF;
     WITH done AS (
         UPDATE outbox o SET status = 'published', published_at = now(), lease_owner = NULL, lease_expires_at = NULL,
             updated_at = now()
         FROM unnest(ids, lease_tokens) AS f(id, token)
-        WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight' AND o.id BETWEEN lowest AND highest
+        WHERE o.id = f.id AND o.lease_token = f.token AND f.token > 0 AND o.status = 'in_flight'
+          AND o.id BETWEEN lowest AND highest
         RETURNING o.id, epoch_ms(now()) - epoch_ms(o.created_at) AS latency_ms, o.ordering_key)
     SELECT array_agg(d.id), array_agg(d.latency_ms), array_agg(DISTINCT d.ordering_key)
         FILTER (WHERE d.ordering_key IS NOT NULL)
@@ -404,12 +845,15 @@ COMMENT ON FUNCTION outbox_complete(bigint[], bigint[]) IS
     'Marks the rows published that are still in flight under the lease token given; returns them with their latency.';
 
 -- Failed: in_flight (under its token) -> failed, due again after its backoff_ms, or dead once its attempts reach
--- max_attempts; each failure is added to outbox_attempts with its error, as attempt of `worker`. Returns the rows
--- that changed, whether each is dead, and its event type.
+-- max_attempts; each failure is added to outbox_attempts with its error, as attempt of `worker`. A row of a lane
+-- batch leaves the log at its first attempt, failed (or dead when max_attempts is 1). Returns the rows that changed,
+-- whether each is dead, and its event type.
 CREATE FUNCTION outbox_fail(worker text, ids bigint[], lease_tokens bigint[], errors text[], backoff_ms bigint[],
                             max_attempts integer) RETURNS TABLE (id bigint, dead boolean, event_type text)
     LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
+DECLARE
+    l outbox_lanes;
 BEGIN
     PERFORM outbox_check_fences(ids, lease_tokens);
     IF cardinality(errors) IS DISTINCT FROM cardinality(ids)
@@ -425,13 +869,30 @@ BEGIN
             MESSAGE = 'a failure needs the worker, an error and a backoff of 0 ms or more for each row, and a maximum '
                       'of attempts of at least 1';
     END IF;
+    -- Rows of a lane batch leave the log at their first attempt.
+    FOR l IN SELECT * FROM outbox_fenced_lanes(lease_tokens) LOOP
+        RETURN QUERY
+        WITH failed AS (
+            UPDATE outbox o SET status = CASE WHEN 1 >= outbox_fail.max_attempts THEN 'dead' ELSE 'failed' END,
+                attempts = 1, next_attempt_at = now() + f.backoff_ms * interval '1 millisecond', last_error = f.error,
+                updated_at = now()
+            FROM unnest(ids, lease_tokens, errors, backoff_ms) AS f(id, token, error, backoff_ms)
+            WHERE f.token = -(l.lease_token * 16 + l.lane) AND o.id = f.id AND o.id >= l.range_first_id
+              AND o.status IS NULL AND o.id IN (SELECT b.id FROM outbox_lane_batch(l) b)
+            RETURNING o.id, o.status, o.attempts, f.error, o.event_type),
+        recorded AS (
+            INSERT INTO outbox_attempts (outbox_id, attempt, worker, error)
+            SELECT r.id, r.attempts, outbox_fail.worker, r.error FROM failed r)
+        SELECT r.id, r.status = 'dead', r.event_type FROM failed r;
+        PERFORM outbox_settle_lane_if_done(l);
+    END LOOP;
     RETURN QUERY
     WITH failed AS (
         UPDATE outbox o SET status = CASE WHEN o.attempts >= outbox_fail.max_attempts THEN 'dead' ELSE 'failed' END,
             next_attempt_at = now() + f.backoff_ms * interval '1 millisecond', last_error = f.error,
             lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
         FROM unnest(ids, lease_tokens, errors, backoff_ms) AS f(id, token, error, backoff_ms)
-        WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'
+        WHERE f.token > 0 AND o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight'
         RETURNING o.id, o.status, o.attempts, f.error, o.event_type),
     recorded AS (
         INSERT INTO outbox_attempts (outbox_id, attempt, worker, error)
@@ -443,46 +904,70 @@ COMMENT ON FUNCTION outbox_fail(text, bigint[], bigint[], text[], bigint[], inte
     'Marks the rows failed (due again after their backoff) or dead that are still in flight under the token given.';
 
 -- Handed back: in_flight (under its token) -> as before the claim, pending if it had never been tried, failed with
--- its last error otherwise, due at once, the claim's attempt not counted. For rows not tried: the sink could not be
--- reached, or an older row of their key failed. Returns how many rows changed.
+-- its last error otherwise, due at once, the claim's attempt not counted; a row of a lane batch leaves the log,
+-- pending and due at once. For rows not tried: the sink could not be reached, or an older row of their key failed.
+-- Returns how many rows changed.
 CREATE FUNCTION outbox_hand_back(ids bigint[], lease_tokens bigint[]) RETURNS integer
     LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
     changed integer;
+    total integer := 0;
+    l outbox_lanes;
 BEGIN
     PERFORM outbox_check_fences(ids, lease_tokens);
+    -- Rows of a lane batch leave the log untried: pending, due at once (behind a failed row of their key, the next
+    -- claim parks them).
+    FOR l IN SELECT * FROM outbox_fenced_lanes(lease_tokens) LOOP
+        UPDATE outbox o SET status = 'pending', next_attempt_at = now(), updated_at = now()
+        FROM unnest(ids, lease_tokens) AS f(id, token)
+        WHERE f.token = -(l.lease_token * 16 + l.lane) AND o.id = f.id AND o.id >= l.range_first_id
+          AND o.status IS NULL AND o.id IN (SELECT b.id FROM outbox_lane_batch(l) b);
+        GET DIAGNOSTICS changed = ROW_COUNT;
+        total := total + changed;
+        PERFORM outbox_settle_lane_if_done(l);
+    END LOOP;
     UPDATE outbox o SET status = CASE WHEN o.attempts > 1 THEN 'failed' ELSE 'pending' END,
         attempts = o.attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
     FROM unnest(ids, lease_tokens) AS f(id, token)
-    WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight';
+    WHERE f.token > 0 AND o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight';
     GET DIAGNOSTICS changed = ROW_COUNT;
-    RETURN changed;
+    RETURN total + changed;
 END
 $$;
 
--- The heartbeat of a batch still being published: its leases run until `lease_ms` from now. Returns how many rows
--- were extended; a row rescued meanwhile (its lease had expired) is not, and must not be published.
+-- The heartbeat of a batch still being published: its leases run until `lease_ms` from now (a lane batch's lease is
+-- its lane's, and each of its rows listed counts as extended). Returns how many rows were extended; a row rescued
+-- meanwhile (its lease had expired) is not, and must not be published.
 CREATE FUNCTION outbox_extend_leases(ids bigint[], lease_tokens bigint[], lease_ms bigint) RETURNS integer
     LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
     changed integer;
+    lanes integer;
 BEGIN
     PERFORM outbox_check_fences(ids, lease_tokens);
     IF lease_ms IS NULL OR lease_ms < 1 THEN
         RAISE invalid_parameter_value USING MESSAGE = format('a lease runs for 1 ms or more (got %s)', lease_ms);
     END IF;
+    -- A lane batch's lease is its lane's: each of its rows counts as extended.
+    WITH extended AS (
+        UPDATE outbox_lanes x SET lease_expires_at = now() + outbox_extend_leases.lease_ms * interval '1 millisecond'
+        WHERE x.claimed_through IS NOT NULL
+          AND (x.lane, x.lease_token) IN (SELECT (-t % 16)::integer, -t / 16 FROM unnest(lease_tokens) t WHERE t < 0)
+        RETURNING -(x.lease_token * 16 + x.lane) AS token)
+    SELECT count(*) INTO lanes FROM unnest(lease_tokens) t WHERE t IN (SELECT e.token FROM extended e);
     UPDATE outbox o SET lease_expires_at = now() + outbox_extend_leases.lease_ms * interval '1 millisecond'
     FROM unnest(ids, lease_tokens) AS f(id, token)
-    WHERE o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight';
+    WHERE f.token > 0 AND o.id = f.id AND o.lease_token = f.token AND o.status = 'in_flight';
     GET DIAGNOSTICS changed = ROW_COUNT;
-    RETURN changed;
+    RETURN lanes + changed;
 END
 $$;
 
 -- Rescue: up to `batch_size` rows in flight whose lease expired (their relay died or lost its database) fail the
 -- attempt they were claimed for (outbox_fail()), due again at once: failed, or dead once their attempts reach
--- max_attempts, the lost attempt added to outbox_attempts as one of `worker`. Returns the rows rescued, whether each
--- is dead, and its event type.
+-- max_attempts, the lost attempt added to outbox_attempts as one of `worker`. Lane batches whose lease expired go
+-- first, whole: their rows left in the log fail their first attempt and leave it, and the batch settles. Returns the
+-- rows rescued, whether each is dead, and its event type.
 CREATE FUNCTION outbox_rescue_expired(worker text, max_attempts integer, batch_size integer DEFAULT 1000)
     RETURNS TABLE (id bigint, dead boolean, event_type text)
     LANGUAGE plpgsql AS $$
@@ -490,11 +975,26 @@ DECLARE
     ids bigint[];
     tokens bigint[];
     errors text[];
+    l outbox_lanes;
 BEGIN
     IF batch_size IS NULL OR batch_size < 1 THEN
         RAISE invalid_parameter_value USING MESSAGE = format('a rescue needs a batch size of at least 1 (got %s)',
                                                              batch_size);
     END IF;
+    -- Lane batches whose lease expired, whole: their rows left in the log fail the attempt (outbox_fail()).
+    FOR l IN SELECT * FROM outbox_lanes x WHERE x.claimed_through IS NOT NULL AND x.lease_expires_at < now()
+             ORDER BY x.lease_expires_at FOR UPDATE SKIP LOCKED LOOP
+        ids := ARRAY(SELECT b.id FROM outbox_lane_batch(l) b);
+        IF cardinality(ids) = 0 THEN
+            PERFORM outbox_settle_lane(l);
+            CONTINUE;
+        END IF;
+        RETURN QUERY SELECT * FROM outbox_fail(worker, ids,
+            array_fill(-(l.lease_token * 16 + l.lane), ARRAY[cardinality(ids)]),
+            array_fill(format('lease of %s expired at %s: worker presumed crashed', l.lease_owner,
+                              l.lease_expires_at), ARRAY[cardinality(ids)]),
+            array_fill(0::bigint, ARRAY[cardinality(ids)]), max_attempts);
+    END LOOP;
     SELECT array_agg(s.id), array_agg(s.lease_token),
            array_agg(format('lease of %s expired at %s: worker presumed crashed', s.lease_owner, s.lease_expires_at))
     INTO ids, tokens, errors
@@ -509,13 +1009,30 @@ BEGIN
 END
 $$;
 
--- How long until the earliest pending or failed row is due, in milliseconds by the database's clock: 0 when one is
--- due now, NULL when none waits. A relay whose claim took nothing sleeps that long at most (or until woken on the
--- channel outbox_due, see outbox_wake_relays()); 0 after an empty claim means that the due rows are held (see
--- outbox_claim()), so it looks again soon, backing off, rather than at once. The first entry of outbox_due_idx.
+-- How long until a row is due, in milliseconds by the database's clock: 0 while a lane has rows of the log not yet
+-- claimed (a range to finish, rows written since its tick, or rows behind the batch it has leased), and while rows
+-- wait behind a row in flight (they go once it is published); otherwise until the earliest pending or failed row off
+-- the log is due (the first entry of outbox_due_idx): 0 when one is due now, NULL when none waits. A relay whose
+-- claim took nothing sleeps that long at most (or until woken on the channel outbox_due, see outbox_wake_relays());
+-- 0 after an empty claim means that the due rows are held (see outbox_claim()), so it looks again soon, backing off,
+-- rather than at once.
 CREATE FUNCTION outbox_next_due_ms() RETURNS bigint
     LANGUAGE sql VOLATILE
 BEGIN ATOMIC
-    SELECT greatest(0, epoch_ms(o.next_attempt_at) - epoch_ms(clock_timestamp())) FROM outbox o
-    WHERE o.status IN ('pending', 'failed') ORDER BY o.next_attempt_at LIMIT 1;
+    SELECT CASE
+        WHEN EXISTS (SELECT FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
+                     LEFT JOIN outbox_ticks hi ON hi.id = l.range_tick
+                     WHERE (l.claimed_through IS NULL AND l.range_tick IS NOT NULL)
+                        OR EXISTS (SELECT FROM outbox o
+                                   WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                                     AND o.txid >= pg_snapshot_xmin(lo.snapshot)
+                                     AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+                                     AND (l.claimed_through IS NULL OR o.id > l.claimed_through
+                                          OR NOT pg_visible_in_snapshot(o.txid, hi.snapshot))))
+          OR EXISTS (SELECT FROM outbox b
+                     WHERE b.status = 'in_flight' AND b.ordering_key IS NOT NULL
+                       AND EXISTS (SELECT FROM outbox w WHERE w.ordering_key = b.ordering_key AND w.status = 'waiting'))
+        THEN 0
+        ELSE (SELECT greatest(0, epoch_ms(o.next_attempt_at) - epoch_ms(clock_timestamp())) FROM outbox o
+              WHERE o.status IN ('pending', 'failed') ORDER BY o.next_attempt_at LIMIT 1) END;
 END;
