@@ -140,17 +140,16 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                 cappedCount(QStringLiteral("status = 'dead' AND ordering_key IS NOT NULL")),
                 cappedCount(QStringLiteral("status = 'paused'")) }
                   .join(QStringLiteral(", "))
-            + QStringLiteral(", (SELECT epoch_ms(now()) - epoch_ms(least(min(created_at), log.oldest)) FROM outbox "
-                             "   WHERE ")
+            + QStringLiteral(", epoch_ms(now()) - epoch_ms(least((SELECT min(created_at) FROM outbox WHERE ")
             + QLatin1String(BacklogCondition)
-            + QStringLiteral("), epoch_ms(now()), "
+            + QStringLiteral("), log.oldest)), epoch_ms(now()), "
                              // outbox_published_at_idx: one index entry, however many rows were published; each
                              // lane's last batch.
-                             "  (SELECT epoch_ms(now()) - epoch_ms(greatest(max(published_at), "
-                             "     (SELECT max(b.settled_at) FROM outbox_lanes l CROSS JOIN LATERAL ("
-                             "        SELECT x.settled_at FROM outbox_lane_batches x WHERE x.lane = l.lane "
-                             "        ORDER BY x.lease_token DESC LIMIT 1) b))) "
-                             "   FROM outbox WHERE status = 'published'), "
+                             "  epoch_ms(now()) - epoch_ms(greatest("
+                             "    (SELECT max(published_at) FROM outbox WHERE status = 'published'), "
+                             "    (SELECT max(b.settled_at) FROM outbox_lanes l CROSS JOIN LATERAL ("
+                             "       SELECT x.settled_at FROM outbox_lane_batches x WHERE x.lane = l.lane "
+                             "       ORDER BY x.lease_token DESC LIMIT 1) b))), "
                              "  log.pending, log.in_flight, log.lease_expired, log.overdue "
                              "FROM (SELECT count(*) FILTER (WHERE u.status = 'pending') AS pending, "
                              "        count(*) FILTER (WHERE u.status = 'in_flight') AS in_flight, "
@@ -167,8 +166,8 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.inFlight = capped(q.value(1).toLongLong() + q.value(13).toLongLong());
     overview.failed = capped(q.value(2).toLongLong());
     overview.dead = capped(q.value(3).toLongLong());
-    overview.stuck = capped(q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(14).toLongLong()
-        + q.value(15).toLongLong());
+    overview.stuck = capped(
+        q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(14).toLongLong() + q.value(15).toLongLong());
     overview.waiting = capped(q.value(6).toLongLong());
     overview.blockedKeys = capped(q.value(7).toLongLong());
     overview.paused = capped(q.value(8).toLongLong());

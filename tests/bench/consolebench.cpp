@@ -43,7 +43,8 @@ void seed(DbSession& session, int rows)
                 "SELECT 'order', (g % 100000)::text, "
                 "  (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.cancelled'])[1 + g % 4], "
                 "  jsonb_build_object('id', g, 'customer', 'C-' || g % 50000, 'amount', (g % 100000) / 100.0, "
-                "    'sku', 'SKU-' || g % 997), 'bench:' || g, s.status, CASE WHEN s.status IN ('failed', 'dead') "
+                "    'sku', 'SKU-' || g % 997), 'bench:' || g, nullif(s.status, 'published'), "
+                "  CASE WHEN s.status IN ('failed', 'dead') "
                 "THEN 3 ELSE 1 END, "
                 "  CASE WHEN s.status IN ('failed', 'dead') THEN CASE g % 7 "
                 "    WHEN 0 THEN 'message size ' || (g % 90000) || ' larger than max 16384' "
@@ -56,7 +57,7 @@ void seed(DbSession& session, int rows)
                 "expired' "
                 "    WHEN 5 THEN 'invalid JSON at offset ' || (g % 5000) || ': unterminated string' "
                 "    ELSE 'upstream error, request id ' || md5(g::text)::uuid END END, "
-                "  t.created, t.created + interval '1 second', CASE WHEN s.status = 'published' THEN t.created END, "
+                "  t.created, t.created + interval '1 second', NULL, "
                 "  CASE WHEN s.status = 'failed' THEN now() + (g % 600) * interval '1 second' ELSE t.created END, "
                 "  CASE WHEN s.status = 'in_flight' THEN 'relay/w0' END, "
                 "  CASE WHEN s.status = 'in_flight' THEN now() + interval '30 s' END "
@@ -68,6 +69,17 @@ void seed(DbSession& session, int rows)
             { first, last, rows }, QStringLiteral("seeding the outbox"));
         session.execScript(QStringLiteral("CALL outbox_roll()"), QStringLiteral("closing a partition"));
     }
+    // Published rows are rows of the log (migration 0028) behind their lanes' cursors, published by one batch per
+    // lane.
+    session.execScript(
+        QStringLiteral("WITH tick AS (SELECT id FROM outbox_take_tick()), "
+                       "lanes AS (UPDATE outbox_lanes l SET done_tick = tick.id, lease_token = 1 "
+                       "  FROM tick RETURNING l.lane) "
+                       "INSERT INTO outbox_lane_batches (lane, lease_token, from_tick, to_tick, after_id, "
+                       "  through_id, worker) "
+                       "SELECT lanes.lane, 1, (SELECT min(id) FROM outbox_ticks), tick.id, 0, "
+                       "  (SELECT max(id) FROM outbox), 'relay/w0' FROM lanes, tick"),
+        QStringLiteral("publishing the log's rows"));
     // One statement each: VACUUM refuses to run inside the implicit transaction of a multi-statement script.
     const QString history[] = {
         QStringLiteral(

@@ -352,14 +352,19 @@ COMMENT ON VIEW outbox_messages IS
 
 -- The lowest id of a row of the log not yet published, or NULL when every one is: the rows of the log pending or in
 -- flight are those at or above it. Reads only the rows written since each lane's last tick.
+-- Here and in the claim, each lane's new rows are read in txid order, from outbox_log_txid_idx: asked for min(id) or
+-- for any one row, the planner walked outbox_log_idx in id order from the lane's first row instead, through every
+-- row of the lane already published (3.5 s at 2 million rows).
 CREATE FUNCTION outbox_log_floor() RETURNS bigint
     LANGUAGE sql STABLE PARALLEL SAFE
     RETURN (SELECT min(first.id)
             FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
             CROSS JOIN LATERAL (
-                SELECT min(o.id) AS id FROM outbox o
-                WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
-                  AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot))
+                SELECT min(s.id) AS id FROM (
+                    SELECT o.id FROM outbox o
+                    WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                      AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+                    ORDER BY o.txid) s)
                 first);
 
 -- Retention: whether every row of the log with an id in [lower, upper) was published before `cutoff`: none of them
@@ -417,7 +422,7 @@ BEGIN ATOMIC
         WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
           AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
           AND NOT (hi.id IS NOT NULL AND pg_visible_in_snapshot(o.txid, hi.snapshot) AND o.id <= l.done_id)
-        LIMIT outbox_log_unpublished.cap) u;
+        ORDER BY o.txid LIMIT outbox_log_unpublished.cap) u;
 END;
 
 -- The relay's side of the contract, for a relay in any language (docs/sql-api.md, "Writing a relay"): claim the due
@@ -646,7 +651,7 @@ BEGIN
                 SELECT o.txid INTO first_new FROM outbox o
                 WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
                   AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
-                LIMIT 1;
+                ORDER BY o.txid LIMIT 1;
                 EXIT WHEN first_new IS NULL;
                 SELECT * INTO newest FROM outbox_ticks t ORDER BY t.id DESC LIMIT 1;
                 IF newest.id = lo.id OR NOT pg_visible_in_snapshot(first_new, newest.snapshot) THEN
@@ -654,11 +659,13 @@ BEGIN
                 END IF;
                 l.range_tick := newest.id;
                 l.done_id := 0;
-                SELECT min(o.id) INTO l.range_first_id FROM outbox o
-                WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
-                  AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND o.txid < pg_snapshot_xmax(newest.snapshot)
-                  AND pg_visible_in_snapshot(o.txid, newest.snapshot)
-                  AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot);
+                SELECT min(s.id) INTO l.range_first_id FROM (
+                    SELECT o.id FROM outbox o
+                    WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                      AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND o.txid < pg_snapshot_xmax(newest.snapshot)
+                      AND pg_visible_in_snapshot(o.txid, newest.snapshot)
+                      AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+                    ORDER BY o.txid) s;
                 l.range_first_id := coalesce(l.range_first_id, newest.last_id + 1);
             END IF;
             SELECT * INTO STRICT hi FROM outbox_ticks t WHERE t.id = l.range_tick;
@@ -1023,12 +1030,13 @@ BEGIN ATOMIC
         WHEN EXISTS (SELECT FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
                      LEFT JOIN outbox_ticks hi ON hi.id = l.range_tick
                      WHERE (l.claimed_through IS NULL AND l.range_tick IS NOT NULL)
-                        OR EXISTS (SELECT FROM outbox o
-                                   WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
-                                     AND o.txid >= pg_snapshot_xmin(lo.snapshot)
-                                     AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
-                                     AND (l.claimed_through IS NULL OR o.id > l.claimed_through
-                                          OR NOT pg_visible_in_snapshot(o.txid, hi.snapshot))))
+                        OR (SELECT o.txid FROM outbox o
+                            WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                              AND o.txid >= pg_snapshot_xmin(lo.snapshot)
+                              AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
+                              AND (l.claimed_through IS NULL OR o.id > l.claimed_through
+                                   OR NOT pg_visible_in_snapshot(o.txid, hi.snapshot))
+                            ORDER BY o.txid LIMIT 1) IS NOT NULL)
           OR EXISTS (SELECT FROM outbox b
                      WHERE b.status = 'in_flight' AND b.ordering_key IS NOT NULL
                        AND EXISTS (SELECT FROM outbox w WHERE w.ordering_key = b.ordering_key AND w.status = 'waiting'))
