@@ -39,7 +39,9 @@ inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', '
 // The rows in `status`, over outbox_messages, as conditions each of which one index serves in id order. Off the log
 // the stored status says it. A row of the log (stored_status NULL) is pending or in flight only at or above
 // outbox_log_floor(), and published otherwise: its branch walks the log's rows newest first past the few not yet
-// published.
+// published. With no row of the log unpublished (the floor NULL) their branches read nothing: a condition on the
+// floor alone is decided once, before any row is read, where "id >= NULL" was tested on every row of a created-range
+// walk (5.4 s for a week of 2 million rows).
 inline QStringList outboxStatusBranches(OutboxStatus status)
 {
     const QString name = OutboxStatusNames.name(status);
@@ -48,7 +50,9 @@ inline QStringList outboxStatusBranches(OutboxStatus status)
     case OutboxStatus::Pending:
     case OutboxStatus::InFlight:
         return { stored,
-            QStringLiteral("stored_status IS NULL AND id >= (SELECT outbox_log_floor()) AND status = '%1'").arg(name) };
+            QStringLiteral("stored_status IS NULL AND (SELECT outbox_log_floor()) IS NOT NULL "
+                           "AND id >= (SELECT outbox_log_floor()) AND status = '%1'")
+                .arg(name) };
     case OutboxStatus::Published:
         return { stored, QStringLiteral("stored_status IS NULL AND status = 'published'") };
     case OutboxStatus::Failed:
