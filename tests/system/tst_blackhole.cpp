@@ -121,6 +121,9 @@ private slots:
     // server runs the completion and sends its answer into the void, and its session is left idle in a
     // transaction, holding those rows. The server must end it (idle_in_transaction_session_timeout, keepalives)
     // before the rows' lease runs out, so that another relay rescues them; the cut relay must notice on its own.
+    // The seeded rows are in the log (migration 0028): a batch of them is leased, and settled, by its lane's row of
+    // outbox_lanes, not by the rows, so the locks held (by the test, then by the cut relay's session) are those of
+    // the lanes of the batches in flight, and the rows' state is read from outbox_messages.
     void aRelayCutOffFromPostgresLetsGoOfItsRowsAndRecovers()
     {
         seed(Rows);
@@ -131,18 +134,28 @@ private slots:
         RelayProcess cut(QStringLiteral(OUTBOXCTL_PATH),
             relayArguments(QStringLiteral("cut"), QStringLiteral("fault:0,1000>file:") + cutSink),
             m_network->launcher(CutRelayHost));
-        QTRY_VERIFY2_WITH_TIMEOUT(
-            scalar(
-                QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight' AND lease_owner LIKE 'cut/%'"))
+        QTRY_VERIFY2_WITH_TIMEOUT(scalar(QStringLiteral("SELECT count(*) FROM outbox_messages "
+                                                        "WHERE status = 'in_flight' AND lease_owner LIKE 'cut/%'"))
                 > 0,
             cut.story().constData(), 20'000);
 
         auto locker = std::make_unique<DbSession>(m_cluster->settings(), QStringLiteral("locker"));
         auto lock = std::make_unique<UnitOfWork>(*locker);
+        QList<qint64> lanes;
+        QSqlQuery& lockedLanes = locker->exec(QStringLiteral("SELECT lane FROM outbox_lanes "
+                                                             "WHERE lease_owner LIKE 'cut/%' FOR UPDATE"),
+            {}, QStringLiteral("locking the relay's lanes"));
+        while (lockedLanes.next())
+            lanes.append(lockedLanes.value(0).toLongLong());
+        QVERIFY(!lanes.isEmpty());
+        const QString laneList = SqlValues::bigintArray(lanes);
+        // The rows of the locked lanes' batches: the relay can neither settle nor extend them while the test holds
+        // the lanes.
         QSet<qint64> held;
-        QSqlQuery& locked = locker->exec(
-            QStringLiteral("SELECT id FROM outbox WHERE status = 'in_flight' AND lease_owner LIKE 'cut/%' FOR UPDATE"),
-            {}, QStringLiteral("locking the relay's rows"));
+        QSqlQuery& locked = locker->exec(QStringLiteral("SELECT id FROM outbox_messages WHERE status = 'in_flight' "
+                                                        "AND lease_owner LIKE 'cut/%' "
+                                                        "AND outbox_lane(ordering_key, id) = ANY (?::bigint[])"),
+            { laneList }, QStringLiteral("reading the relay's rows"));
         while (locked.next())
             held.insert(locked.value(0).toLongLong());
         QVERIFY(!held.isEmpty());
@@ -161,19 +174,20 @@ private slots:
         sinceCut.start();
         auto restore = qScopeGuard([this] { m_network->restore(CutRelayHost); });
         // When the rows' lease runs out, by the server's clock: the relay cannot extend it any more.
-        const qint64 leaseEndMs
-            = scalar(QStringLiteral("SELECT max(epoch_ms(lease_expires_at)) FROM outbox WHERE id = ANY (?::bigint[])"),
-                { heldList });
+        const qint64 leaseEndMs = scalar(
+            QStringLiteral("SELECT max(epoch_ms(lease_expires_at)) FROM outbox_messages WHERE id = ANY (?::bigint[])"),
+            { heldList });
         lock->commit();
         lock.reset();
-        // The rows another session holds: a probe that locks what it can (for the length of its statement) skips them.
+        // The lanes another session holds: a probe that locks what it can (for the length of its statement) skips
+        // them.
         const auto lockedByOthers = [&] {
-            return qint64(held.size())
-                - scalar(QStringLiteral("SELECT count(*) FROM (SELECT id FROM outbox WHERE id = ANY (?::bigint[]) "
-                                        "FOR UPDATE SKIP LOCKED) free"),
-                    { heldList });
+            return qint64(lanes.size())
+                - scalar(QStringLiteral("SELECT count(*) FROM (SELECT lane FROM outbox_lanes "
+                                        "WHERE lane = ANY (?::bigint[]) FOR UPDATE SKIP LOCKED) free"),
+                    { laneList });
         };
-        // The server ran the completion: the cut relay's session holds the rows, waiting for a COMMIT that cannot
+        // The server ran the completion: the cut relay's session holds the lanes, waiting for a COMMIT that cannot
         // come (the idle timeout gives it half the lease, 2.5 s).
         qint64 heldByTheCutRelay = 0;
         QTRY_VERIFY_WITH_TIMEOUT((heldByTheCutRelay = lockedByOthers()) > 0, 2'000);
@@ -197,7 +211,7 @@ private slots:
                 if (sessionsGoneMs < 0 && sessionsFrom(CutRelayHost) == 0)
                     sessionsGoneMs = now;
                 if (rescuedMs < 0
-                    && scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE id = ANY (?::bigint[]) "
+                    && scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE id = ANY (?::bigint[]) "
                                              "AND status = 'in_flight' AND lease_owner LIKE 'cut/%'"),
                            { heldList })
                         == 0)
@@ -233,7 +247,8 @@ private slots:
 
         // The rescuer drains the rest while the link is still down.
         QTRY_COMPARE_WITH_TIMEOUT(
-            scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows), int(CutMs));
+            scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")), qint64(Rows),
+            int(CutMs));
         QTRY_VERIFY_WITH_TIMEOUT(sinceCut.elapsed() >= CutMs, int(CutMs));
         restore.dismiss();
         QVERIFY2(m_network->restore(CutRelayHost), qPrintable(m_network->problem()));
@@ -344,7 +359,7 @@ private slots:
         }
         constexpr int Events = 600;
         seed(Events);
-        const QString published = QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'");
+        const QString published = QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'");
         // A fifth of a second per batch in front of the broker, so that the cut lands mid-drain.
         RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
             relayArguments(QStringLiteral("broker-cut"),
@@ -362,7 +377,8 @@ private slots:
         const qint64 publishedWhenNoticed = scalar(published);
         QTRY_VERIFY_WITH_TIMEOUT(sinceCut.elapsed() >= CutMs, int(CutMs));
         const qint64 publishedDuringTheCut = scalar(published) - publishedWhenNoticed;
-        const qint64 inFlight = scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'"));
+        const qint64 inFlight
+            = scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'in_flight'"));
         restore.dismiss();
         QVERIFY2(m_network->restoreAccessLink(BrokerRelayHost), qPrintable(m_network->problem()));
         qInfo("a blackhole between a relay and RabbitMQ: noticed after %.1f s; %lld rows marked published from then "

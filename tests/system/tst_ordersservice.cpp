@@ -593,7 +593,8 @@ private slots:
             { QStringLiteral("--relay"), QStringLiteral("2"), QStringLiteral("--sink"), QStringLiteral("null") });
         QVERIFY(service);
         QCOMPARE(post(*service, "relayed", orderBody()).status, 201);
-        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("outbox WHERE status = 'published'")), 1LL, WaitMs);
+        // The service's row is in the log, published by its lane's cursor (migration 0028): outbox_messages says.
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("outbox_messages WHERE status = 'published'")), 1LL, WaitMs);
 
         QVERIFY(stopGracefully(*service));
         QTRY_COMPARE_WITH_TIMEOUT(db().scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = ? "

@@ -24,7 +24,7 @@ except ImportError:
 
 from orders_service import CreateOrder, handle
 from outbox_contract import Claim, UnitOfWork, fingerprint
-from outbox_relay import Relay, exponential_backoff
+from outbox_relay import BatchResult, Relay, exponential_backoff
 
 OUTBOXCTL = os.environ.get("OUTBOXCTL", "")
 DATABASE = f"outbox_test_python_{os.getpid()}"
@@ -109,8 +109,27 @@ def enqueue(messages):
 
 
 def statuses():
-    """Each outbox row's (status, attempts), by id."""
-    return {row[0]: (row[1], row[2]) for row in rows("SELECT id, status, attempts FROM outbox")}
+    """Each outbox row's (status, attempts), by id, as outbox_messages derives them: a row in the log (stored status
+    NULL) is pending, in flight or published by its lane's cursor (migration 0028)."""
+    return {row[0]: (row[1], row[2]) for row in rows("SELECT id, status, attempts FROM outbox_messages")}
+
+
+def key_in_lane_of(prefix, key):
+    """An ordering key made of `prefix` and a number that is in the lane of `key`: a claim of rows in the log takes
+    one lane's batch (migration 0028), so rows of two keys that one batch is to hold must share a lane."""
+    return scalar(
+        "SELECT %s || g FROM generate_series(1, 1000) AS g WHERE outbox_lane(%s || g, 0) = outbox_lane(%s, 0) "
+        "ORDER BY g LIMIT 1",
+        (prefix, prefix, key),
+    )
+
+
+def expire_leases():
+    """Ends every lease now, as time would: the lanes' (rows of the log claimed with their lane, migration 0028) and
+    the rows' own (rows off the log in flight). Returns how many rows in flight have an expired lease then."""
+    execute("UPDATE outbox_lanes SET lease_expires_at = now() - interval '1 s' WHERE claimed_through IS NOT NULL")
+    execute("UPDATE outbox SET lease_expires_at = now() - interval '1 s' WHERE status = 'in_flight'")
+    return scalar("SELECT count(*) FROM outbox_messages WHERE status = 'in_flight' AND lease_expires_at < now()")
 
 
 def relay_process(*arguments):
@@ -367,7 +386,14 @@ class PythonReferenceTest(unittest.TestCase):
             if message.id == a2:
                 raise RuntimeError("broker said no: queue orders.a is full")
 
-        result = relay.relay_batch(publish)
+        # A claim of rows in the log takes one lane's batch (migration 0028): the relay claims until a claim takes
+        # nothing, and the statuses are read right after the batch that held a2.
+        result = BatchResult()
+        after_a2 = None
+        while (batch := relay.relay_batch(publish)).claimed > 0:
+            result.add(batch)
+            if batch.failed > 0:
+                after_a2 = statuses()
         self.assertEqual(
             (result.claimed, result.published, result.failed, result.dead, result.handed_back, result.fenced),
             (9, 6, 1, 0, 2, 0),
@@ -375,7 +401,8 @@ class PythonReferenceTest(unittest.TestCase):
         now = statuses()
         self.assertEqual([now[i] for i in (a1, b1, b2, b3, u1, u2)], [("published", 1)] * 6)
         # a3 and a4 were not tried: handed back as they were, their attempt not counted.
-        self.assertEqual([now[i] for i in (a2, a3, a4)], [("failed", 1), ("pending", 0), ("pending", 0)])
+        self.assertIsNotNone(after_a2)
+        self.assertEqual([after_a2[i] for i in (a2, a3, a4)], [("failed", 1), ("pending", 0), ("pending", 0)])
         self.assertEqual(
             rows(
                 "SELECT last_error, next_attempt_at > now() + interval '50 s', lease_owner FROM outbox WHERE id = %s",
@@ -387,7 +414,8 @@ class PythonReferenceTest(unittest.TestCase):
             rows("SELECT outbox_id, attempt, worker, error FROM outbox_attempts"),
             [(a2, 1, "failing-worker", "broker said no: queue orders.a is full")],
         )
-        # Until a2 is due again, a3 and a4 wait behind it: the next claim takes nothing and parks them.
+        # Until a2 is due again, a3 and a4 wait behind it: the next claim takes nothing and parks them (or the claims
+        # after a2's batch, of the other lanes, did).
         self.assertEqual(relay.relay_batch(publish).claimed, 0)
         self.assertEqual([statuses()[i] for i in (a3, a4)], [("waiting", 0)] * 2)
         # Once a2 is due and published, its key flows again, in order.
@@ -416,7 +444,12 @@ class PythonReferenceTest(unittest.TestCase):
         self.assertEqual(statuses()[c2], ("waiting", 0))
 
     def test_a_relay_whose_lease_was_taken_over_changes_nothing(self):
-        k1, k2, k3, l1, l2, l3 = enqueue([("k1", "k"), ("k2", "k"), ("k3", "k"), ("l1", "l"), ("l2", "l"), ("l3", "l")])
+        # Key l's rows in key k's lane, so that one claim takes the six (a claim of rows in the log takes one lane's
+        # batch, migration 0028).
+        l_key = key_in_lane_of("l", "k")
+        k1, k2, k3, l1, l2, l3 = enqueue(
+            [("k1", "k"), ("k2", "k"), ("k3", "k"), ("l1", l_key), ("l2", l_key), ("l3", l_key)]
+        )
         late = self.relay("late")
         rescuer = self.relay("rescuer")
         by_rescuer = []
@@ -426,10 +459,7 @@ class PythonReferenceTest(unittest.TestCase):
             if message.id == k1:
                 # Relay "late" stalls past its leases (a GC pause, a partition): they expire, and "rescuer" makes the
                 # rows due again and publishes them while "late" still has them in hand.
-                expired = execute(
-                    "UPDATE outbox SET lease_expires_at = now() - interval '1 s' WHERE status = 'in_flight'"
-                )
-                self.assertEqual(expired, 6)
+                self.assertEqual(expire_leases(), 6)
                 rescued.append(rescuer.rescue())
                 rescued.append(rescuer.relay_batch(lambda m: by_rescuer.append(m.id)))
             if message.id == k2:
@@ -453,24 +483,28 @@ class PythonReferenceTest(unittest.TestCase):
 
     def test_a_slow_batch_extends_its_leases_and_stops_at_a_lost_one(self):
         # A lease of 1 ms: the relay extends the leases of the rows still to publish before each message after the
-        # first (each publish below takes a round trip to the database, longer than half a lease).
-        ids = enqueue([("x1", None), ("x2", None), ("x3", None)])
+        # first (each publish below takes a round trip to the database, longer than half a lease). The rows share an
+        # ordering key, so that they are one lane's batch (a claim of rows in the log takes one lane's, migration
+        # 0028); none of them fails, so the key holds nothing back.
+        ids = enqueue([("x1", "x"), ("x2", "x"), ("x3", "x")])
         leases = []
         slow = self.relay("slow", lease_ms=1)
         result = slow.relay_batch(
-            lambda message: leases.append(scalar("SELECT lease_expires_at FROM outbox WHERE id = %s", (message.id,)))
+            lambda message: leases.append(
+                scalar("SELECT lease_expires_at FROM outbox_messages WHERE id = %s", (message.id,))
+            )
         )
         self.assertEqual((result.published, result.fenced), (3, 0))
         self.assertTrue(leases[0] < leases[1] < leases[2], leases)
         self.assertEqual([statuses()[i] for i in ids], [("published", 1)] * 3)
         # Its leases are rescued while it publishes the first row: it publishes none of the others.
-        y1, y2, y3 = enqueue([("y1", None), ("y2", None), ("y3", None)])
+        y1, y2, y3 = enqueue([("y1", "y"), ("y2", "y"), ("y3", "y")])
         rescuer = self.relay("rescuer")
         published = []
 
         def publish(message):
             if message.id == y1:
-                execute("UPDATE outbox SET lease_expires_at = now() - interval '1 s' WHERE status = 'in_flight'")
+                self.assertEqual(expire_leases(), 3)
                 self.assertEqual(rescuer.rescue(), 3)
             published.append(message.id)
 
@@ -484,7 +518,10 @@ class PythonReferenceTest(unittest.TestCase):
         (row,) = enqueue([("s1", None)])
         ((claimed, token),) = rows("SELECT id, lease_token FROM outbox_claim('bare', 'bare-1', 10, 60000)")
         self.assertEqual(claimed, row)
-        stale = token - 1
+        # The token of the lease before this one: a row of the log is claimed under its lane's fence,
+        # -(lease_token * 16 + lane) (migration 0028), whose lease before was token + 16; a row off the log under its
+        # own token, whose lease before was token - 1.
+        stale = token + 16 if token < 0 else token - 1
         self.assertEqual(rows("SELECT * FROM outbox_complete(%s::bigint[], %s::bigint[])", ([row], [stale])), [])
         self.assertEqual(
             rows(
@@ -495,7 +532,9 @@ class PythonReferenceTest(unittest.TestCase):
         )
         self.assertEqual(rows("SELECT outbox_hand_back(%s::bigint[], %s::bigint[])", ([row], [stale])), [(0,)])
         self.assertEqual(rows("SELECT outbox_extend_leases(%s::bigint[], %s::bigint[], 1)", ([row], [stale])), [(0,)])
-        self.assertEqual(rows("SELECT status, attempts, lease_owner FROM outbox"), [("in_flight", 1, "bare-1")])
+        self.assertEqual(
+            rows("SELECT status, attempts, lease_owner FROM outbox_messages"), [("in_flight", 1, "bare-1")]
+        )
         self.assertEqual(
             [r[0] for r in rows("SELECT * FROM outbox_complete(%s::bigint[], %s::bigint[])", ([row], [token]))], [row]
         )
@@ -556,6 +595,9 @@ class PythonReferenceTest(unittest.TestCase):
             with open(sink, encoding="utf-8") as published:
                 messages = [json.loads(line) for line in published]
         self.assertEqual(len(messages), 3)
+        # Each order has a key of its own, and keys of different lanes go out in batches of their lanes, in whatever
+        # order the claims took the lanes (migration 0028): the file is read in id order.
+        messages.sort(key=lambda message: message["id"])
         for number, (message, answer) in enumerate(zip(messages, created), start=1):
             order_id = answer.response["id"]
             self.assertEqual(message["dedupe_key"], f"order.created:{order_id}")
@@ -600,12 +642,12 @@ class PythonReferenceTest(unittest.TestCase):
                 self.await_query(f"SELECT EXISTS ({asleep})")
                 created = [run_handle(CreateOrder(f"py-woken-{i}", "grace", "1.00")) for i in range(2)]
                 self.assertTrue(all(answer.outcome == "created" for answer in created))
-                self.await_query("SELECT count(*) = 2 FROM outbox WHERE status = 'published'")
+                self.await_query("SELECT count(*) = 2 FROM outbox_messages WHERE status = 'published'")
                 # Its session ends (a failover, an administrator): it connects again and goes on.
                 self.await_query(f"SELECT EXISTS ({asleep})")
                 self.assertTrue(scalar(f"SELECT pg_terminate_backend(({asleep}))"))
                 self.assertEqual(run_handle(CreateOrder("py-woken-2", "grace", "1.00")).outcome, "created")
-                self.await_query("SELECT count(*) = 3 FROM outbox WHERE status = 'published'")
+                self.await_query("SELECT count(*) = 3 FROM outbox_messages WHERE status = 'published'")
                 # SIGTERM ends its sleep at once, not at the poll.
                 self.await_query(f"SELECT EXISTS ({asleep})")
                 relay.send_signal(signal.SIGTERM)
