@@ -237,9 +237,10 @@ QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int 
 
 QList<OutboxRowSummary> OutboxReadRepository::rowsByIds(const QList<qint64>& ids)
 {
-    return SqlValues::collect(m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
-                                      + QStringLiteral(" FROM outbox_messages WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
-                                  { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows")),
+    return SqlValues::collect(
+        m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
+                + QStringLiteral(" FROM outbox_messages WHERE id = ANY(?::bigint[]) ORDER BY id DESC"),
+            { SqlValues::bigintArray(ids) }, QStringLiteral("refreshing outbox rows")),
         summaryFromRow);
 }
 
