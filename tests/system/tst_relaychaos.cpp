@@ -308,14 +308,16 @@ private slots:
     // Issue 23's guarantee under every fault at once: three relays of four workers, a sink failing 5 % of publishes
     // (in front of the file that records what was delivered, in order), and 20 SIGKILLs of a random relay at a
     // random moment, each replaced. For every key the first deliveries are increasing in id (a kill may repeat a
-    // row, never overtake one); the unkeyed rows of the same run went out in parallel, out of id order.
+    // row, never overtake one); the unkeyed rows of the same run went out in parallel, out of id order. 20,000 rows:
+    // the relays drain the rows of the log a lane's batch at a time (migration 0028), fast enough that 10,000 ran
+    // out before the 20th kill.
     void keyedRowsStayInOrderThroughKillsOfThreeRelays()
     {
         constexpr int Kills = 20;
         constexpr int Relays = 3;
-        constexpr int KeyedRows = 8'000;
+        constexpr int KeyedRows = 16'000;
         constexpr int Keys = 40;
-        constexpr int UnkeyedRows = 2'000;
+        constexpr int UnkeyedRows = 4'000;
         QTemporaryDir sinkDirectory;
         const QString events = sinkDirectory.filePath(QStringLiteral("events.jsonl"));
         PrivateCluster cluster;
@@ -337,7 +339,7 @@ private slots:
             QStringLiteral("--heartbeat-seconds"), QStringLiteral("1"), QStringLiteral("--backoff-base-ms"),
             QStringLiteral("10"), QStringLiteral("--backoff-max-ms"), QStringLiteral("50"),
             QStringLiteral("--max-attempts"), QStringLiteral("1000"), QStringLiteral("--sink"),
-            QStringLiteral("fault:0.05,50>file:") + events };
+            QStringLiteral("fault:0.05>file:") + events };
         std::vector<std::unique_ptr<RelayProcess>> relays;
         for (int i = 0; i < Relays; ++i)
             relays.push_back(startRelay(cluster.dsn(), options));
@@ -351,7 +353,6 @@ private slots:
                                .arg(kill)
                                .arg(published(cluster))
                                .arg(rows)));
-            qInfo("DEBUG kill %d at %lld", kill, lineCount(events));
             QVERIFY2(leftToPublish(cluster) == 1, "the outbox drained before the kills were done");
             std::unique_ptr<RelayProcess>& victim = relays.at(random.bounded(Relays));
             victim->kill();
