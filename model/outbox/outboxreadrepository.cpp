@@ -122,14 +122,15 @@ std::optional<KeysetQuery> filteredQuery(
         }
         return query;
     }
+    if (statuses.isEmpty())
+        return std::nullopt;
+    if (!filter.stuckOnly) {
+        for (const SqlFragment& branch : outboxStatusBranches(statuses, firstId))
+            query.addBranch(branch.sql, branch.binds);
+        return query;
+    }
     bool anyBranch = false;
     for (const OutboxStatus status : statuses) {
-        if (!filter.stuckOnly) {
-            for (const QString& branch : outboxStatusBranches(status))
-                query.addBranch(branch);
-            anyBranch = true;
-            continue;
-        }
         const QString stuck = StuckRowClassifier::condition(status);
         if (stuck.isEmpty())
             continue;
@@ -138,8 +139,8 @@ std::optional<KeysetQuery> filteredQuery(
             binds.append(filter.stuckThresholdMs);
         anyBranch = true;
         if (status != OutboxStatus::Failed) {
-            for (const QString& branch : outboxStatusBranches(status))
-                query.addBranch(branch + QStringLiteral(" AND ") + stuck, binds);
+            for (const SqlFragment& branch : outboxStatusBranches({ status }, firstId))
+                query.addBranch(branch.sql + QStringLiteral(" AND ") + stuck, branch.binds + binds);
             continue;
         }
         const KeysetQuery::FewMatches fewOverdue {

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "db/enumnames.h"
+#include "db/sqlfragment.h"
 
 #include <QStringList>
+#include <optional>
 
 // The states of an outbox row (outbox.status); docs/operators-guide.md, "Outbox statuses and who may change them",
 // says who may change which.
@@ -36,34 +38,13 @@ inline constexpr EnumNames<OutboxStatus, 8> OutboxStatusNames({ {
 // rows of the log not yet published (migration 0028) are outbox_log_unpublished()'s.
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused')";
 
-// The rows in `status`, over outbox_messages, as conditions each of which one index serves in id order. Off the log
-// the stored status says it. A row of the log (stored_status NULL) is pending or in flight only at or above
-// outbox_log_floor(), and published otherwise: its branch walks the log's rows newest first past the few not yet
-// published. With no row of the log unpublished (the floor NULL) their branches read nothing: a condition on the
-// floor alone is decided once, before any row is read, where "id >= NULL" was tested on every row of a created-range
-// walk (5.4 s for a week of 2 million rows).
-inline QStringList outboxStatusBranches(OutboxStatus status)
-{
-    const QString name = OutboxStatusNames.name(status);
-    const QString stored = QStringLiteral("stored_status = '%1'").arg(name);
-    switch (status) {
-    case OutboxStatus::Pending:
-    case OutboxStatus::InFlight:
-        return { stored,
-            QStringLiteral("stored_status IS NULL AND (SELECT outbox_log_floor()) IS NOT NULL "
-                           "AND id >= (SELECT outbox_log_floor()) AND status = '%1'")
-                .arg(name) };
-    case OutboxStatus::Published:
-        return { stored, QStringLiteral("stored_status IS NULL AND status = 'published'") };
-    case OutboxStatus::Failed:
-    case OutboxStatus::Dead:
-    case OutboxStatus::Waiting:
-    case OutboxStatus::Discarded:
-    case OutboxStatus::Paused:
-        break;
-    }
-    return { stored };
-}
+// The rows in `statuses`, over outbox_messages, as conditions each of which one index serves in the list's order: one
+// per status off the log (the stored status says it), and for the rows of the log (stored_status NULL) at most two,
+// bounded by outbox_log_floor() and outbox_log_published_through() so that neither reads the state of the rows it
+// skips. `firstId` bounds the floor when the search reads only rows from that id on (a created range), so that the
+// floor reads no partition the search does not. outboxstatus.cpp says why each is shaped as it is.
+QList<SqlFragment> outboxStatusBranches(
+    const QList<OutboxStatus>& statuses, std::optional<qint64> firstId = std::nullopt);
 
 // Whether rows in `status` are in the backlog (BacklogCondition says the same in SQL; a unit test compares the two).
 constexpr bool isBacklog(OutboxStatus status)

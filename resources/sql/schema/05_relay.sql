@@ -350,12 +350,14 @@ FROM outbox o;
 COMMENT ON VIEW outbox_messages IS
     'The outbox''s rows with their state, in the log (stored_status NULL) or not (migration 0028).';
 
--- The lowest id of a row of the log not yet published, or NULL when every one is: the rows of the log pending or in
--- flight are those at or above it. Reads only the rows written since each lane's last tick.
+-- The lowest id, from `from_id` on (from the first row when NULL), of a row of the log not yet published, or NULL
+-- when every one is: the rows of the log pending or in flight in that range are those at or above it. Reads only
+-- the rows written since each lane's last tick, in the partitions that can hold ids from `from_id` on: a search of
+-- recent rows passes its first id and reads no older partition.
 -- Here and in the claim, each lane's new rows are read in txid order, from outbox_log_txid_idx: asked for min(id) or
 -- for any one row, the planner walked outbox_log_idx in id order from the lane's first row instead, through every
 -- row of the lane already published (3.5 s at 2 million rows).
-CREATE FUNCTION outbox_log_floor() RETURNS bigint
+CREATE FUNCTION outbox_log_floor(from_id bigint DEFAULT NULL) RETURNS bigint
     LANGUAGE sql STABLE PARALLEL SAFE
     RETURN (SELECT min(first.id)
             FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick
@@ -363,17 +365,27 @@ CREATE FUNCTION outbox_log_floor() RETURNS bigint
                 SELECT min(s.id) AS id FROM (
                     SELECT o.id FROM outbox o
                     WHERE o.status IS NULL AND outbox_lane(o.ordering_key, o.id) = l.lane
+                      AND o.id >= coalesce(outbox_log_floor.from_id, '-9223372036854775808'::bigint)
                       AND o.txid >= pg_snapshot_xmin(lo.snapshot) AND NOT pg_visible_in_snapshot(o.txid, lo.snapshot)
                     ORDER BY o.txid) s)
                 first);
 
+-- The highest id a published row of the log can have: a lane has published the rows its done tick sees, drawn
+-- before the tick's snapshot and so at most the tick's last_id, and those of its range up to done_id. Reads the 16
+-- lanes alone: a list of published rows starts below it, past the rows written since (a backlog while no relay
+-- runs), whose state it would otherwise read one by one.
+CREATE FUNCTION outbox_log_published_through() RETURNS bigint
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (SELECT max(greatest(lo.last_id, l.done_id))
+            FROM outbox_lanes l JOIN outbox_ticks lo ON lo.id = l.done_tick);
+
 -- Retention: whether every row of the log with an id in [lower, upper) was published before `cutoff`: none of them
--- is left to publish (outbox_log_floor()), and no lane batch reaching into the range settled at or after it. A
--- partition is dropped with its rows of the log only then; they are never copied (outbox_record_detached() keeps
--- the rows off the log that are to stay).
+-- is left to publish (outbox_log_floor(lower)), and no lane batch reaching into the range settled at or after
+-- it. A partition is dropped with its rows of the log only then; they are never copied (outbox_record_detached()
+-- keeps the rows off the log that are to stay).
 CREATE FUNCTION outbox_log_settled_before(lower bigint, upper bigint, cutoff timestamptz) RETURNS boolean
     LANGUAGE sql STABLE
-    RETURN coalesce(outbox_log_floor() >= upper, true)
+    RETURN coalesce(outbox_log_floor(lower) >= upper, true)
            AND NOT EXISTS (SELECT FROM outbox_lane_batches b
                            WHERE b.settled_at >= cutoff AND b.through_id >= coalesce(lower, b.through_id)
                              AND b.after_id < upper);
