@@ -26,12 +26,21 @@ void KeysetQuery::orderBy(const QString& column)
     m_orderColumn = column;
 }
 
-// " ORDER BY key, id LIMIT ?" (without `key` when it is empty), both descending when asked.
-static QString orderClause(const QString& key, bool descending)
+// " ORDER BY key..., id LIMIT ?" (the empty keys left out), all descending when asked.
+static QString orderClause(const QStringList& keys, bool descending)
 {
     const QString direction = descending ? QStringLiteral(" DESC") : QString();
-    return QStringLiteral(" ORDER BY ") + (key.isEmpty() ? QString() : key + direction + QStringLiteral(", "))
-        + QStringLiteral("id") + direction + QStringLiteral(" LIMIT ?::int");
+    QString clause = QStringLiteral(" ORDER BY ");
+    for (const QString& key : keys) {
+        if (!key.isEmpty())
+            clause += key + direction + QStringLiteral(", ");
+    }
+    return clause + QStringLiteral("id") + direction + QStringLiteral(" LIMIT ?::int");
+}
+
+void KeysetQuery::orderBranchesWithin(const QString& column)
+{
+    m_branchColumn = column;
 }
 
 void KeysetQuery::collectBeforeOrdering()
@@ -41,7 +50,7 @@ void KeysetQuery::collectBeforeOrdering()
 
 QString KeysetQuery::orderedBy(const QString& key, bool descending) const
 {
-    return orderClause(m_orderColumn.isEmpty() ? QString() : key, descending);
+    return orderClause({ m_orderColumn.isEmpty() ? QString() : key }, descending);
 }
 
 QString KeysetQuery::selectFrom(const QString& columns) const
@@ -119,7 +128,9 @@ SqlFragment KeysetQuery::build(bool descending, qint64 cursor, int limit) const
             binds += branch.condition.binds + common.binds + branch.few.test.binds
                 + QVariantList { branch.few.limit, limit, limit };
         }
-        parts.append(QLatin1Char('(') + select + walked.sql + orderedBy(m_orderColumn, descending) + QLatin1Char(')'));
+        // The branch's column first (orderBranchesWithin()): the same value on every row of the branch.
+        parts.append(QLatin1Char('(') + select + walked.sql + orderClause({ m_branchColumn, m_orderColumn }, descending)
+            + QLatin1Char(')'));
         binds += walked.binds + QVariantList { limit };
     }
     binds.append(limit);

@@ -40,6 +40,11 @@ public:
     // meanwhile ends the list.
     void orderBy(const QString& column);
 
+    // Each branch's rows share one value of `column` (the status a branch is for), which then leads each branch's
+    // order: an index leading with the column serves the branch's walk in order even where the branch says
+    // "column IS NULL", which the planner, unlike "column = value", does not take for a constant.
+    void orderBranchesWithin(const QString& column);
+
     // Reads every matching row the way the planner finds cheapest for the whole set, then orders them, instead of
     // walking an index in key order: for a condition whose index yields rows in no useful order (a trigram
     // search), where the walk in key order would read the whole table when matches are rare. The branches become
@@ -63,6 +68,7 @@ private:
     QString m_table;
     QString m_columns;
     QString m_orderColumn;
+    QString m_branchColumn;
     bool m_collectFirst = false;
     QList<SqlFragment> m_conditions;
     struct Branch {

@@ -102,11 +102,15 @@ std::optional<KeysetQuery> filteredQuery(
             QStringLiteral("updated_at < now() - ?::bigint * interval '1 millisecond'"), { filter.unchangedForMs });
     }
     // A created-time range is read from (status, created_at, id), wherever in the table's history it lies.
-    if (filter.createdFrom.isValid() || filter.createdTo.isValid())
+    const bool createdOrder = filter.createdFrom.isValid() || filter.createdTo.isValid();
+    if (createdOrder)
         query.orderBy(QStringLiteral("created_at"));
     // One branch per distinct status, all of them when the filter names none: every index of a filter the console
     // offers leads with the status or follows it, so each branch reads its rows in order from one index. (Over
     // all statuses at once, an event type that matches nothing walks the whole primary key.)
+    // The log's rows are those with no stored status (NULL): ordered within the branch's status, they are read from
+    // the indexes leading with it, in order, like those of any other branch.
+    query.orderBranchesWithin(QStringLiteral("stored_status"));
     QList<OutboxStatus> statuses
         = SqlValues::distinct(filter.statuses.isEmpty() ? OutboxStatusNames.values() : filter.statuses);
     // Only dead rows block their key (outbox_blocking_idx serves the branch).
@@ -125,7 +129,7 @@ std::optional<KeysetQuery> filteredQuery(
     if (statuses.isEmpty())
         return std::nullopt;
     if (!filter.stuckOnly) {
-        for (const SqlFragment& branch : outboxStatusBranches(statuses, firstId))
+        for (const SqlFragment& branch : outboxStatusBranches(statuses, firstId, !createdOrder))
             query.addBranch(branch.sql, branch.binds);
         return query;
     }
@@ -139,7 +143,7 @@ std::optional<KeysetQuery> filteredQuery(
             binds.append(filter.stuckThresholdMs);
         anyBranch = true;
         if (status != OutboxStatus::Failed) {
-            for (const SqlFragment& branch : outboxStatusBranches({ status }, firstId))
+            for (const SqlFragment& branch : outboxStatusBranches({ status }, firstId, !createdOrder))
                 query.addBranch(branch.sql + QStringLiteral(" AND ") + stuck, branch.binds + binds);
             continue;
         }

@@ -42,9 +42,10 @@ inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', '
 // per status off the log (the stored status says it), and for the rows of the log (stored_status NULL) at most two,
 // bounded by outbox_log_floor() and outbox_log_published_through() so that neither reads the state of the rows it
 // skips. `firstId` bounds the floor when the search reads only rows from that id on (a created range), so that the
-// floor reads no partition the search does not. outboxstatus.cpp says why each is shaped as it is.
+// floor reads no partition the search does not; `inIdOrder` says whether the branches are walked in id order (not
+// in created_at order). outboxstatus.cpp says why each is shaped as it is.
 QList<SqlFragment> outboxStatusBranches(
-    const QList<OutboxStatus>& statuses, std::optional<qint64> firstId = std::nullopt);
+    const QList<OutboxStatus>& statuses, std::optional<qint64> firstId = std::nullopt, bool inIdOrder = true);
 
 // Whether rows in `status` are in the backlog (BacklogCondition says the same in SQL; a unit test compares the two).
 constexpr bool isBacklog(OutboxStatus status)

@@ -211,7 +211,8 @@ private slots:
             relayOptions());
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.published, qint64(Rows));
-        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows));
+        QCOMPARE(
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")), qint64(Rows));
 
         QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(Rows), 30'000);
         const QList<AmqpDelivery> deliveries = take(queue, Rows);
@@ -260,7 +261,7 @@ private slots:
             db().settings(), [endpoint = endpoint(exchange)] { return std::make_unique<RabbitMqSink>(endpoint); },
             options);
         RunningRelay running(relay);
-        const QString published = QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'");
+        const QString published = QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'");
         QTRY_COMPARE_WITH_TIMEOUT(count(published), qint64(Before), 30'000);
 
         rabbitmqctl({ QStringLiteral("stop_app") });
@@ -288,7 +289,8 @@ private slots:
         }
         QCOMPARE(count(published), qint64(Before));
         QCOMPARE(
-            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status <> 'published' AND attempts > 0")), 0LL);
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status <> 'published' AND attempts > 0")),
+            0LL);
         restart.dismiss();
         rabbitmqctl({ QStringLiteral("start_app") });
 
@@ -296,7 +298,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Alive, 10'000);
         QVERIFY(!relay.status().failing);
         // One successful publish per row and no failure on record: the outage cost no row an attempt.
-        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE attempts <> 1")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE attempts <> 1")), 0LL);
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")), 0LL);
 
         // Durable queue, persistent messages: what was confirmed before the outage is still there, and every
@@ -386,7 +388,7 @@ private slots:
             bindQueue(exchange, queue);
         }
         QTRY_COMPARE_WITH_TIMEOUT(
-            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), 20LL, 60'000);
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")), 20LL, 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(fleetState(options.workerName), RelayState::Alive, 10'000);
         const RelayNode alive = *fleetNode(options.workerName);
         QVERIFY(!alive.failingSince.isValid());
@@ -441,10 +443,10 @@ private slots:
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.published, 0LL);
         QCOMPARE(totals.dead, 1LL);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("dead"));
-        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 3LL);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox_messages")).toString(), QStringLiteral("dead"));
+        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox_messages")), 3LL);
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts")), 3LL);
-        const QString error = db().scalar(QStringLiteral("SELECT last_error FROM outbox")).toString();
+        const QString error = db().scalar(QStringLiteral("SELECT last_error FROM outbox_messages")).toString();
         QVERIFY2(error.contains(QLatin1String("312 NO_ROUTE")), qPrintable(error));
         QVERIFY2(error.contains(QLatin1String("routing key 'order.created'")), qPrintable(error));
     }
@@ -466,10 +468,11 @@ private slots:
         const RelayTotals totals = relay.run();
         QCOMPARE(totals.published, 2LL);
         QCOMPARE(totals.dead, 1LL);
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox WHERE dedupe_key = 'ev-2'")).toString(),
+        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox_messages WHERE dedupe_key = 'ev-2'")).toString(),
             QStringLiteral("dead"));
         const QString error
-            = db().scalar(QStringLiteral("SELECT last_error FROM outbox WHERE dedupe_key = 'ev-2'")).toString();
+            = db().scalar(QStringLiteral("SELECT last_error FROM outbox_messages WHERE dedupe_key = 'ev-2'"))
+                  .toString();
         QVERIFY2(error.contains(QLatin1String("at most 255")), qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), 2LL, 30'000);
     }
@@ -491,8 +494,9 @@ private slots:
             QVERIFY2(error.message().contains(QLatin1String("ACCESS_REFUSED")), qPrintable(error.message()));
         }
         // The claim was handed back: the row is as it was, not charged an attempt.
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
-        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox")), 0LL);
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status FROM outbox_messages")).toString(), QStringLiteral("pending"));
+        QCOMPARE(count(QStringLiteral("SELECT attempts FROM outbox_messages")), 0LL);
         // outboxctl says so in one line, without the password, and exits 10.
         const ProcessTesting::Run cli
             = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
@@ -502,7 +506,8 @@ private slots:
         QCOMPARE(cli.exitCode, 10);
         QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
         QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());
-        QCOMPARE(db().scalar(QStringLiteral("SELECT status FROM outbox")).toString(), QStringLiteral("pending"));
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT status FROM outbox_messages")).toString(), QStringLiteral("pending"));
     }
 
     // Issue 23 through the real broker: 3,000 events of 10 keys (one customer each), 4 workers of batch 10, 5 % of
@@ -567,7 +572,7 @@ private slots:
                                                 "WHERE consumer = 'order-counts' AND customer = ?::text"),
                              { customer })
                          .toLongLong(),
-                db().scalar(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published' "
+                db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published' "
                                            "AND ordering_key = ?::text"),
                         { QStringLiteral("customer:") + customer })
                     .toLongLong());
@@ -626,7 +631,8 @@ private slots:
         bindQueue(exchange, queue);
         seedOrders(Rows);
 
-        // The memory alarm blocks publishers, so the relay holds its claimed rows while it waits for confirms.
+        // The memory alarm blocks publishers, so the relay holds its claimed rows while it waits for confirms. One
+        // worker per row: consecutive unkeyed rows are in different lanes of the log, and a claim takes one lane.
         rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0") });
         auto lowerAlarm = qScopeGuard([] {
             rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4") });
@@ -636,38 +642,44 @@ private slots:
         relay.start(QStringLiteral(OUTBOXCTL_PATH),
             { QStringLiteral("--dsn"), db().dsn(), QStringLiteral("relay"), QStringLiteral("--sink"),
                 uri(exchange, QStringLiteral("&confirm_timeout_ms=120000")), QStringLiteral("--lease-seconds"),
-                QStringLiteral("2") });
+                QStringLiteral("2"), QStringLiteral("--workers"), QString::number(Rows) });
         QVERIFY(relay.waitForStarted());
         const auto killRelay = qScopeGuard([&relay] {
             relay.kill();
             relay.waitForFinished();
         });
         QTRY_COMPARE_WITH_TIMEOUT(
-            count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")), qint64(Rows), 30'000);
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'in_flight'")), qint64(Rows),
+            30'000);
 
-        // Lock the claimed rows: once the broker confirms, the relay's "published" update waits for us.
+        // Lock the claimed rows and their lanes (rows of the log are published by settling their lane, migration
+        // 0028): once the broker confirms, the relay's completion waits for us.
         auto locker = db().openSession(QStringLiteral("locker"));
         UnitOfWork lock(*locker);
         locker->exec(
             QStringLiteral("SELECT id FROM outbox WHERE status = 'in_flight' FOR UPDATE"), {}, QStringLiteral("test"));
+        locker->exec(QStringLiteral("SELECT lane FROM outbox_lanes WHERE claimed_through IS NOT NULL FOR UPDATE"), {},
+            QStringLiteral("test"));
         lowerAlarm.dismiss();
         rabbitmqctl({ QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4") });
         QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(Rows), 30'000);
         // The broker has every message; the relay cannot mark a row published behind our lock (its lease heartbeat
         // waits there too), so a kill now is a kill between the confirm and the completion.
-        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")), 0LL);
         ::kill(pid_t(relay.processId()), SIGKILL);
         QVERIFY(relay.waitForFinished());
         lock.rollback();
-        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'in_flight'")), qint64(Rows));
+        QCOMPARE(
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'in_flight'")), qint64(Rows));
 
-        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox "
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT count(*) FROM outbox_messages "
                                                        "WHERE status = 'in_flight' AND lease_expires_at < now()")),
             qint64(Rows), 30'000);
         const ProcessTesting::Run second = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"),
             QStringLiteral("--sink"), uri(exchange), QStringLiteral("--backoff-base-ms"), QStringLiteral("0") });
         QCOMPARE(second.exitCode, 0);
-        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox WHERE status = 'published'")), qint64(Rows));
+        QCOMPARE(
+            count(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")), qint64(Rows));
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM outbox_attempts WHERE error LIKE '%lease%expired%'")),
             qint64(Rows));
         QTRY_COMPARE_WITH_TIMEOUT(messagesIn(queue), qint64(2 * Rows), 30'000);

@@ -286,6 +286,80 @@ private slots:
         QCOMPARE(newestFirst, listed);
     }
 
+    void listsOfTheLogHoldEachRowInItsState_data()
+    {
+        QTest::addColumn<QStringList>("statuses");
+        QTest::addColumn<bool>("createdRange");
+        const QStringList sets[] = { { QStringLiteral("pending") }, { QStringLiteral("in_flight") },
+            { QStringLiteral("published") }, { QStringLiteral("pending"), QStringLiteral("in_flight") },
+            { QStringLiteral("published"), QStringLiteral("pending") },
+            { QStringLiteral("published"), QStringLiteral("in_flight"), QStringLiteral("pending") } };
+        for (const bool createdRange : { false, true }) {
+            for (const QStringList& statuses : sets) {
+                QTest::addRow(
+                    "%s%s", qPrintable(statuses.join(QLatin1Char('+'))), createdRange ? ", created range" : "")
+                    << statuses << createdRange;
+            }
+        }
+    }
+
+    // A list of the log's rows by state reads few of their states (outboxStatusBranches: the floor, the lanes'
+    // leased ranges, outbox_log_published_through()); the bounds must leave out no row: each list, in id order and in
+    // a created range, is exactly the rows outbox_messages gives those states, with a lane batch published, one in
+    // flight and rows pending behind and among them.
+    void listsOfTheLogHoldEachRowInItsState()
+    {
+        QFETCH(QStringList, statuses);
+        QFETCH(bool, createdRange);
+        const QString enqueue = QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, ordering_key) "
+            "SELECT 'order', g::text, 'order.created', '{}', 'log-lists:' || gen_random_uuid(), "
+            "  CASE WHEN g % 3 = 0 THEN 'key-' || (g % 7) END "
+            "FROM generate_series(1, ?::int) g");
+        db().exec(enqueue, { 200 });
+        // The ids and the tokens of one claim, as two array literals.
+        const auto claim = [&](const QString& worker) {
+            const QStringList arrays
+                = db().scalar(QStringLiteral("SELECT array_agg(id)::text || '|' || array_agg(lease_token)::text "
+                                             "FROM outbox_claim('log-lists', ?::text, 30, 600000)"),
+                          { worker })
+                      .toString()
+                      .split(QLatin1Char('|'));
+            return std::pair { arrays.value(0), arrays.value(1) };
+        };
+        const auto [ids, tokens] = claim(QStringLiteral("log-lists/w0"));
+        db().exec(QStringLiteral("SELECT count(*) FROM outbox_complete(?::bigint[], ?::bigint[])"), { ids, tokens });
+        claim(QStringLiteral("log-lists/w1"));
+        db().exec(enqueue, { 50 });
+        for (const QString& state :
+            { QStringLiteral("pending"), QStringLiteral("in_flight"), QStringLiteral("published") }) {
+            QVERIFY2(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE stored_status IS NULL "
+                                                "AND status = ?::text"),
+                             { state })
+                         .toLongLong()
+                    > 0,
+                qPrintable(state));
+        }
+
+        OutboxFilter filter;
+        filter.statuses = outboxStatuses(statuses);
+        if (createdRange)
+            filter.createdFrom = QDateTime::currentDateTimeUtc().addSecs(-3600);
+        OutboxReadRepository outbox(session());
+        const QList<qint64> listed
+            = flattened(walkPages(37, [&](qint64 cursor) { return idsOf(outbox.page(filter, 37, cursor).rows); }));
+        const QString expected
+            = db().scalar(QStringLiteral("SELECT coalesce(string_agg(id::text, ',' ORDER BY created_at DESC, id DESC), "
+                                         "'') FROM outbox_messages WHERE status = ANY(?::text[])"),
+                      { QStringLiteral("{%1}").arg(statuses.join(QLatin1Char(','))) })
+                  .toString();
+        QStringList listedIds;
+        for (const qint64 id : listed)
+            listedIds.append(QString::number(id));
+        // In id order (no created range) the rows' created_at, all within this test, follows their ids.
+        QCOMPARE(listedIds.join(QLatin1Char(',')), expected);
+    }
+
     // No index serves a payload search: without a created range it would read the whole table, so it is refused.
     void aPayloadSearchNeedsACreatedRange()
     {
