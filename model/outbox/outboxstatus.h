@@ -39,11 +39,11 @@ inline constexpr EnumNames<OutboxStatus, 8> OutboxStatusNames({ {
 inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', 'failed', 'waiting', 'paused')";
 
 // The rows in `statuses`, over outbox_messages, as conditions each of which one index serves in the list's order: one
-// per status off the log (the stored status says it), and for the rows of the log (stored_status NULL) at most two,
-// bounded by outbox_log_floor() and outbox_log_published_through() so that neither reads the state of the rows it
-// skips. `firstId` bounds the floor when the search reads only rows from that id on (a created range), so that the
-// floor reads no partition the search does not; `inIdOrder` says whether the branches are walked in id order (not
-// in created_at order). outboxstatus.cpp says why each is shaped as it is.
+// per status off the log (the stored status says it), and for the rows of the log (stored_status NULL) one per state
+// asked for (one for all three), each bounded (outbox_log_floor(), outbox_log_published_through(), the lanes' leased
+// ranges) so that it reads the state of few rows it skips. `firstId` bounds the floor when the search reads only rows
+// from that id on (a created range), so that the floor reads no partition the search does not; `inIdOrder` says whether
+// the branches are walked in id order (not in created_at order). outboxstatus.cpp says why each is shaped as it is.
 QList<SqlFragment> outboxStatusBranches(
     const QList<OutboxStatus>& statuses, std::optional<qint64> firstId = std::nullopt, bool inIdOrder = true);
 
