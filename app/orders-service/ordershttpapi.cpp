@@ -7,7 +7,6 @@
 #include "db/dbsession.h"
 #include "db/outboxerror.h"
 #include "idempotency/idempotencyrepository.h"
-#include "operations/outboxoverview.h"
 #include "orders/ordersrepository.h"
 #include "outbox/outboxreadrepository.h"
 
@@ -278,7 +277,7 @@ QHttpServerResponse OrdersHttpApi::metrics()
         format.addGauge(QStringLiteral("outbox_backlog_messages"),
             QStringLiteral("Unpublished outbox rows (pending, in flight, failed), counted up to %1; sampled every "
                            "second.")
-                .arg(OutboxOverview::CountCap),
+                .arg(BacklogSample::CountCap),
             double(m_backlog->unpublished));
         format.addGauge(QStringLiteral("outbox_oldest_unpublished_age_seconds"),
             QStringLiteral("Age of the oldest unpublished outbox row; 0 when nothing waits; sampled every second."),
@@ -298,7 +297,7 @@ void OrdersHttpApi::flushMetrics()
         try {
             m_metrics.flush(connection.session());
             IdempotencyRepository(connection.session()).foldReplays();
-            backlog = OutboxReadRepository(connection.session()).sampleBacklog(OutboxOverview::CountCap);
+            backlog = OutboxReadRepository(connection.session()).sampleBacklog(BacklogSample::CountCap);
         } catch (const OutboxError& error) {
             noteFailure(error); // the counters are kept by the recorder for the next flush
         }

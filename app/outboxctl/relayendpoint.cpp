@@ -33,8 +33,8 @@ QByteArray metrics(const RelayStatus& status, const Identity& identity)
     // Without a sample yet the backlog is unknown: left out rather than reported as zero.
     if (status.backlog) {
         format.addGauge(QStringLiteral("outbox_backlog_rows"),
-            QStringLiteral("Unpublished outbox rows (pending, in flight, failed) at the last sample, counted up to a "
-                           "cap."),
+            QStringLiteral("Unpublished outbox rows (pending, in flight, failed) at the last sample, counted up to %1.")
+                .arg(BacklogSample::CountCap),
             double(status.backlog->unpublished));
         format.addGauge(QStringLiteral("outbox_oldest_pending_age_seconds"),
             QStringLiteral("Age of the oldest unpublished row at the last sample; 0 when nothing waits."),

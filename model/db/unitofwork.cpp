@@ -39,3 +39,11 @@ void UnitOfWork::rollback()
     // A failed rollback means the connection is gone, and the server has discarded the transaction anyway.
     m_session.database().rollback();
 }
+
+void UnitOfWork::beginReadSnapshot(DbSession& session, std::optional<UnitOfWork>& snapshot, const QString& context)
+{
+    if (session.inTransaction())
+        return;
+    snapshot.emplace(session);
+    session.execScript(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"), context);
+}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QString>
 #include <QtGlobal>
+#include <optional>
 
 class DbSession;
 
@@ -16,6 +18,11 @@ public:
     // Throws OutboxError if the server refuses the commit (the transaction is then rolled back).
     void commit();
     void rollback();
+
+    // Opens a read-only REPEATABLE READ transaction in `snapshot`, so that the statements that follow read one
+    // snapshot (figures read statement by statement could each be of another moment); opens none when the session is
+    // in a transaction already, whose own snapshot then serves. `context` names the reading in an error.
+    static void beginReadSnapshot(DbSession& session, std::optional<UnitOfWork>& snapshot, const QString& context);
 
 private:
     DbSession& m_session;

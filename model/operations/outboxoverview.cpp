@@ -24,10 +24,9 @@ QString cappedCount(const QString& condition)
     return QStringLiteral("(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) c)").arg(condition);
 }
 
-CappedCount capped(qint64 counted)
+CappedCount capped(qint64 counted, bool atLeast = false)
 {
-    return CappedCount { qMin<qint64>(counted, OutboxOverview::CountCap), counted > OutboxOverview::CountCap,
-        std::nullopt };
+    return CappedCount::of(counted, OutboxOverview::CountCap, atLeast);
 }
 
 // Counts that reached the cap get the planner's estimate: the share of the status among the most common values
@@ -125,12 +124,11 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     // A caller's transaction is the snapshot instead (its figures are then of its own moment), and the backlog is
     // noted in it.
     std::optional<UnitOfWork> snapshot;
-    if (!session.inTransaction()) {
-        snapshot.emplace(session);
-        session.execScript(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"),
-            QStringLiteral("reading the overview"));
-    }
-    // The rows of the log (migration 0028) not yet published are counted from each lane's, up to the cap.
+    UnitOfWork::beginReadSnapshot(session, snapshot, QStringLiteral("reading the overview"));
+    // The rows of the log (migration 0028) not yet published are counted within the cap in all
+    // (outbox_log_unpublished_within()); where it stopped before a lane's end, the counts it gave are lower bounds:
+    // pending always, in flight if a lane it did not finish is leased, stuck if that lane's lease expired or its
+    // next row is overdue (the rows of a lane come in id order, and so about in the order they were written).
     QSqlQuery& q = session.exec(QStringLiteral("SELECT ")
             + QStringList { cappedCount(QStringLiteral("status = 'pending'")),
                 cappedCount(QStringLiteral("status = 'in_flight'")), cappedCount(QStringLiteral("status = 'failed'")),
@@ -150,24 +148,34 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
                              "    (SELECT max(b.settled_at) FROM outbox_lanes l CROSS JOIN LATERAL ("
                              "       SELECT x.settled_at FROM outbox_lane_batches x WHERE x.lane = l.lane "
                              "       ORDER BY x.lease_token DESC LIMIT 1) b))), "
-                             "  log.pending, log.in_flight, log.lease_expired, log.overdue "
-                             "FROM (SELECT count(*) FILTER (WHERE u.status = 'pending') AS pending, "
-                             "        count(*) FILTER (WHERE u.status = 'in_flight') AS in_flight, "
-                             "        count(*) FILTER (WHERE u.lease_expires_at < now()) AS lease_expired, "
-                             "        count(*) FILTER (WHERE u.status = 'pending' "
-                             "          AND u.created_at < now() - ?::bigint * interval '1 millisecond') AS overdue, "
-                             "        min(u.created_at) AS oldest "
-                             "      FROM outbox_log_unpublished(?::int) u) log"),
-        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit, limit, stuckThresholdMs, limit },
+                             "  log.pending, log.in_flight, log.lease_expired, log.overdue, "
+                             "  coalesce(log.more, false), coalesce(log.more_in_flight, false), "
+                             "  coalesce(log.more_stuck, false), log.oldest_ids "
+                             "FROM (SELECT count(*) FILTER (WHERE NOT u.more AND u.status = 'pending') AS pending, "
+                             "        count(*) FILTER (WHERE NOT u.more AND u.status = 'in_flight') AS in_flight, "
+                             "        count(*) FILTER (WHERE NOT u.more AND u.lease_expires_at < now()) "
+                             "          AS lease_expired, "
+                             "        count(*) FILTER (WHERE NOT u.more AND u.status = 'pending' "
+                             "          AND u.created_at < b.overdue_before) AS overdue, "
+                             "        min(u.created_at) AS oldest, bool_or(u.more) AS more, "
+                             "        bool_or(u.more AND u.lease_expires_at IS NOT NULL) AS more_in_flight, "
+                             "        bool_or(u.more AND (u.lease_expires_at < now() "
+                             "          OR u.created_at < b.overdue_before)) AS more_stuck, "
+                             "        (array_agg(u.id ORDER BY u.created_at, u.id))[1:?::int]::text AS oldest_ids "
+                             "      FROM (SELECT now() - ?::bigint * interval '1 millisecond' AS overdue_before) b "
+                             "      CROSS JOIN outbox_log_unpublished_within(?::int) u) log"),
+        { limit, limit, limit, limit, limit, stuckThresholdMs, limit, limit, limit, limit, ExplainedRows,
+            stuckThresholdMs, limit },
         QStringLiteral("reading the overview"));
     q.next();
     OutboxOverview overview;
-    overview.pending = capped(q.value(0).toLongLong() + q.value(12).toLongLong());
-    overview.inFlight = capped(q.value(1).toLongLong() + q.value(13).toLongLong());
+    overview.pending = capped(q.value(0).toLongLong() + q.value(12).toLongLong(), q.value(16).toBool());
+    overview.inFlight = capped(q.value(1).toLongLong() + q.value(13).toLongLong(), q.value(17).toBool());
     overview.failed = capped(q.value(2).toLongLong());
     overview.dead = capped(q.value(3).toLongLong());
     overview.stuck = capped(
-        q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(14).toLongLong() + q.value(15).toLongLong());
+        q.value(4).toLongLong() + q.value(5).toLongLong() + q.value(14).toLongLong() + q.value(15).toLongLong(),
+        q.value(18).toBool());
     overview.waiting = capped(q.value(6).toLongLong());
     overview.blockedKeys = capped(q.value(7).toLongLong());
     overview.paused = capped(q.value(8).toLongLong());
@@ -176,6 +184,8 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.serverNow = SqlValues::instant(q.value(10));
     if (!q.value(11).isNull())
         overview.lastPublishedAgeMs = q.value(11).toLongLong();
+    // The oldest rows of the log among those counted, so that the list below and the oldest age above agree.
+    const QList<qint64> oldestOfTheLog = SqlValues::parseBigintArray(q.value(19).toString());
     estimateCapped(session, overview);
 
     overview.relays = RelayFleet(session).recent();
@@ -185,7 +195,7 @@ OutboxOverview OutboxOverview::load(DbSession& session, qint64 stuckThresholdMs)
     overview.failureGroups = FailureGroupRepository(session).groups(largest);
     const FleetCondition fleet = overview.fleetCondition();
     OutboxReadRepository outbox(session);
-    for (const OutboxRowSummary& row : outbox.oldestUnpublished(ExplainedRows)) {
+    for (const OutboxRowSummary& row : outbox.oldestUnpublished(ExplainedRows, oldestOfTheLog)) {
         WaitingRow waiting { row, waitCauseOf(row, overview.serverNow, fleet, stuckThresholdMs), std::nullopt };
         if (waiting.cause == WaitCause::BehindOlderRow)
             waiting.blocker = outbox.keyHead(row);

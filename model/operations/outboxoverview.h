@@ -3,9 +3,11 @@
 
 #include "metrics/metricsrepository.h"
 #include "operations/auditrepository.h"
+#include "operations/cappedcount.h"
 #include "operations/publishpause.h"
 #include "operations/relaynode.h"
 #include "operations/waitcause.h"
+#include "outbox/backlogsample.h"
 #include "outbox/failuregroup.h"
 #include "outbox/outboxrows.h"
 
@@ -14,14 +16,6 @@
 #include <optional>
 
 class DbSession;
-
-// A count read through an index up to a cap: exact below the cap, "cap+" at it. At the cap, where the planner's
-// statistics know the table, also an estimate of the real number (never exact: it is as old as the last ANALYZE).
-struct CappedCount {
-    qint64 value = 0;
-    bool capped = false;
-    std::optional<qint64> estimate; // only when capped
-};
 
 // An unpublished row and why it waits.
 struct WaitingRow {
@@ -33,7 +27,7 @@ struct WaitingRow {
 // What the on-call operator sees first: the counts, and what explains them. Every figure reads an index, the
 // maintained failure-group sizes or the metric rollups, never a scan of the whole outbox.
 struct OutboxOverview {
-    static constexpr int CountCap = 10'000;
+    static constexpr int CountCap = BacklogSample::CountCap;
     static constexpr int ExplainedRows = 5; // groups, oldest rows and operator actions shown
     static constexpr int RecentMinutes = 5; // the rates are over this many complete minutes
 

@@ -2,6 +2,7 @@
 #include "orders/createorderhandler.h"
 
 #include "db/chainedstatement.h"
+#include "idempotency/jsontext.h"
 #include "idempotency/requestfingerprint.h"
 #include "orders/ordersrepository.h"
 
@@ -84,6 +85,10 @@ std::optional<OrderProblem> CreateOrderRequest::readJsonBody(const QByteArray& b
     if (parseError.error != QJsonParseError::NoError) {
         return OrderProblem { {},
             QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()) };
+    }
+    if (const std::optional<qsizetype> at = JsonText::controlCharacterInString(body)) {
+        return OrderProblem { {},
+            QStringLiteral("invalid JSON at offset %1: a control character inside a string (escape it)").arg(*at) };
     }
     if (!document.isObject())
         return OrderProblem { {}, QStringLiteral("the body must be a JSON object") };

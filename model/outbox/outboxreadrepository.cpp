@@ -5,6 +5,8 @@
 #include "db/keysetquery.h"
 #include "db/outboxerror.h"
 #include "db/sqlvalues.h"
+#include "db/unitofwork.h"
+#include "outbox/outboxlogbounds.h"
 #include "outbox/outboxpartitions.h"
 #include "outbox/stuckrowclassifier.h"
 
@@ -26,10 +28,6 @@ constexpr int ErrorSearchWindowRows = 2000;
 // from its creation, so it is overdue once older than the threshold, and only the newest few minutes' rows lie in
 // the walk's way.)
 constexpr int OverdueCollectCap = 10000;
-
-// The rows of the log not yet published that the oldest are looked for among, per lane: a backlog larger than this
-// is an outage, whose oldest rows are among each lane's first.
-constexpr int LogBacklogCap = 10000;
 
 const QString SummaryColumns
     = QStringLiteral("id, aggregate_type, aggregate_id, event_type, status, attempts, epoch_ms(next_attempt_at), "
@@ -56,10 +54,22 @@ SqlFragment errorContains(const QString& text)
     return containsText(QStringLiteral("last_error"), text);
 }
 
+// The statuses a filter lists rows of: all of them when it names none; only dead rows block their key
+// (outbox_blocking_idx serves the branch).
+QList<OutboxStatus> listedStatuses(const OutboxFilter& filter)
+{
+    QList<OutboxStatus> statuses
+        = SqlValues::distinct(filter.statuses.isEmpty() ? OutboxStatusNames.values() : filter.statuses);
+    if (filter.blockingOnly)
+        statuses.removeIf([](OutboxStatus status) { return status != OutboxStatus::Dead; });
+    return statuses;
+}
+
 // The rows matching `filter` as a keyset query, or nullopt when no row can match (e.g. "stuck" published rows).
 // `firstId`: no row created in the filter's range has a lower id (OutboxPartitions::firstIdCreatedFrom).
+// `logBounds`: logBoundsFor()'s; null when no row of the log can match.
 std::optional<KeysetQuery> filteredQuery(
-    const OutboxFilter& filter, const QString& columns, std::optional<qint64> firstId = std::nullopt)
+    const OutboxFilter& filter, const QString& columns, std::optional<qint64> firstId, const OutboxLogBounds* logBounds)
 {
     KeysetQuery query(QStringLiteral("outbox_messages"), columns);
     if (!filter.eventType.isEmpty())
@@ -111,11 +121,7 @@ std::optional<KeysetQuery> filteredQuery(
     // The log's rows are those with no stored status (NULL): ordered within the branch's status, they are read from
     // the indexes leading with it, in order, like those of any other branch.
     query.orderBranchesWithin(QStringLiteral("stored_status"));
-    QList<OutboxStatus> statuses
-        = SqlValues::distinct(filter.statuses.isEmpty() ? OutboxStatusNames.values() : filter.statuses);
-    // Only dead rows block their key (outbox_blocking_idx serves the branch).
-    if (filter.blockingOnly)
-        statuses.removeIf([](OutboxStatus status) { return status != OutboxStatus::Dead; });
+    const QList<OutboxStatus> statuses = listedStatuses(filter);
     if (!filter.errorContains.isEmpty() && !filter.stuckOnly) {
         // One search over the statuses: the planner combines the trigram index with nothing, or with the
         // other indexes it judges worth it; a status condition naming every status would only mislead it. Only rows
@@ -129,7 +135,7 @@ std::optional<KeysetQuery> filteredQuery(
     if (statuses.isEmpty())
         return std::nullopt;
     if (!filter.stuckOnly) {
-        for (const SqlFragment& branch : outboxStatusBranches(statuses, firstId, !createdOrder))
+        for (const SqlFragment& branch : outboxStatusBranches(statuses, logBounds, !createdOrder))
             query.addBranch(branch.sql, branch.binds);
         return query;
     }
@@ -143,7 +149,7 @@ std::optional<KeysetQuery> filteredQuery(
             binds.append(filter.stuckThresholdMs);
         anyBranch = true;
         if (status != OutboxStatus::Failed) {
-            for (const SqlFragment& branch : outboxStatusBranches({ status }, firstId, !createdOrder))
+            for (const SqlFragment& branch : outboxStatusBranches({ status }, logBounds, !createdOrder))
                 query.addBranch(branch.sql + QStringLiteral(" AND ") + stuck, branch.binds + binds);
             continue;
         }
@@ -182,12 +188,33 @@ static void requireBoundedPayloadSearch(const OutboxFilter& filter)
                            "created in a range"));
 }
 
+// What the filter's branches need of the log: nothing when no row of the log can match it (it has no error, nor
+// its signature: only rows off the log were ever tried); else its bounds, read when the branches need them, in a
+// transaction whose snapshot the list's own statements then share (`snapshot`, begun for it unless the caller has
+// one open).
+static std::optional<OutboxLogBounds> logBoundsFor(
+    DbSession& session, const OutboxFilter& filter, std::optional<qint64> firstId, std::optional<UnitOfWork>& snapshot)
+{
+    if (!filter.errorContains.isEmpty() || !filter.errorSignature.isEmpty())
+        return std::nullopt;
+    QList<OutboxStatus> statuses = listedStatuses(filter);
+    if (filter.stuckOnly)
+        statuses.removeIf([](OutboxStatus status) { return StuckRowClassifier::condition(status).isEmpty(); });
+    if (!OutboxLogBounds::neededFor(statuses, filter.stuckOnly))
+        return OutboxLogBounds {};
+    UnitOfWork::beginReadSnapshot(session, snapshot, QStringLiteral("listing outbox rows"));
+    return OutboxLogBounds::readFrom(session, firstId);
+}
+
 OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qint64 beforeId)
 {
     requireBoundedPayloadSearch(filter);
     OutboxPage page;
-    page.serverNow = m_session.serverNow();
     const std::optional<qint64> firstId = firstIdOf(filter);
+    std::optional<UnitOfWork> snapshot;
+    const std::optional<OutboxLogBounds> logBounds = logBoundsFor(m_session, filter, firstId, snapshot);
+    const OutboxLogBounds* logRows = logBounds ? &*logBounds : nullptr;
+    page.serverNow = m_session.serverNow();
     // Stuck rows are mostly failed and dead ones too.
     const bool amongFailures = filter.stuckOnly
         || (!filter.statuses.isEmpty()
@@ -201,7 +228,7 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
         OutboxFilter others = filter;
         others.errorContains.clear();
         const std::optional<KeysetQuery> recent
-            = filteredQuery(others, SummaryColumns + QStringLiteral(", last_error"), firstId);
+            = filteredQuery(others, SummaryColumns + QStringLiteral(", last_error"), firstId, logRows);
         if (!recent)
             return page;
         const SqlFragment windowed
@@ -212,15 +239,15 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
             return page;
         // Fewer rows than the window match the other filters (stuck rows in calm): all of them were searched, and
         // the page is complete without the trigram search, which would read every row with the text.
-        const SqlFragment window
-            = filteredQuery(others, QStringLiteral("id"), firstId)->build(true, beforeId, ErrorSearchWindowRows);
+        const SqlFragment window = filteredQuery(others, QStringLiteral("id"), firstId, logRows)
+                                       ->build(true, beforeId, ErrorSearchWindowRows);
         QSqlQuery& windowRows
             = m_session.exec(QStringLiteral("SELECT count(*) FROM (") + window.sql + QStringLiteral(") window_rows"),
                 window.binds, QStringLiteral("listing outbox rows"));
         if (windowRows.next() && windowRows.value(0).toLongLong() < ErrorSearchWindowRows)
             return page;
     }
-    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns, firstId);
+    const std::optional<KeysetQuery> query = filteredQuery(filter, SummaryColumns, firstId, logRows);
     if (!query)
         return page;
     const SqlFragment built = query->build(true, beforeId, limit);
@@ -232,7 +259,11 @@ OutboxPage OutboxReadRepository::page(const OutboxFilter& filter, int limit, qin
 QList<qint64> OutboxReadRepository::matchingIds(const OutboxFilter& filter, int limit, qint64 afterId)
 {
     requireBoundedPayloadSearch(filter);
-    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"), firstIdOf(filter));
+    const std::optional<qint64> firstId = firstIdOf(filter);
+    std::optional<UnitOfWork> snapshot;
+    const std::optional<OutboxLogBounds> logBounds = logBoundsFor(m_session, filter, firstId, snapshot);
+    const OutboxLogBounds* logRows = logBounds ? &*logBounds : nullptr;
+    const std::optional<KeysetQuery> query = filteredQuery(filter, QStringLiteral("id"), firstId, logRows);
     if (!query)
         return {};
     const SqlFragment built = query->build(false, afterId, limit);
@@ -249,18 +280,18 @@ QList<OutboxRowSummary> OutboxReadRepository::rowsByIds(const QList<qint64>& ids
         summaryFromRow);
 }
 
-QList<OutboxRowSummary> OutboxReadRepository::oldestUnpublished(int limit)
+QList<OutboxRowSummary> OutboxReadRepository::oldestUnpublished(int limit, const QList<qint64>& oldestOfTheLog)
 {
-    // Off the log outbox_unpublished_created_idx, in its order; in the log each lane's rows not yet published.
+    // Off the log outbox_unpublished_created_idx, in its order; of the log the rows the caller found oldest.
     return SqlValues::collect(
         m_session.exec(QStringLiteral("SELECT ") + SummaryColumns
                 + QStringLiteral(" FROM outbox_messages WHERE id IN ("
                                  "  (SELECT id FROM outbox WHERE %1 ORDER BY created_at, id LIMIT ?::int) "
-                                 "  UNION ALL (SELECT u.id FROM outbox_log_unpublished(?::int) u "
-                                 "             ORDER BY u.created_at, u.id LIMIT ?::int)) "
+                                 "  UNION ALL SELECT unnest(?::bigint[])) "
                                  "ORDER BY created_at, id LIMIT ?::int")
                       .arg(QLatin1String(BacklogCondition)),
-            { limit, LogBacklogCap, limit, limit }, QStringLiteral("reading the oldest unpublished rows")),
+            { limit, SqlValues::bigintArray(oldestOfTheLog), limit },
+            QStringLiteral("reading the oldest unpublished rows")),
         summaryFromRow);
 }
 
@@ -335,17 +366,20 @@ QList<OutboxRowSummary> OutboxReadRepository::forAggregate(
 
 BacklogSample OutboxReadRepository::sampleBacklog(int countCap)
 {
-    // Off the log the partial index of unpublished rows, the count stopping at the cap; in the log each lane's rows
-    // not yet published, up to the cap.
+    // Off the log the partial index of unpublished rows, the count stopping at the cap; in the log the rows not yet
+    // published, read within the cap in all: where that stopped before a lane's end, the count is a lower bound.
     QSqlQuery& q = m_session.exec(
         QStringLiteral("SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE %1 LIMIT ?::int) s) + log.rows, "
                        "  coalesce(epoch_ms(now()) - epoch_ms(least((SELECT min(created_at) FROM outbox WHERE %1), "
-                       "                                            log.oldest_created_at)), 0) "
-                       "FROM (SELECT count(*) AS rows, min(u.created_at) AS oldest_created_at "
-                       "      FROM outbox_log_unpublished(?::int) u) log")
+                       "                                            log.oldest_created_at)), 0), "
+                       "  coalesce(log.more, false) "
+                       "FROM (SELECT count(*) FILTER (WHERE NOT u.more) AS rows, "
+                       "        min(u.created_at) AS oldest_created_at, bool_or(u.more) AS more "
+                       "      FROM outbox_log_unpublished_within(?::int) u) log")
             .arg(QLatin1String(BacklogCondition)),
         { countCap + 1, countCap + 1 }, QStringLiteral("sampling the outbox backlog"));
     q.next();
     const qint64 counted = q.value(0).toLongLong();
-    return BacklogSample { qMin<qint64>(counted, countCap), counted > countCap, q.value(1).toLongLong() };
+    return BacklogSample { qMin<qint64>(counted, countCap), counted > countCap || q.value(2).toBool(),
+        q.value(1).toLongLong() };
 }

@@ -27,8 +27,10 @@ public:
     // Current state of the given rows (for refreshing what a list shows), newest first.
     QList<OutboxRowSummary> rowsByIds(const QList<qint64>& ids);
 
-    // The rows waiting longest to be published (pending, in flight or failed), oldest first.
-    QList<OutboxRowSummary> oldestUnpublished(int limit);
+    // The rows waiting longest to be published (pending, in flight or failed), oldest first: off the log found
+    // here, of the log among `oldestOfTheLog`, the ids of those the caller read (the Overview, within its count's
+    // cap: outbox_log_unpublished_within()).
+    QList<OutboxRowSummary> oldestUnpublished(int limit, const QList<qint64>& oldestOfTheLog);
 
     // The oldest row of `row`'s ordering key not yet published or discarded, if it is older than `row`: the one that
     // must be published first, which `row` waits behind. nullopt for an unordered row or a key's head.

@@ -135,6 +135,13 @@ int OutboxRepository::releaseResumed(int batch)
     return q.next() ? q.value(0).toInt() : 0;
 }
 
+int OutboxRepository::analyzeForTheLog()
+{
+    QSqlQuery& q = m_session.exec(QStringLiteral("SELECT outbox_analyze_for_the_log()"), {},
+        QStringLiteral("analyzing the partitions whose statistics predate the log"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
 QList<StatusChange> OutboxRepository::releaseExpiredLeases(const QList<qint64>& ids)
 {
     if (ids.isEmpty())

@@ -70,6 +70,10 @@ public:
     // every resume with none left (outbox_release_resumed, migration 0019). Returns how many rows changed.
     int releaseResumed(int batch);
 
+    // Analyzes again the partitions whose statistics were taken before they held rows of the log
+    // (outbox_analyze_for_the_log, migration 0033). Returns how many it analyzed.
+    int analyzeForTheLog();
+
     // in_flight with an expired lease -> pending, due now (the operator's "release lease").
     QList<StatusChange> releaseExpiredLeases(const QList<qint64>& ids);
 

@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <optional>
 
+struct OutboxLogBounds;
+
 // The states of an outbox row (outbox.status); docs/operators-guide.md, "Outbox statuses and who may change them",
 // says who may change which.
 enum class OutboxStatus {
@@ -40,12 +42,12 @@ inline constexpr char BacklogCondition[] = "status IN ('pending', 'in_flight', '
 
 // The rows in `statuses`, over outbox_messages, as conditions each of which one index serves in the list's order: one
 // per status off the log (the stored status says it), and for the rows of the log (stored_status NULL) one per state
-// asked for (one for all three), each bounded (outbox_log_floor(), outbox_log_published_through(), the lanes' leased
-// ranges) so that it reads the state of few rows it skips. `firstId` bounds the floor when the search reads only rows
-// from that id on (a created range), so that the floor reads no partition the search does not; `inIdOrder` says whether
-// the branches are walked in id order (not in created_at order). outboxstatus.cpp says why each is shaped as it is.
+// asked for (one for all three), each bounded by `logBounds` (OutboxLogBounds::readFrom() when neededFor() says so)
+// so that it reads the state of few rows it skips; none when `logBounds` is null (a search that only rows off the
+// log can match). `inIdOrder` says whether the branches are walked in id order (not in created_at order).
+// outboxstatus.cpp says why each is shaped as it is.
 QList<SqlFragment> outboxStatusBranches(
-    const QList<OutboxStatus>& statuses, std::optional<qint64> firstId = std::nullopt, bool inIdOrder = true);
+    const QList<OutboxStatus>& statuses, const OutboxLogBounds* logBounds, bool inIdOrder = true);
 
 // Whether rows in `status` are in the backlog (BacklogCondition says the same in SQL; a unit test compares the two).
 constexpr bool isBacklog(OutboxStatus status)

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-static constexpr int BacklogCountCap = 100'000;
 // Parked rows of a resumed event type that a heartbeat lets go, per type.
 static constexpr int ResumeReleaseBatch = 10'000;
 // --once: how soon a worker looks again for due rows that others hold. A row in flight is usually published within
@@ -467,7 +466,7 @@ RelayTotals OutboxRelay::run()
         m_throughput.flush(db, m_nodeId, seconds);
         if (!sampleBacklog)
             return;
-        const BacklogSample sample = OutboxReadRepository(db).sampleBacklog(BacklogCountCap);
+        const BacklogSample sample = OutboxReadRepository(db).sampleBacklog(BacklogSample::CountCap);
         MetricsRepository(db).recordBacklogSample(sample);
         std::lock_guard lock(m_mutex);
         m_backlog = sample;
@@ -509,6 +508,9 @@ RelayTotals OutboxRelay::run()
                 IdempotencyRepository(db).foldReplays();
                 // A resume lets go of its rows itself; this completes one that was interrupted.
                 OutboxRepository(db).releaseResumed(ResumeReleaseBatch);
+                // After an upgrade from before schema 28, until a partition is analyzed with rows of the log in it,
+                // the planner reads the log through the wrong indexes.
+                OutboxRepository(db).analyzeForTheLog();
             });
         }
         if (nextFlush.hasExpired()) {

@@ -675,8 +675,8 @@ Exit codes: 0 success, 1 the console could not start (no display, the demo faile
 <context>
     <name>EventTypesModel</name>
     <message>
-        <source>At least %1 — counts stop there so that they stay cheap on large tables</source>
-        <translation>At least %1 — counts stop there so that they stay cheap on large tables</translation>
+        <source>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</source>
+        <translation>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</translation>
     </message>
     <message>
         <source>%1+</source>
@@ -2540,8 +2540,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>An estimate from the planner&apos;s statistics (as of the last ANALYZE): about %1. Exact counts stop at %2 so that they stay cheap on large tables.</translation>
     </message>
     <message>
-        <source>At least %1 — counts stop at %1 so that they stay cheap on large tables</source>
-        <translation>At least %1 — counts stop at %1 so that they stay cheap on large tables</translation>
+        <source>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</source>
+        <translation>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</translation>
     </message>
     <message>
         <source>Oldest unpublished row: %1 old</source>

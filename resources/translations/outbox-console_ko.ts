@@ -667,8 +667,8 @@ Exit codes: 0 success, 1 the console could not start (no display, the demo faile
 <context>
     <name>EventTypesModel</name>
     <message>
-        <source>At least %1 — counts stop there so that they stay cheap on large tables</source>
-        <translation>최소 %1 — 큰 테이블에서도 가볍도록 여기서 세기를 멈춥니다</translation>
+        <source>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</source>
+        <translation>최소 %1 — 큰 테이블에서도 부담이 적도록 %2개 행을 읽은 뒤 세기를 멈춥니다</translation>
     </message>
     <message>
         <source>%1+</source>
@@ -2500,8 +2500,8 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>플래너 통계(마지막 ANALYZE 기준)에 따른 추정치: 약 %1. 큰 테이블에서도 부담이 적도록 정확한 집계는 %2에서 멈춥니다.</translation>
     </message>
     <message>
-        <source>At least %1 — counts stop at %1 so that they stay cheap on large tables</source>
-        <translation>최소 %1 — 큰 테이블에서도 부담이 적도록 집계는 %1에서 멈춥니다</translation>
+        <source>At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables</source>
+        <translation>최소 %1 — 큰 테이블에서도 부담이 적도록 %2개 행을 읽은 뒤 세기를 멈춥니다</translation>
     </message>
     <message>
         <source>Oldest unpublished row: %1 old</source>

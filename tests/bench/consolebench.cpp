@@ -3,7 +3,8 @@
 // the outbox list, first page and 50 pages deep, the failure groups and the overview. Not a test: it prints
 // numbers for docs/benchmarks.md and the issue notes.
 //   pg_virtualenv -t build/tests/bench/console-bench [rows] [--reuse]     (default 10,000,000 rows)
-// --reuse keeps the rows of an earlier run (same row count) instead of seeding again.
+// --reuse keeps the rows of an earlier run (same row count) instead of seeding again. --backlog=N then writes N rows
+// into the log that no relay publishes, as during a relay's outage, and measures the console at that moment.
 
 #include "benchtiming.h"
 #include "db/dbsession.h"
@@ -136,6 +137,25 @@ void reportPages(OutboxReadRepository& outbox, const char* name, const OutboxFil
     std::printf("%-52s %9.1f ms %13.1f ms\n", name, first, deep);
 }
 
+// The lanes done through a tick taken now, as a relay that has just drained the log leaves them; then `rows` rows
+// written into the log by transactions of 5,000, as a service writes them while no relay runs.
+void writeBacklog(DbSession& session, int rows)
+{
+    session.execScript(QStringLiteral("SELECT outbox_take_tick()"), QStringLiteral("taking a tick"));
+    session.execScript(QStringLiteral("UPDATE outbox_lanes SET done_tick = (SELECT max(id) FROM outbox_ticks), "
+                                      "range_tick = NULL, range_first_id = NULL, done_id = 0, claimed_through = NULL, "
+                                      "lease_owner = NULL, lease_expires_at = NULL"),
+        QStringLiteral("settling the lanes"));
+    for (int written = 0; written < rows; written += 5000) {
+        session.exec(
+            QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                           "SELECT 'order', (g % 100000)::text, 'order.paid', jsonb_build_object('id', g), "
+                           "  'backlog:' || epoch_ms(now()) || ':' || g FROM generate_series(?::int, ?::int) g"),
+            { written + 1, qMin(rows, written + 5000) }, QStringLiteral("writing the backlog"));
+    }
+    session.execScript(QStringLiteral("VACUUM ANALYZE outbox"), QStringLiteral("analyzing the backlog"));
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -144,8 +164,11 @@ int main(int argc, char** argv)
     const QStringList args = app.arguments().mid(1);
     const bool reuse = args.contains(QStringLiteral("--reuse"));
     int rows = 10'000'000;
+    int backlog = 0;
     for (const QString& arg : args) {
-        if (!arg.startsWith(QLatin1String("--")))
+        if (arg.startsWith(QLatin1String("--backlog=")))
+            backlog = arg.mid(10).toInt();
+        else if (!arg.startsWith(QLatin1String("--")))
             rows = arg.toInt();
     }
     DbSession session(ConnectionSettings(), QStringLiteral("console-bench"));
@@ -157,6 +180,11 @@ int main(int argc, char** argv)
     if (!reuse) {
         seed(session, rows);
         std::printf("%d outbox rows seeded in %.1f s\n", rows, double(timer.elapsed()) / 1000.0);
+    }
+    if (backlog > 0) {
+        timer.restart();
+        writeBacklog(session, backlog);
+        std::printf("%d rows left in the log in %.1f s\n", backlog, double(timer.elapsed()) / 1000.0);
     }
 
     const QList<OutboxStatus> all;

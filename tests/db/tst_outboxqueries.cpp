@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "db/changenotifier.h"
 #include "db/outboxerror.h"
+#include "db/unitofwork.h"
 #include "idempotency/idempotencyrepository.h"
 #include "operations/eventtypebreakdown.h"
 #include "operations/outboxoperator.h"
@@ -8,8 +9,11 @@
 #include "outbox/outboxreadrepository.h"
 #include "outbox/outboxrepository.h"
 #include "outbox/stuckrowclassifier.h"
+#include "relay/outboxrelay.h"
 #include "support/databasetestcase.h"
 #include "support/querytesting.h"
+#include "support/recordingsink.h"
+#include "support/runningrelay.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -43,6 +47,61 @@ public:
     { }
 
 private:
+    // The ids and the tokens of one claim of up to `batch` rows, leased for ten minutes, as two array literals.
+    std::pair<QString, QString> claimLogBatch(const QString& worker, int batch)
+    {
+        const QStringList arrays
+            = db().scalar(QStringLiteral("SELECT array_agg(id)::text || '|' || array_agg(lease_token)::text "
+                                         "FROM outbox_claim('queries', ?::text, ?::int, 600000)"),
+                      { worker, batch })
+                  .toString()
+                  .split(QLatin1Char('|'));
+        return { arrays.value(0), arrays.value(1) };
+    }
+
+    // Claims up to `batch` rows and completes them; false when none was due.
+    bool publishLogBatch(int batch)
+    {
+        const auto [ids, tokens] = claimLogBatch(QStringLiteral("queries/w0"), batch);
+        if (!ids.isEmpty())
+            db().exec(
+                QStringLiteral("SELECT count(*) FROM outbox_complete(?::bigint[], ?::bigint[])"), { ids, tokens });
+        return !ids.isEmpty();
+    }
+
+    // A partition of its own that autovacuum leaves alone, analyzed while every row in it had a status (as every
+    // partition of a database upgraded from before schema 28 was), then about 2,500 rows of each lane of the log
+    // waiting. Returns the partition's name.
+    static constexpr int PublishedFirst = 16;
+    QString logAfterStatisticsWithoutIt()
+    {
+        session().execScript(QStringLiteral("CALL outbox_roll()"), QStringLiteral("opening a partition"));
+        const QString partition
+            = db().scalar(QStringLiteral("SELECT name FROM outbox_partitions WHERE upper_id IS NULL")).toString();
+        session().execScript(QStringLiteral("ALTER TABLE %1 SET (autovacuum_enabled = off)").arg(partition),
+            QStringLiteral("keeping autovacuum away"));
+        db().exec(QStringLiteral(
+            "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key, status, published_at) "
+            "SELECT 'order', g::text, 'order.created', '{}', 'history:' || g, 'published', now() "
+            "FROM generate_series(1, 20000) g"));
+        session().execScript(QStringLiteral("ANALYZE %1").arg(partition), QStringLiteral("analyzing the partition"));
+        // Then the log: a first row of each lane published (unordered rows take the lane of their id), so that
+        // every lane is done through a tick of a relay's claim (the first tick, the install's, leaves every later
+        // transaction to be read); then about 2,500 rows of each lane waiting, in large transactions.
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', g::text, 'order.created', '{}', ordered => false) "
+                                 "FROM generate_series(1, ?::int) g"),
+            { PublishedFirst });
+        while (publishLogBatch(100)) { }
+        for (int transaction = 0; transaction < 4; ++transaction) {
+            db().exec(
+                QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                               "SELECT 'order', g::text, 'order.created', '{}', ?::text || ':' || g "
+                               "FROM generate_series(1, 10000) g"),
+                { transaction });
+        }
+        return partition;
+    }
+
     // 2,500 rows, one minute apart from 2024-01-01T00:01Z, statuses in turn (500 each), three event types,
     // seven aggregates. Failed and dead rows carry errors that an unescaped LIKE would confuse: "100%" vs
     // "100 ms", "queue_a" vs "queueXa"; payloads name one of eleven customers and a note of "50%" or "50 now".
@@ -305,8 +364,12 @@ private slots:
 
     // A list of the log's rows by state reads few of their states (outboxStatusBranches: the floor, the lanes'
     // leased ranges, outbox_log_published_through()); the bounds must leave out no row: each list, in id order and in
-    // a created range, is exactly the rows outbox_messages gives those states, with a lane batch published, one in
-    // flight and rows pending behind and among them.
+    // a created range, is exactly the rows outbox_messages gives those states, with lane batches published, one in
+    // flight and rows pending behind and among them. Among the pending ones, the rows of two writers that committed
+    // after the tick the lanes are done through, with ids drawn before it (outbox_log_unseen()): one whose
+    // transaction began before a transaction that ended before the tick (in the tick's list of those in progress),
+    // and one whose transaction began after it, so that no transaction that had ended was newer (past the tick's
+    // xmax); the latter's rows have the lowest ids of all, so that the floor is theirs.
     void listsOfTheLogHoldEachRowInItsState()
     {
         QFETCH(QStringList, statuses);
@@ -316,21 +379,74 @@ private slots:
             "SELECT 'order', g::text, 'order.created', '{}', 'log-lists:' || gen_random_uuid(), "
             "  CASE WHEN g % 3 = 0 THEN 'key-' || (g % 7) END "
             "FROM generate_series(1, ?::int) g");
-        db().exec(enqueue, { 200 });
-        // The ids and the tokens of one claim, as two array literals.
-        const auto claim = [&](const QString& worker) {
-            const QStringList arrays
-                = db().scalar(QStringLiteral("SELECT array_agg(id)::text || '|' || array_agg(lease_token)::text "
-                                             "FROM outbox_claim('log-lists', ?::text, 30, 600000)"),
-                          { worker })
-                      .toString()
-                      .split(QLatin1Char('|'));
-            return std::pair { arrays.value(0), arrays.value(1) };
+        // Without ordering keys: a key's writers commit one at a time (outbox_order_by_key()).
+        const QString enqueueUnkeyed
+            = QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                             "SELECT 'order', g::text, 'order.created', '{}', 'log-lists:' || gen_random_uuid() "
+                             "FROM generate_series(1, 20) g");
+        const auto begin = [&] {
+            std::unique_ptr<DbSession> writer = db().openSession(QStringLiteral("writer across the tick"));
+            writer->execScript(QStringLiteral("BEGIN; SELECT pg_current_xact_id()"), QStringLiteral("beginning"));
+            return writer;
         };
-        const auto [ids, tokens] = claim(QStringLiteral("log-lists/w0"));
-        db().exec(QStringLiteral("SELECT count(*) FROM outbox_complete(?::bigint[], ?::bigint[])"), { ids, tokens });
-        claim(QStringLiteral("log-lists/w1"));
+        const std::unique_ptr<DbSession> older = begin();
+        const std::unique_ptr<DbSession> ended = begin();
+        const std::unique_ptr<DbSession> newer = begin();
+        newer->exec(enqueueUnkeyed, {}, QStringLiteral("writing into the log"));
+        ended->exec(enqueue, { 200 }, QStringLiteral("writing into the log"));
+        ended->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        older->exec(enqueueUnkeyed, {}, QStringLiteral("writing into the log"));
+        while (publishLogBatch(30)) { }
+        QCOMPARE(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")).toLongLong(),
+            200);
         db().exec(enqueue, { 50 });
+        QVERIFY(publishLogBatch(30));
+        claimLogBatch(QStringLiteral("queries/w1"), 30);
+        older->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        newer->execScript(QStringLiteral("COMMIT"), QStringLiteral("committing"));
+        // The log's own reader of what is left to publish (the Overview's counts, the floor) finds each of those rows
+        // in its state.
+        const QString unpublished = QStringLiteral("SELECT string_agg(id || ' ' || status, ',' ORDER BY id) FROM %1");
+        QCOMPARE(db().scalar(unpublished.arg(QStringLiteral("outbox_log_unpublished(1000)"))).toString(),
+            db().scalar(unpublished.arg(QStringLiteral("outbox_messages WHERE stored_status IS NULL "
+                                                       "AND status <> 'published'")))
+                .toString());
+        // Read within a budget in all (outbox_log_unpublished_within(), migration 0032): as many rows as the budget,
+        // or all of them, each in its state; of each lane its first rows in id order and, when the lane goes on, its
+        // next row marked `more`. Any row out of place is named.
+        for (const int budget : { 1000, 37, 5, 0 }) {
+            const QString misplaced
+                = db().scalar(
+                          QStringLiteral(
+                              "WITH truth AS (SELECT m.id, m.status, outbox_lane(m.ordering_key, m.id) AS lane, "
+                              "    row_number() OVER (PARTITION BY outbox_lane(m.ordering_key, m.id) ORDER BY m.id) AS "
+                              "rn "
+                              "  FROM outbox_messages m WHERE m.stored_status IS NULL AND m.status <> 'published'), "
+                              "got AS (SELECT w.id, w.status, w.more, t.lane, t.rn, t.status AS truly FROM "
+                              "  outbox_log_unpublished_within(?::int) w LEFT JOIN truth t ON t.id = w.id), "
+                              "lanes AS (SELECT t.lane, count(*) AS total, "
+                              "    (SELECT count(*) FROM got g WHERE g.lane = t.lane AND NOT g.more) AS read, "
+                              "    (SELECT max(g.rn) FROM got g WHERE g.lane = t.lane AND NOT g.more) AS last_read, "
+                              "    (SELECT array_agg(g.rn) FROM got g WHERE g.lane = t.lane AND g.more) AS more_rn "
+                              "  FROM truth t GROUP BY t.lane) "
+                              "SELECT concat_ws('; ', "
+                              "  (SELECT string_agg(g.id || ' ' || g.status || ' is ' || coalesce(g.truly, "
+                              "'published'), ', ') "
+                              "   FROM got g WHERE g.truly IS DISTINCT FROM g.status), "
+                              "  (SELECT string_agg(format('lane %s read %s of %s, last %s, more %s', l.lane, l.read, "
+                              "l.total, "
+                              "                            l.last_read, l.more_rn), ', ') "
+                              "   FROM lanes l WHERE coalesce(l.last_read, 0) <> l.read "
+                              "     OR l.more_rn IS DISTINCT FROM CASE WHEN l.read < l.total THEN ARRAY[l.read + 1] "
+                              "END), "
+                              "  (SELECT 'read ' || count(*) || ' of ' || (SELECT count(*) FROM truth) FROM got WHERE "
+                              "NOT more "
+                              "   HAVING count(*) <> least(?::int, (SELECT count(*) FROM truth))))"),
+                          { budget, budget })
+                      .toString();
+            QVERIFY2(misplaced.isEmpty(), qPrintable(QStringLiteral("budget %1: %2").arg(budget).arg(misplaced)));
+        }
         for (const QString& state :
             { QStringLiteral("pending"), QStringLiteral("in_flight"), QStringLiteral("published") }) {
             QVERIFY2(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE stored_status IS NULL "
@@ -348,15 +464,17 @@ private slots:
         OutboxReadRepository outbox(session());
         const QList<qint64> listed
             = flattened(walkPages(37, [&](qint64 cursor) { return idsOf(outbox.page(filter, 37, cursor).rows); }));
+        // Newest first: by id, or in a created range by created_at (the writers' rows carry their transactions'
+        // start, before the rows of lower ids that others wrote meanwhile).
         const QString expected
-            = db().scalar(QStringLiteral("SELECT coalesce(string_agg(id::text, ',' ORDER BY created_at DESC, id DESC), "
-                                         "'') FROM outbox_messages WHERE status = ANY(?::text[])"),
+            = db().scalar(QStringLiteral("SELECT coalesce(string_agg(id::text, ',' ORDER BY %1 id DESC), '') "
+                                         "FROM outbox_messages WHERE status = ANY(?::text[])")
+                              .arg(createdRange ? QStringLiteral("created_at DESC,") : QString()),
                       { QStringLiteral("{%1}").arg(statuses.join(QLatin1Char(','))) })
                   .toString();
         QStringList listedIds;
         for (const qint64 id : listed)
             listedIds.append(QString::number(id));
-        // In id order (no created range) the rows' created_at, all within this test, follows their ids.
         QCOMPARE(listedIds.join(QLatin1Char(',')), expected);
     }
 
@@ -420,6 +538,107 @@ private slots:
 
         db().exec(QStringLiteral("DELETE FROM outbox"));
         QVERIFY(EventTypeBreakdown::load(session()).types.isEmpty());
+    }
+
+    // The rows of the log (status NULL) by type: published ones counted from the type's entries less those not yet
+    // published, exactly up to the cap (30 published beside 5 pending: "10+" at a cap of 10, where subtracting the
+    // 5 from a count stopped at 11 said 6); and where the backlog is larger than the cap, the counts are lower
+    // bounds ("3+"), the published ones taken below the log's floor.
+    void eventTypesOfTheLogAreCountedWithinTheCap()
+    {
+        const QString enqueue
+            = QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, dedupe_key) "
+                             "SELECT 'order', g::text, 'l.created', '{}', 'log-types:' || gen_random_uuid() "
+                             "FROM generate_series(1, ?::int) g");
+        db().exec(enqueue, { 30 });
+        while (publishLogBatch(100)) { }
+        db().exec(enqueue, { 5 });
+        const auto counts = [&](int cap) {
+            const EventTypeBreakdown breakdown = EventTypeBreakdown::load(session(), cap, 10);
+            QStringList cells;
+            for (const OutboxStatus status : { OutboxStatus::Pending, OutboxStatus::Published }) {
+                const CappedCount& count = breakdown.types.value(0).count(status);
+                cells.append(QString::number(count.value) + (count.capped ? QStringLiteral("+") : QString()));
+            }
+            return cells.join(QLatin1Char(' '));
+        };
+        QCOMPARE(counts(100), QStringLiteral("5 30"));
+        QCOMPARE(counts(10), QStringLiteral("5 10+"));
+        QCOMPARE(counts(3), QStringLiteral("3+ 3+"));
+    }
+
+    void theLogsBacklogIsReadAsFarAsItsReadGoes_data()
+    {
+        QTest::addColumn<QString>("read");
+        QTest::addColumn<int>("needs"); // rows fetched through indexes, twice the rows the read needs
+        // 16 lanes: the floor needs each lane's first row, a cap of 10 eleven rows of each (one past the cap).
+        QTest::newRow("the floor") << QStringLiteral("SELECT outbox_log_floor()") << 2 * 16;
+        QTest::newRow("up to 10 of each lane")
+            << QStringLiteral("SELECT count(*) FROM outbox_log_unpublished(10)") << 2 * 16 * 11;
+        QTest::newRow("100 in all") << QStringLiteral("SELECT count(*) FROM outbox_log_unpublished_within(100)")
+                                    << 2 * (100 + 16);
+    }
+
+    // The log's backlog is read through its indexes in lane and id order, as far as the read goes, also on a
+    // partition whose statistics were taken before it held any row of the log: every partition of a database
+    // upgraded from before schema 28, until autovacuum analyzes it again. Told that no row has a NULL status, the
+    // planner read a lane's rows through another index of the partition and sorted them (migration 0033). Counted by
+    // the rows fetched through indexes: without migration 0033 the 40,000 waiting, read again and again.
+    void theLogsBacklogIsReadAsFarAsItsReadGoes()
+    {
+        QFETCH(QString, read);
+        QFETCH(int, needs);
+        // Besides, each lane probes for the rows of every transaction in progress when its tick was taken (other
+        // sessions', such as the tests running beside this one), and on these statistics such a probe reads the
+        // rows that tick saw through another index: up to eight such transactions allowed for.
+        const int atMost = needs + 16 * PublishedFirst * 8;
+        logAfterStatisticsWithoutIt();
+        UnitOfWork transaction(session());
+        const qint64 before = QueryTesting::outboxRowsFetched(session());
+        session().exec(read, {}, QStringLiteral("reading the log's backlog"));
+        const qint64 rows = QueryTesting::outboxRowsFetched(session()) - before;
+        QVERIFY2(rows <= atMost, qPrintable(QStringLiteral("%1 rows fetched, at most %2").arg(rows).arg(atMost)));
+    }
+
+    // A relay's heartbeat analyzes again a partition whose statistics were taken before it held rows of the log.
+    void aRelayAnalyzesAPartitionWhoseStatisticsPredateTheLog()
+    {
+        const QString partition = logAfterStatisticsWithoutIt();
+        // Awaited on the statistics themselves: the analyze time is reported while the relay's transaction that
+        // analyzes is still open, before its new statistics can be read.
+        const auto logNullFraction = [this, &partition] {
+            return db()
+                .scalar(
+                    QStringLiteral("SELECT null_frac FROM pg_stats WHERE tablename = ?::text AND attname = 'status'"),
+                    { partition })
+                .toDouble();
+        };
+        QCOMPARE(logNullFraction(), 0.0);
+        RelayOptions options;
+        options.workerName = QStringLiteral("analyzing");
+        options.workers = 1;
+        options.registryHeartbeatMs = 100;
+        options.sinkDescription = QStringLiteral("recording");
+        options.log = [](QtMsgType, const QString&) {};
+        const auto deliveries = std::make_shared<RecordingSink::Deliveries>();
+        OutboxRelay relay(
+            db().settings(), [deliveries] { return std::make_unique<RecordingSink>(deliveries); }, options);
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(logNullFraction() > 0, 10'000);
+    }
+
+    // A partition analyzed since its first row of the log is left alone, even where its statistics see no row of the
+    // log (a sample that missed its few rows): otherwise every heartbeat would analyze it again.
+    void aPartitionAnalyzedSinceTheLogBeganIsLeftAlone()
+    {
+        logAfterStatisticsWithoutIt();
+        const auto logBegan = [this](const QString& when) {
+            db().exec(
+                QStringLiteral("UPDATE outbox SET created_at = now() + ?::interval WHERE status IS NULL"), { when });
+            return db().scalar(QStringLiteral("SELECT outbox_analyze_for_the_log()")).toInt();
+        };
+        QCOMPARE(logBegan(QStringLiteral("-1 day")), 0);
+        QCOMPARE(logBegan(QStringLiteral("1 minute")), 1);
     }
 
     // An error searched among failed rows is first looked for among the newest rows; when they hold less than a

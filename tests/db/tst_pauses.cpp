@@ -218,6 +218,70 @@ private slots:
             db().scalar(QStringLiteral("SELECT count(*) FROM outbox_pauses")).toLongLong(), 0LL, 10'000);
     }
 
+    // A relay's pause and its claims take turns (migration 0030): the pause waits for the claim under way, and a
+    // claim begun while the pause waits waits for it and sees it. Before, a claim that had read the pauses just
+    // before the pause committed went on to claim rows written after the pause had returned.
+    void aRelayPauseWaitsForTheClaimsUnderWay()
+    {
+        DbSession claimer(db().settings(), QStringLiteral("claimer"));
+        std::optional<UnitOfWork> transaction(std::in_place, claimer);
+        QCOMPARE(OutboxLeaseRepository(claimer)
+                     .claimDue(QStringLiteral("eu-1"), QStringLiteral("eu-1/w0"), 10, 30'000)
+                     .messages.size(),
+            0);
+
+        std::optional<PublishPause> paused;
+        std::optional<OutboxLeaseRepository::Claim> later;
+        std::thread pause([&] {
+            DbSession operatorSession(db().settings(), QStringLiteral("pauser"));
+            paused = PublishPauses(operatorSession)
+                         .pause(PauseScope::Relay, QStringLiteral("eu-1"), QStringLiteral("host maintenance"));
+        });
+        std::thread laterClaim;
+        // On a failure the claim's transaction is rolled back first, or the pause would never return.
+        auto join = qScopeGuard([&] {
+            transaction.reset();
+            pause.join();
+            if (laterClaim.joinable())
+                laterClaim.join();
+        });
+        const auto waitingForAdvisoryLocks = [this] {
+            return db()
+                .scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity "
+                                       "WHERE datname = current_database() AND wait_event = 'advisory'"))
+                .toLongLong();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(waitingForAdvisoryLocks(), 1LL, 10'000);
+        laterClaim = std::thread([&] {
+            DbSession relaySession(db().settings(), QStringLiteral("later claim"));
+            later = OutboxLeaseRepository(relaySession)
+                        .claimDue(QStringLiteral("eu-1"), QStringLiteral("eu-1/w1"), 10, 30'000);
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(waitingForAdvisoryLocks(), 2LL, 10'000);
+        QVERIFY(!paused.has_value());
+
+        transaction->commit();
+        join.dismiss();
+        pause.join();
+        laterClaim.join();
+        QVERIFY(paused.has_value());
+        QVERIFY(later.has_value());
+        QCOMPARE(later->messages.size(), 0);
+        QVERIFY(later->relayPause.has_value());
+        QCOMPARE(later->relayPause->reason, QStringLiteral("host maintenance"));
+
+        // What is written after the pause returned waits for the resume.
+        enqueue(QStringLiteral("order.created"), 3);
+        QCOMPARE(OutboxLeaseRepository(session())
+                     .claimDue(QStringLiteral("eu-1"), QStringLiteral("eu-1/w0"), 10, 30'000)
+                     .messages.size(),
+            0);
+        QVERIFY(PublishPauses(session()).resume(PauseScope::Relay, QStringLiteral("eu-1"), QStringLiteral("done")));
+        QVERIFY(!OutboxLeaseRepository(session())
+                     .claimDue(QStringLiteral("eu-1"), QStringLiteral("eu-1/w0"), 10, 30'000)
+                     .messages.isEmpty());
+    }
+
     // A paused relay claims nothing from its next claim on, says so once in its log and in the registry ('paused'),
     // and publishes again after the resume; another relay is not affected.
     void aPausedRelayClaimsNothingUntilResumed()

@@ -2,6 +2,8 @@
 #include "common/sinkspec.h"
 #include "db/outboxerror.h"
 #include "operations/auditrepository.h"
+#include "operations/outboxoverview.h"
+#include "operations/publishpauses.h"
 #include "operations/relayfleet.h"
 #include "operations/retentionpurger.h"
 #include "relay/outboxrelay.h"
@@ -301,6 +303,33 @@ private slots:
                 return relay.toObject().value(QStringLiteral("state")).toString();
         }
         return {};
+    }
+
+    // A relay counts the backlog up to the cap of the console's Overview and of orders-service, so that every
+    // process shows one figure of one database: with 10,050 rows held back by a pause of the relay, its sample and
+    // the Overview both say 10,000, capped (the relay counted to 100,000 before).
+    void aRelaysBacklogIsCountedAsTheOverviewCountsIt()
+    {
+        constexpr int Waiting = OutboxOverview::CountCap + 50;
+        db().exec(
+            QStringLiteral("SELECT outbox_enqueue('order', g::text, 'e', '{}') FROM generate_series(1, ?::int) g"),
+            { Waiting });
+        PublishPauses(session()).pause(
+            PauseScope::Relay, QStringLiteral("counting"), QStringLiteral("the backlog is being counted"));
+        RelayOptions options = this->options(QStringLiteral("counting"));
+        options.metricsFlushMs = 50;
+        options.backlogSampleMs = 50;
+        OutboxRelay relay(db().settings(), SinkSpec::parse(QStringLiteral("null")), options);
+        RunningRelay running(relay);
+        QTRY_VERIFY_WITH_TIMEOUT(relay.status().backlog.has_value(), 10'000);
+        const BacklogSample sample = *relay.status().backlog;
+        const OutboxOverview overview = OutboxOverview::load(session(), 60'000);
+        QCOMPARE(sample.unpublished, qint64(OutboxOverview::CountCap));
+        QVERIFY(sample.capped);
+        QCOMPARE(overview.pending.value, sample.unpublished);
+        QVERIFY(overview.pending.capped);
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'pending'")).toInt(),
+            Waiting);
     }
 
     // A relay process killed with SIGKILL closes its sessions with it: `outboxctl relays` says gone within

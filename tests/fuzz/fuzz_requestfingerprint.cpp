@@ -4,6 +4,7 @@
 // Idempotency-Key is a replay only if the fingerprints match, so a spelling that changed it would answer a client's
 // honest retry with 422.
 #include "fuzzcheck.h"
+#include "idempotency/jsontext.h"
 #include "idempotency/requestfingerprint.h"
 
 #include <QHash>
@@ -17,6 +18,17 @@
 
 namespace {
 
+// The members of an object sorted by key, taken as the object iterates them: Qt 6.4's lookup by key
+// (QJsonObject::value) misses some keys holding control characters and NULs, and would turn their values into null.
+std::vector<std::pair<QString, QJsonValue>> sortedMembers(const QJsonObject& object)
+{
+    std::vector<std::pair<QString, QJsonValue>> members;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        members.emplace_back(it.key(), it.value());
+    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return members;
+}
+
 // Another writer of the same JSON value, its choices drawn from a generator seeded by the input.
 class Respeller {
 public:
@@ -28,12 +40,7 @@ public:
     {
         switch (value.type()) {
         case QJsonValue::Object: {
-            // The members as the object iterates them: Qt 6.4's lookup by key (QJsonObject::value) misses some keys
-            // holding control characters and NULs, and would turn their values into null.
-            const QJsonObject object = value.toObject();
-            std::vector<std::pair<QString, QJsonValue>> members;
-            for (auto it = object.constBegin(); it != object.constEnd(); ++it)
-                members.emplace_back(it.key(), it.value());
+            auto members = sortedMembers(value.toObject());
             std::shuffle(members.begin(), members.end(), m_random);
             QByteArray out = "{" + blank();
             for (size_t i = 0; i < members.size(); ++i) {
@@ -111,13 +118,41 @@ private:
     std::minstd_rand m_random;
 };
 
+// Whether two JSON values are the same, whatever order their objects keep their members in: QJsonObject::operator==
+// compares them in that order, which Qt 6.4 has been seen to get wrong (keys holding raw control characters, now
+// left out as not JSON), and RequestFingerprint does not depend on it.
+bool sameJson(const QJsonValue& a, const QJsonValue& b)
+{
+    if (a.type() != b.type())
+        return false;
+    if (a.isObject()) {
+        const auto x = sortedMembers(a.toObject());
+        const auto y = sortedMembers(b.toObject());
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+            [](const auto& m, const auto& n) { return m.first == n.first && sameJson(m.second, n.second); });
+    }
+    if (a.isArray()) {
+        const QJsonArray x = a.toArray();
+        const QJsonArray y = b.toArray();
+        if (x.size() != y.size())
+            return false;
+        for (qsizetype i = 0; i < x.size(); ++i) {
+            if (!sameJson(x.at(i), y.at(i)))
+                return false;
+        }
+        return true;
+    }
+    return a == b;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size)
 {
     const QByteArray input = QByteArray::fromRawData(reinterpret_cast<const char*>(bytes), qsizetype(size));
     const QJsonDocument document = QJsonDocument::fromJson(input);
-    if (!document.isObject())
+    // Not JSON, which Qt parses all the same, into objects whose keys may repeat (orders-service refuses it).
+    if (!document.isObject() || JsonText::controlCharacterInString(input))
         return 0;
     const QJsonObject request = document.object();
     const QString operation = QStringLiteral("orders.create");
@@ -125,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size)
 
     const QJsonDocument reread = QJsonDocument::fromJson(canonical);
     FUZZ_REQUIRE(reread.isObject(), "canonical form does not parse: " + canonical);
-    FUZZ_REQUIRE(reread.object() == request, "canonical form changes the request: " + canonical);
+    FUZZ_REQUIRE(sameJson(reread.object(), request), "canonical form changes the request: " + canonical);
     const QByteArray again = RequestFingerprint::canonicalJson(reread.object());
     FUZZ_REQUIRE(again == canonical, "canonicalising twice differs:\n" + canonical + "\n" + again);
 

@@ -114,4 +114,15 @@ inline QString statusOf(TestDatabase& db, qint64 id)
     return db.scalar(QStringLiteral("SELECT status FROM outbox WHERE id = ?::bigint"), { id }).toString();
 }
 
+// The rows `session` fetched through indexes from the outbox's partitions that the server has not yet added to its
+// statistics (pg_stat_xact_user_tables: those of its transaction, and perhaps of its last ones): the rows a read
+// fetched are the difference across it, within one transaction.
+inline qint64 outboxRowsFetched(DbSession& session)
+{
+    QSqlQuery& q = session.exec(QStringLiteral("SELECT sum(idx_tup_fetch) FROM pg_stat_xact_user_tables "
+                                               "WHERE relname LIKE 'outbox_from%'"),
+        {}, QStringLiteral("counting the rows fetched"));
+    return q.next() ? q.value(0).toLongLong() : -1;
+}
+
 } // namespace QueryTesting

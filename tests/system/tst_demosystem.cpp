@@ -78,10 +78,23 @@ class TestDemoSystem final : public QObject {
             0LL);
     }
 
-    // Drained: nothing older than a few seconds waits (the traffic goes on), and applied once.
+    // Drained: nothing older than a few seconds waits (the traffic goes on), and applied once. A row left waiting is
+    // shown with its lane, so that a failure says where it stuck.
     static void verifyDrainedAndAppliedOnce(DbSession& session)
     {
-        QTRY_COMPARE_WITH_TIMEOUT(count(session, WaitingLong), 0LL, 120'000);
+        if (!QTest::qWaitFor([&] { return count(session, WaitingLong) == 0; }, 120'000)) {
+            QSqlQuery& q = session.exec(
+                QStringLiteral(
+                    "SELECT string_agg(format('row %s %s (stored %s, attempts %s, lease %s until %s, created "
+                    "%s, next attempt %s) lane %s', m.id, m.status, m.stored_status, m.attempts, "
+                    "m.lease_owner, m.lease_expires_at, m.created_at, m.next_attempt_at, "
+                    "(SELECT to_jsonb(l) FROM outbox_lanes l "
+                    " WHERE l.lane = outbox_lane(m.ordering_key, m.id))), E'\n') "
+                    "FROM outbox_messages m WHERE m.event_type = 'order.created' "
+                    "AND m.status <> 'published' AND m.created_at < now() - interval '5 seconds'"),
+                {}, QStringLiteral("describing the rows left waiting"));
+            QFAIL(qPrintable(QStringLiteral("rows left waiting:\n") + (q.next() ? q.value(0).toString() : QString())));
+        }
         verifyAppliedOnce(session);
     }
 

@@ -55,8 +55,9 @@ QVariant EventTypesModel::data(const QModelIndex& index, int role) const
         return {};
     }
     if (role == Qt::ToolTipRole && status && type.count(*status).capped)
-        return tr("At least %1 — counts stop there so that they stay cheap on large tables")
-            .arg(QLocale().toString(type.count(*status).value));
+        return tr("At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables")
+            .arg(
+                QLocale().toString(type.count(*status).value), QLocale().toString(EventTypeBreakdown::DefaultCountCap));
     if (role != Qt::DisplayRole)
         return {};
     if (index.column() == EventType)

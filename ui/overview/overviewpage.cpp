@@ -558,8 +558,9 @@ void OverviewPage::present(const OutboxOverview& overview)
                                 "Exact counts stop at %2 so that they stay cheap on large tables.")
                                  .arg(QLocale().toString(*count.estimate), QLocale().toString(count.value)));
         } else if (count.capped) {
-            tile->setToolTip(tr("At least %1 — counts stop at %1 so that they stay cheap on large tables")
-                                 .arg(QLocale().toString(count.value)));
+            tile->setToolTip(
+                tr("At least %1: counting stops after %2 rows have been read, so that it stays cheap on large tables")
+                    .arg(QLocale().toString(count.value), QLocale().toString(OutboxOverview::CountCap)));
         }
     }
     // The Metrics tab's warning levels colour the same figures here, so the first screen already says

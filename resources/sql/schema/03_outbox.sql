@@ -341,6 +341,22 @@ $$;
 CREATE TRIGGER outbox_order_by_key BEFORE INSERT ON outbox
     FOR EACH ROW WHEN (NEW.ordering_key IS NOT NULL) EXECUTE FUNCTION outbox_order_by_key();
 
+-- A writer's transaction id before any id it draws: an INSERT or COPY into outbox evaluates each row's identity
+-- before its txid default, so the first row of a transaction would draw its id just before the transaction got its
+-- id. Taken here, once per statement and before any row, every row's txid is older than its id; a tick that reads
+-- the id sequence and then takes a transaction id of its own (outbox_take_tick()) then knows that every row with an
+-- id up to the one it read was written by an older transaction, and the log's readers find the rows such a tick did
+-- not see among few transactions (outbox_log_unseen()) instead of every one since (migration 0029).
+CREATE FUNCTION outbox_assign_txid() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_current_xact_id();
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER outbox_assign_txid BEFORE INSERT ON outbox
+    FOR EACH STATEMENT EXECUTE FUNCTION outbox_assign_txid();
+
 -- Lets the waiting rows of `keys` go: they are claimable again (failed if they were tried before), and the next
 -- claim parks again those still behind an older row of their key that it does not claim with them. Call it in the
 -- transaction that published or discarded rows of these keys, as a statement of its own after that change: it must
