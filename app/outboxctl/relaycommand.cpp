@@ -61,8 +61,8 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
                        "(10 to 600000)."),
         QString::number(defaults.idlePollMs));
     parser.addFlag(QStringLiteral("no-listen"),
-        QStringLiteral("Poll every --poll-ms instead of waking on commit: for a connection through a "
-                       "transaction-pooling proxy, which delivers no notifications and shares session locks."));
+        QStringLiteral("Poll every --poll-ms instead of waking on commit. A relay behind a transaction-pooling proxy "
+                       "does so by itself (OUTBOX_POOLING)."));
     parser.addValue(QStringLiteral("name"), QStringLiteral("NAME"),
         QStringLiteral("The relay's name in the registry (outboxctl relays) and in its rows' lease owner "
                        "(default: HOST:PID)."));

@@ -73,6 +73,20 @@ void applyClientLiveness(PGconn* conn)
     }
 }
 
+// `result` if it holds rows; otherwise cleared, and its error thrown as an OutboxError whose message starts with
+// `context`.
+PGresult* rowsOrThrow(PGconn* conn, PGresult* result, const QString& context)
+{
+    if (PQresultStatus(result) == PGRES_TUPLES_OK)
+        return result;
+    const QString state = QString::fromUtf8(PQresultErrorField(result, PG_DIAG_SQLSTATE));
+    const QString reason = QString::fromUtf8(result ? PQresultErrorMessage(result) : PQerrorMessage(conn)).simplified();
+    PQclear(result);
+    const QSqlError error(QString(), reason,
+        PQstatus(conn) == CONNECTION_BAD ? QSqlError::ConnectionError : QSqlError::StatementError, state);
+    throw OutboxError::fromSqlError(error, context);
+}
+
 // The server's part, for the session: its keepalives and user timeout, and `idleInTransactionMs` if not 0. Set
 // after connecting rather than through `options`, which would replace the options a pg_service.conf service
 // gives; and not over a choice made for this connection (the DSN's options, PGOPTIONS) or by ALTER ROLE or ALTER
@@ -96,22 +110,39 @@ void applyServerLiveness(PGconn* conn, qint64 idleInTransactionMs)
         "JOIN pg_catalog.pg_settings s USING (name) "
         "WHERE s.source NOT IN ('client', 'user', 'database', 'database user', 'global')",
         1, nullptr, values, nullptr, nullptr, 0);
-    const bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
-    const QString state = QString::fromUtf8(PQresultErrorField(result, PG_DIAG_SQLSTATE));
-    const QString reason = QString::fromUtf8(PQresultErrorMessage(result)).simplified();
+    PQclear(rowsOrThrow(conn, result, QStringLiteral("setting up the PostgreSQL session (keepalives, timeouts)")));
+}
+
+// The server process serving this connection. Not the one libpq was told of at connect when a proxy in between
+// answered the connect itself (PgBouncer, pgcat and Odyssey hand out keys of their own for cancel requests).
+int serverPidOf(PGconn* conn)
+{
+    PGresult* result = rowsOrThrow(conn, PQexec(conn, "SELECT pg_catalog.pg_backend_pid()"),
+        QStringLiteral("asking the server which session serves us"));
+    const int serverPid = PQntuples(result) == 1 ? QByteArray(PQgetvalue(result, 0, 0)).toInt() : 0;
     PQclear(result);
-    if (!ok) {
-        const QSqlError error(QString(), reason,
-            PQstatus(conn) == CONNECTION_BAD ? QSqlError::ConnectionError : QSqlError::StatementError, state);
-        throw OutboxError::fromSqlError(
-            error, QStringLiteral("setting up the PostgreSQL session (keepalives, timeouts)"));
-    }
+    return serverPid;
+}
+
+ConnectionSettings::Pooling poolingFromEnvironment()
+{
+    const QByteArray value = qgetenv(ConnectionSettings::PoolingVariable).trimmed().toLower();
+    if (value.isEmpty() || value == "detect")
+        return ConnectionSettings::Pooling::Detect;
+    if (value == "transaction")
+        return ConnectionSettings::Pooling::Transaction;
+    if (value == "none")
+        return ConnectionSettings::Pooling::None;
+    throw OutboxError(OutboxError::Kind::InvalidInput,
+        QStringLiteral("invalid %1 '%2': expected detect, transaction or none")
+            .arg(QLatin1String(ConnectionSettings::PoolingVariable), QString::fromLocal8Bit(value)));
 }
 
 } // namespace
 
-QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
+ConnectionSettings::Opened ConnectionSettings::open(const QString& connectionName) const
 {
+    const Pooling pooling = m_pooling ? *m_pooling : poolingFromEnvironment();
     QStringList connectOptions;
     bool hasTimeout = false;
     for (const auto& [keyword, value] : m_options) {
@@ -143,16 +174,25 @@ QSqlDatabase ConnectionSettings::open(const QString& connectionName) const
         throw OutboxError(
             OutboxError::Kind::Connection, QStringLiteral("cannot connect to PostgreSQL: %1").arg(asOneLine(reason)));
     }
+    bool transactionPooled = pooling == Pooling::Transaction;
+    int serverPid = 0;
     try {
-        applyClientLiveness(DbSession::connectionOf(db));
-        applyServerLiveness(DbSession::connectionOf(db), m_idleInTransactionTimeoutMs);
+        PGconn* conn = DbSession::connectionOf(db);
+        applyClientLiveness(conn);
+        serverPid = serverPidOf(conn);
+        if (pooling == Pooling::Detect)
+            transactionPooled = serverPid != PQbackendPID(conn);
+        // Behind a pooler the server's settings would land on a session other clients share, and the peer it
+        // watches is the proxy.
+        if (!transactionPooled)
+            applyServerLiveness(conn, m_idleInTransactionTimeoutMs);
     } catch (...) {
         db.close();
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(connectionName);
         throw;
     }
-    return db;
+    return { db, serverPid, transactionPooled };
 }
 
 QString ConnectionSettings::describe(const QSqlDatabase& open) const

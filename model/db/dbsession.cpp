@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
+#include <QSqlField>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -43,23 +44,38 @@ static QString nextConnectionName(const QString& purpose)
 DbSession::DbSession(const ConnectionSettings& settings, const QString& purpose)
     : m_settings(settings)
     , m_connectionName(nextConnectionName(purpose))
-    , m_db(settings.open(m_connectionName))
 {
+    ConnectionSettings::Opened opened = settings.open(m_connectionName);
+    m_db = std::move(opened.database);
+    m_serverPid = opened.serverPid;
+    m_transactionPooled = opened.transactionPooled;
     PQsetNoticeReceiver(connectionOf(m_db), forwardWarnings, nullptr);
-    // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere.
+    // Server-side date_trunc/date_bin follow the session time zone; pin it so buckets are UTC everywhere. Through
+    // PgBouncer too: it keeps a client's TimeZone (and DateStyle, which Qt's driver sets) and sets it again on each
+    // server session the client gets.
     execScript(QStringLiteral("SET TIME ZONE 'UTC'"), QStringLiteral("configuring the session"));
+}
+
+void DbSession::setForEachStatement(const QString& name, const QString& value)
+{
+    if (m_transactionPooled)
+        m_statementSettings += QStringLiteral("SET LOCAL %1 = %2; ").arg(name, value);
+    else
+        execScript(QStringLiteral("SET %1 = %2").arg(name, value), QStringLiteral("configuring the session"));
 }
 
 void DbSession::compileNothing()
 {
-    execScript(QStringLiteral("SET jit = off"), QStringLiteral("configuring the session"));
+    setForEachStatement(QStringLiteral("jit"), QStringLiteral("off"));
 }
 
 void DbSession::planEachSearch()
 {
-    execScript(QStringLiteral("SET plan_cache_mode = force_custom_plan; SET jit = off; "
-                              "SET max_parallel_workers_per_gather = 0"),
-        QStringLiteral("configuring the session"));
+    // Unprepared, every statement is planned with its values anyway.
+    if (!m_transactionPooled)
+        setForEachStatement(QStringLiteral("plan_cache_mode"), QStringLiteral("force_custom_plan"));
+    compileNothing();
+    setForEachStatement(QStringLiteral("max_parallel_workers_per_gather"), QStringLiteral("0"));
 }
 
 namespace {
@@ -110,8 +126,74 @@ DbSession::~DbSession()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
+QString DbSession::withValues(const QString& sql, const QVariantList& binds, const QString& context) const
+{
+    // Placeholders are found as Qt finds them when it prepares a statement: outside '…' and "…".
+    QString text;
+    text.reserve(sql.size() + 16 * binds.size());
+    QChar quote;
+    qsizetype next = 0;
+    bool tooFew = false;
+    for (const QChar c : sql) {
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+        } else if (c == QLatin1Char('?')) {
+            if (next == binds.size()) {
+                tooFew = true;
+                break;
+            }
+            const QVariant& value = binds.at(next++);
+            QSqlField field(QString(), value.metaType());
+            field.setValue(value);
+            // In parentheses: a negative number after a minus would otherwise start a comment.
+            text += QLatin1Char('(') + m_db.driver()->formatValue(field) + QLatin1Char(')');
+            continue;
+        }
+        text += c;
+    }
+    if (tooFew || next != binds.size()) {
+        throw OutboxError(OutboxError::Kind::InvalidInput,
+            QStringLiteral("%1: the statement has another number of placeholders than the %2 values given")
+                .arg(context)
+                .arg(binds.size()));
+    }
+    return text;
+}
+
+QSqlQuery& DbSession::execUnprepared(const QString& sql, const QVariantList& binds, const QString& context)
+{
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end())
+        it = m_statements.emplace(sql, std::make_unique<QSqlQuery>(m_db)).first;
+    QSqlQuery& query = *it->second;
+    const QString text = withValues(sql, binds, context);
+    if (m_statementSettings.isEmpty() || inTransaction()) {
+        if (!m_statementSettings.isEmpty())
+            execScript(m_statementSettings, context);
+        if (!query.exec(text))
+            throw errorFor(query.lastError(), context);
+        return query;
+    }
+    // The settings hold for a transaction; the statement would be one of its own. Its rows stay readable after the
+    // commit: the driver holds the whole result.
+    execScript(QStringLiteral("BEGIN; ") + m_statementSettings, context);
+    if (!query.exec(text)) {
+        const OutboxError error = errorFor(query.lastError(), context);
+        if (!isBroken())
+            PQclear(PQexec(connectionOf(m_db), "ROLLBACK"));
+        throw error;
+    }
+    execScript(QStringLiteral("COMMIT"), context);
+    return query;
+}
+
 QSqlQuery& DbSession::exec(const QString& sql, const QVariantList& binds, const QString& context)
 {
+    if (m_transactionPooled)
+        return execUnprepared(sql, binds, context);
     auto it = m_statements.find(sql);
     if (it == m_statements.end()) {
         auto query = std::make_unique<QSqlQuery>(m_db);
@@ -178,8 +260,7 @@ OutboxError DbSession::errorFor(const QSqlError& error, const QString& context) 
 
 int DbSession::backendPid() const
 {
-    pg_conn* conn = connectionOf(m_db);
-    return conn ? PQbackendPID(conn) : 0;
+    return m_transactionPooled ? 0 : m_serverPid;
 }
 
 bool DbSession::isBroken() const

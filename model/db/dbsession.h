@@ -16,7 +16,9 @@ struct pg_conn;
 
 // One open PostgreSQL connection, owned by the thread that created it (Qt 6.4: a QSqlDatabase must not
 // cross threads, so every worker opens its own session from the same ConnectionSettings).
-// Statements are prepared once per session and reused, which saves a round trip per execution.
+// Statements are prepared once per session and reused, which saves the server parsing and planning them again;
+// behind a transaction pooler, where a prepared statement would be left on a server session other clients get, each
+// is sent whole with its values instead (see exec()).
 class DbSession final {
     Q_DISABLE_COPY_MOVE(DbSession)
 public:
@@ -29,7 +31,21 @@ public:
     // Executes `sql` (positional '?' placeholders) with `binds` as a cached prepared statement.
     // The returned query stays valid until the same SQL text is executed again on this session.
     // Throws OutboxError whose message starts with `context`.
+    // Behind a transaction pooler the statement is not prepared: its text goes with each value in place of its
+    // placeholder, written by Qt's driver as it writes the values of a prepared statement's EXECUTE (quoted and
+    // escaped for this connection), one round trip as before.
     QSqlQuery& exec(const QString& sql, const QVariantList& binds, const QString& context);
+
+    // Whether the connection is behind a transaction pooler (ConnectionSettings::Pooling): nothing of the server
+    // session lasts beyond a transaction, so the settings below go with each statement, and LISTEN and session locks
+    // cannot be held.
+    bool isTransactionPooled() const { return m_transactionPooled; }
+
+    // A setting for every statement this session runs through exec() (`name` and `value` are the caller's constants,
+    // never input): on a direct connection SET once for the session; behind a transaction pooler SET LOCAL in the
+    // transaction of each statement (a statement outside the caller's transaction gets one of its own: two round
+    // trips more, BEGIN with the settings and COMMIT).
+    void setForEachStatement(const QString& name, const QString& value);
 
     // JIT off for the session: its statements run in milliseconds, and JIT, which the planner starts on a cost
     // estimate alone (a missing index makes one large), spends hundreds of milliseconds compiling each (the relay's
@@ -57,7 +73,8 @@ public:
     // by it, never by this machine's clock.
     QDateTime serverNow();
 
-    // The server process serving this session (pg_backend_pid()), as libpq learnt it at connect; 0 if closed.
+    // The server process serving this session (pg_backend_pid(), asked at connect: behind a session pool libpq's is
+    // the pool's); 0 behind a transaction pooler, where no server process is this session's.
     int backendPid() const;
     // True once libpq has seen the connection die (server restart, pg_terminate_backend, network loss).
     bool isBroken() const;
@@ -100,8 +117,17 @@ public:
     static pg_conn* connectionOf(const QSqlDatabase& db);
 
 private:
+    // exec() behind a transaction pooler.
+    QSqlQuery& execUnprepared(const QString& sql, const QVariantList& binds, const QString& context);
+    // `sql` with each positional placeholder (outside quoted literals and identifiers) replaced by its value from
+    // `binds` as the driver writes literals. Throws OutboxError when the counts differ.
+    QString withValues(const QString& sql, const QVariantList& binds, const QString& context) const;
+
     ConnectionSettings m_settings;
     QString m_connectionName;
     QSqlDatabase m_db;
+    int m_serverPid = 0;
+    bool m_transactionPooled = false;
+    QString m_statementSettings; // "SET LOCAL name = value; " for each setForEachStatement() behind a pooler
     std::unordered_map<QString, std::unique_ptr<QSqlQuery>> m_statements;
 };

@@ -41,6 +41,7 @@ SessionInfo SessionInfo::read(DbSession& session)
         = q.value(2).isNull() ? QCoreApplication::translate("SessionInfo", "local socket") : q.value(2).toString();
     info.serverVersion = q.value(3).toString();
     info.mayChangeOutbox = q.value(4).toBool();
+    info.transactionPooled = session.isTransactionPooled();
     info.schemaVersion = SchemaMigrator(session).currentVersion();
     return info;
 }

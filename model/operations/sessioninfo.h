@@ -14,6 +14,8 @@ struct SessionInfo {
     QString serverVersion;
     int schemaVersion = 0;
     bool mayChangeOutbox = false; // requeue and release leases (needs UPDATE on outbox state and INSERT on audit_log)
+    // Behind a transaction pooler: no LISTEN, so the console polls for changes (DbSession::isTransactionPooled()).
+    bool transactionPooled = false;
 
     QString roleDescription() const;
     // Why the operator actions are disabled, for their tooltips; empty when they are allowed.

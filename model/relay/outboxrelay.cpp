@@ -166,8 +166,7 @@ void OutboxRelay::workerLoop(int index)
             // roll opened has no statistics until autovacuum analyzes it (up to a minute); guessing few due rows,
             // the planner read every due row of it through a bitmap and sorted them to claim 500 (82 ms per claim
             // with 50,000 rows waiting, 1.3 ms through the index in order).
-            session.execScript(
-                QStringLiteral("SET enable_bitmapscan = off"), QStringLiteral("configuring the session"));
+            session.setForEachStatement(QStringLiteral("enable_bitmapscan"), QStringLiteral("off"));
             setBackendPid(index, session.backendPid());
             m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
@@ -449,8 +448,17 @@ RelayTotals OutboxRelay::run()
     std::vector<std::thread> threads;
     threads.reserve(m_options.workers);
     std::thread watch;
-    if (m_options.wakeOnCommit && !m_options.once)
+    if (m_options.wakeOnCommit && !m_options.once && session->isTransactionPooled()) {
+        log(QtInfoMsg,
+            QStringLiteral("relay %1: connected through a transaction pooler, so it polls for due rows every %2 ms "
+                           "instead of being woken on commit (LISTEN and the due-watch lock need a session of their "
+                           "own: give the relay a direct connection, or a session-mode pool with %3=none)")
+                .arg(m_options.workerName)
+                .arg(m_options.idlePollMs)
+                .arg(QLatin1String(ConnectionSettings::PoolingVariable)));
+    } else if (m_options.wakeOnCommit && !m_options.once) {
         watch = std::thread([this] { watchLoop(); });
+    }
     for (int i = 0; i < m_options.workers; ++i) {
         threads.emplace_back([this, i] {
             workerLoop(i);

@@ -8,16 +8,24 @@ RelayRegistry::RelayRegistry(DbSession& session)
     : m_session(session)
 { }
 
+// Behind a transaction pooler the server sessions a relay's statements run on are shared and outlive it: it names
+// none, and is judged by its heartbeat alone (stale, never gone).
+bool RelayRegistry::sessionsAreOwn() const
+{
+    return !m_session.isTransactionPooled();
+}
+
 qint64 RelayRegistry::registerNode(const RelayRegistration& node)
 {
     QSqlQuery& q = m_session.exec(
         // It has counted every second before it ran (ThroughputRepository::markCounted: one second short).
         QStringLiteral("INSERT INTO relay_nodes (name, host, pid, version, sink, workers, batch_size, lease_ms, "
                        "heartbeat_ms, backend_pids, counted_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                       "ARRAY[pg_backend_pid()], date_trunc('second', now()) - interval '1 second') "
+                       "CASE WHEN ?::boolean THEN ARRAY[pg_backend_pid()] ELSE '{}' END, "
+                       "date_trunc('second', now()) - interval '1 second') "
                        "RETURNING id"),
         { node.name, node.host, node.pid, node.version, node.sink, node.workers, node.batchSize, node.leaseMs,
-            node.heartbeatMs },
+            node.heartbeatMs, sessionsAreOwn() },
         QStringLiteral("registering the relay"));
     q.next();
     return q.value(0).toLongLong();
@@ -37,14 +45,14 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
                        "ELSE now() - ?::bigint * interval '1 millisecond' END, "
                        "failing_since = CASE WHEN ?::bigint IS NULL THEN NULL "
                        "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
-                       "backend_pids = pg_backend_pid() || ?::integer[], "
+                       "backend_pids = CASE WHEN ?::boolean THEN pg_backend_pid() || ?::integer[] ELSE '{}' END, "
                        "paused_since = CASE WHEN ?::boolean THEN coalesce(paused_since, now()) END, "
                        // Alive after all (its sessions were ended, not its process): no longer gone.
                        "gone_at = NULL "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
-            lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, SqlValues::bigintArray(beat.workerBackendPids),
-            beat.paused, id },
+            lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, sessionsAreOwn(),
+            SqlValues::bigintArray(beat.workerBackendPids), beat.paused, id },
         QStringLiteral("sending the relay's heartbeat"));
     return q.numRowsAffected() == 1;
 }

@@ -57,6 +57,7 @@ public:
     int markGone();
 
 private:
+    bool sessionsAreOwn() const;
     bool update(qint64 id, const RelayHeartbeat& beat, bool stopping);
 
     DbSession& m_session;

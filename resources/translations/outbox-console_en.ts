@@ -1518,6 +1518,17 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>%1 (schema version %2)</source>
         <translation>%1 (schema version %2)</translation>
     </message>
+    <message>
+        <source>The connection goes through a transaction-pooling proxy, which cannot keep the LISTEN that brings each change at once, so the console re-reads on a timer (View ▸ Auto-refresh). Connect directly, or through a session-mode pool with OUTBOX_POOLING=none, for immediate updates.</source>
+        <translation>The connection goes through a transaction-pooling proxy, which cannot keep the LISTEN that brings each change at once, so the console re-reads on a timer (View ▸ Auto-refresh). Connect directly, or through a session-mode pool with OUTBOX_POOLING=none, for immediate updates.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates every %n second(s): through a connection pooler</source>
+        <translation>
+            <numerusform>Updates every %n second: through a connection pooler</numerusform>
+            <numerusform>Updates every %n seconds: through a connection pooler</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>

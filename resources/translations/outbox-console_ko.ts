@@ -1499,6 +1499,16 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <source>%1 (schema version %2)</source>
         <translation>%1 (스키마 버전 %2)</translation>
     </message>
+    <message>
+        <source>The connection goes through a transaction-pooling proxy, which cannot keep the LISTEN that brings each change at once, so the console re-reads on a timer (View ▸ Auto-refresh). Connect directly, or through a session-mode pool with OUTBOX_POOLING=none, for immediate updates.</source>
+        <translation>연결이 트랜잭션 풀링 프록시를 거치므로 변경을 바로 알려 주는 LISTEN을 유지할 수 없어, 콘솔이 타이머로 다시 읽습니다(보기 ▸ 자동 새로 고침). 변경을 바로 보려면 직접 연결하거나, OUTBOX_POOLING=none으로 세션 모드 풀을 거쳐 연결하십시오.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates every %n second(s): through a connection pooler</source>
+        <translation>
+            <numerusform>%n초마다 갱신: 연결 풀러를 거침</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MessageLog</name>

@@ -5,6 +5,7 @@
 
 #include "common/sinkspec.h"
 #include "db/dbsession.h"
+#include "metrics/metricsrecorder.h"
 #include "relay/outboxrelay.h"
 
 #include <QElapsedTimer>
@@ -90,7 +91,7 @@ Phase measure(const ConnectionSettings& settings, int clients, int seconds,
     return Phase { double(total) * 1000.0 / elapsedMs, (processCpuMs() - cpuBefore) / double(total) };
 }
 
-double pgbench(const QString& script, int clients, int seconds)
+double pgbench(const QString& script, int clients, int seconds, bool simple, int port)
 {
     static const QString program = [] {
         const QString found = QStandardPaths::findExecutable(QStringLiteral("pgbench"));
@@ -102,10 +103,16 @@ double pgbench(const QString& script, int clients, int seconds)
         qFatal("cannot write the pgbench script into %s", qPrintable(dir.path()));
     file.close();
     QProcess process;
+    if (port > 0) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PGHOST"), QStringLiteral("127.0.0.1"));
+        environment.insert(QStringLiteral("PGPORT"), QString::number(port));
+        process.setProcessEnvironment(environment);
+    }
     process.start(program,
-        { QStringLiteral("-n"), QStringLiteral("-M"), QStringLiteral("prepared"), QStringLiteral("-c"),
-            QString::number(clients), QStringLiteral("-j"), QString::number(std::min(clients, 2)), QStringLiteral("-T"),
-            QString::number(seconds), QStringLiteral("-f"), file.fileName() });
+        { QStringLiteral("-n"), QStringLiteral("-M"), simple ? QStringLiteral("simple") : QStringLiteral("prepared"),
+            QStringLiteral("-c"), QString::number(clients), QStringLiteral("-j"), QString::number(std::min(clients, 2)),
+            QStringLiteral("-T"), QString::number(seconds), QStringLiteral("-f"), file.fileName() });
     if (!process.waitForFinished(-1) || process.exitCode() != 0)
         qFatal("%s failed: %s", qPrintable(program), process.readAllStandardError().constData());
     static const QRegularExpression tps(QStringLiteral("tps = ([0-9.]+) \\(without initial connection time\\)"));
@@ -113,6 +120,27 @@ double pgbench(const QString& script, int clients, int seconds)
     if (!match.hasMatch())
         qFatal("pgbench printed no rate for:\n%s", qPrintable(script));
     return match.captured(1).toDouble();
+}
+
+CreateOrderRequest orderRequest(const QString& key)
+{
+    CreateOrderRequest r;
+    r.key = key;
+    r.customer = QStringLiteral("bench");
+    r.amount = QStringLiteral("10.00");
+    return r;
+}
+
+QString replayKey(int client, qint64 i)
+{
+    return QStringLiteral("replay-%1").arg((qint64(client) * 50 + i) % ReplayKeys);
+}
+
+void seedReplayKeys(DbSession& admin)
+{
+    MetricsRecorder metrics;
+    for (int n = 0; n < ReplayKeys; ++n)
+        CreateOrderHandler(admin, metrics).handle(orderRequest(QStringLiteral("replay-%1").arg(n)));
 }
 
 const QString OrderDocument = QStringLiteral("jsonb_build_object('id', o.id, 'customer', o.customer, 'amount', "

@@ -57,6 +57,12 @@
 //     drain (a VACUUM right after it), the drain's rate and the ratios; then twice the events at the most workers
 //     while another session holds a snapshot taken before them (REPEATABLE READ), against the calm drain; and each
 //     calm drain's WAL by record type (pg_waldump --stats=record; run as the server's user or root).
+//
+//   pooling [seconds=8] [clients,...=1,4,16] [rows=100000]                          (poolingbench.cpp)
+//     Behind a transaction pooler: a PgBouncer (Debian's, transaction mode, pool of 20) started in front of the
+//     cluster; pgbench's create statement directly (prepared, simple) and through it (simple); the library's create
+//     and replay directly (prepared), directly unprepared (OUTBOX_POOLING=transaction) and through it; the relay's
+//     drain of `rows` rows at 1 and 4 workers directly and through it.
 
 #include "outboxbench.h"
 
@@ -71,10 +77,13 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is measured, also into a file
-    const std::map<QString, BenchMode> modes { { QStringLiteral("throughput"), &runThroughput },
+    std::map<QString, BenchMode> modes { { QStringLiteral("throughput"), &runThroughput },
         { QStringLiteral("latency"), &runLatency }, { QStringLiteral("drain"), &runDrain },
         { QStringLiteral("ordered"), &runOrdered }, { QStringLiteral("claimplan"), &runClaimPlan },
         { QStringLiteral("wakeup"), &runWakeup }, { QStringLiteral("peer"), &runPeer } };
+#ifdef OUTBOX_BENCH_POOLING
+    modes.emplace(QStringLiteral("pooling"), &runPooling);
+#endif
     QStringList args = app.arguments().mid(1);
     QString mode = QStringLiteral("throughput");
     if (!args.isEmpty() && !args.first().isEmpty() && !args.first().at(0).isDigit())
@@ -82,7 +91,7 @@ int main(int argc, char** argv)
     const auto found = modes.find(mode);
     if (found == modes.end()) {
         std::fprintf(stderr,
-            "usage: outbox-bench [throughput|latency|drain|ordered|claimplan|wakeup|peer] [arguments...]\n"
+            "usage: outbox-bench [throughput|latency|drain|ordered|claimplan|wakeup|peer|pooling] [arguments...]\n"
             "unknown mode '%s'; the modes are described at the top of tests/bench/outboxbench.cpp\n",
             qPrintable(mode));
         return 2;

@@ -4,6 +4,7 @@
 // the outbox seeding and resets, the relay on a thread, and the small statistics each mode prints.
 
 #include "db/connectionsettings.h"
+#include "orders/createorderhandler.h"
 #include "relay/relayoptions.h"
 #include "support/runningrelay.h"
 
@@ -27,6 +28,7 @@ int runWakeup(const ConnectionSettings& settings, DbSession& admin, const QStrin
 int runOrdered(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runClaimPlan(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 int runPeer(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
+int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStringList& args);
 
 // Positional arguments: args[index] as a number, a comma-separated list of numbers or a string, else `fallback`.
 int intArgument(const QStringList& args, int index, int fallback);
@@ -42,9 +44,17 @@ struct Phase {
 Phase measure(const ConnectionSettings& settings, int clients, int seconds,
     const std::function<void(DbSession&, int, qint64)>& operation);
 
-// pgbench running `script` (prepared statements, as the library uses them) on the cluster the environment names;
-// transactions per second.
-double pgbench(const QString& script, int clients, int seconds);
+// pgbench running `script` (prepared statements, as the library uses them on a direct connection; with `simple`,
+// the statements whole, as through a transaction pooler) on the cluster the environment names, or on `port` of
+// 127.0.0.1; transactions per second.
+double pgbench(const QString& script, int clients, int seconds, bool simple = false, int port = 0);
+
+// The create the library's phases send, for `key`; the keys the replay phases cycle over (ReplayKeys of them,
+// created by seedReplayKeys()), for client `client`'s `i`-th replay.
+constexpr int ReplayKeys = 800;
+CreateOrderRequest orderRequest(const QString& key);
+QString replayKey(int client, qint64 i);
+void seedReplayKeys(DbSession& admin);
 
 // The order's JSON as the library builds it, over a row aliased o.
 extern const QString OrderDocument;

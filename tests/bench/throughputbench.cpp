@@ -20,8 +20,6 @@
 
 namespace {
 
-constexpr int ReplayKeys = 800; // completed keys the replay phases cycle over
-
 // The bare statements: what any service must write for a create, and read for a replay.
 QString insertOrder()
 {
@@ -79,20 +77,6 @@ QString apiReplay(const QString& fingerprint)
         .arg(fingerprint);
 }
 
-CreateOrderRequest orderRequest(const QString& key)
-{
-    CreateOrderRequest r;
-    r.key = key;
-    r.customer = QStringLiteral("bench");
-    r.amount = QStringLiteral("10.00");
-    return r;
-}
-
-QString replayKey(int client, qint64 i)
-{
-    return QStringLiteral("replay-%1").arg((qint64(client) * 50 + i) % ReplayKeys);
-}
-
 void printRow(int clients, const char* path, double rate, const QString& comparison = {})
 {
     std::printf("%7d  %-58s %9.0f /s  %s\n", clients, path, rate, qPrintable(comparison));
@@ -113,8 +97,7 @@ void measureAt(const ConnectionSettings& settings, DbSession& admin, int clients
 {
     resetAll(admin);
     MetricsRecorder metrics;
-    for (int n = 0; n < ReplayKeys; ++n)
-        CreateOrderHandler(admin, metrics).handle(orderRequest(QStringLiteral("replay-%1").arg(n)));
+    seedReplayKeys(admin);
     QSqlQuery& first = admin.exec(QStringLiteral("SELECT min(id) FROM idempotency_keys"), {}, QStringLiteral("keys"));
     first.next();
     const qint64 firstReplayId = first.value(0).toLongLong();

@@ -62,7 +62,9 @@ void DatabaseWorker::connectNow(bool reconnecting)
         session->planEachSearch();
         SchemaMigrator(*session).requireCurrent();
         const SessionInfo info = SessionInfo::read(*session);
-        if (m_listen)
+        // Behind a transaction pooler a LISTEN would stay on a server session other clients get: the console polls
+        // instead (MainWindow says so).
+        if (m_listen && !session->isTransactionPooled())
             ChangeNotifier::subscribe(*session, this, [this] { emit changed(); });
         setSession(std::move(session));
         m_reconnectDelayMs = FirstReconnectDelayMs;

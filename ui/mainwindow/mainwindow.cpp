@@ -75,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_roleLabel(new QLabel(this))
     , m_liveUpdatesPaused(new QLabel(this))
     , m_autoRefresh(new QTimer(this))
+    , m_polledUpdates(new QLabel(this))
     , m_changeCoalescer(new QTimer(this))
     , m_stuckThresholdMs(OutboxFilter::DefaultStuckThresholdMs)
 {
@@ -108,6 +109,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_liveUpdatesPaused->setStyleSheet(QStringLiteral("background: #b58900; color: black; padding: 0 6px;"));
     m_liveUpdatesPaused->hide();
     statusBar()->addPermanentWidget(m_liveUpdatesPaused);
+    m_polledUpdates->setObjectName(QStringLiteral("polledUpdates"));
+    m_polledUpdates->setToolTip(tr("The connection goes through a transaction-pooling proxy, which cannot keep the "
+                                   "LISTEN that brings each change at once, so the console re-reads on a timer "
+                                   "(View ▸ Auto-refresh). Connect directly, or through a session-mode pool with "
+                                   "OUTBOX_POOLING=none, for immediate updates."));
+    m_polledUpdates->hide();
+    statusBar()->addPermanentWidget(m_polledUpdates);
     m_messagesDock->setObjectName(QStringLiteral("messagesDock"));
     m_messagesDock->setWidget(m_messageView);
     // Down to its header and a message, so that the window fits a 1280×800 screen with every pane of the Overview.
@@ -145,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent)
     }
     connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
         m_session = info;
+        applyAutoRefresh(); // a failover may have put a pooler in between, or taken it away
         m_outbox->setSessionInfo(info);
         // What failed while the connection was down starts over.
         m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
@@ -523,6 +532,7 @@ void MainWindow::showConnectDialog(const QString& error, const QString& conninfo
 void MainWindow::onConnected(const SessionInfo& info)
 {
     m_session = info;
+    applyAutoRefresh();
     const PendingConnection pending = std::exchange(m_pending, PendingConnection());
     m_currentIdentity.clear();
     m_forgetPassword->setEnabled(false);
@@ -738,10 +748,20 @@ void MainWindow::setAutoRefreshSeconds(int seconds)
 {
     for (QAction* action : m_autoRefreshGroup->actions())
         action->setChecked(action->data().toInt() == seconds);
-    if (seconds > 0)
+    m_autoRefreshSeconds = seconds;
+    applyAutoRefresh();
+}
+
+void MainWindow::applyAutoRefresh()
+{
+    const bool polled = m_session.transactionPooled;
+    const int seconds = m_autoRefreshSeconds > 0 ? m_autoRefreshSeconds : polled ? DefaultAutoRefreshSeconds : 0;
+    if (seconds > 0 && (!m_autoRefresh->isActive() || m_autoRefresh->interval() != seconds * 1000))
         m_autoRefresh->start(seconds * 1000);
-    else
+    else if (seconds == 0)
         m_autoRefresh->stop();
+    m_polledUpdates->setText(tr("Updates every %n second(s): through a connection pooler", nullptr, seconds));
+    m_polledUpdates->setVisible(polled);
 }
 
 void MainWindow::askStuckThreshold()
@@ -810,8 +830,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("view/utc"), TimeFormatter::zone() == TimeFormatter::Zone::Utc);
-    settings.setValue(
-        QStringLiteral("view/autoRefreshSeconds"), m_autoRefresh->isActive() ? m_autoRefresh->interval() / 1000 : 0);
+    settings.setValue(QStringLiteral("view/autoRefreshSeconds"), m_autoRefreshSeconds);
     settings.setValue(QStringLiteral("view/stuckThresholdMs"), m_stuckThresholdMs);
     m_outbox->saveState(settings);
     m_keys->saveState(settings);

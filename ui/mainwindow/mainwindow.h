@@ -116,6 +116,9 @@ private:
     void runOverviewAction(
         const QString& failed, std::function<Result(DbSession&)> work, std::function<QString(const Result&)> said);
     void setAutoRefreshSeconds(int seconds);
+    // The timer at the chosen interval; behind a transaction pooler, which brings no change notifications, at the
+    // default one even when the choice is Off, with a note in the status bar saying so.
+    void applyAutoRefresh();
     void askStuckThreshold();
     void exportMetricsCsv();
     void exportList();
@@ -164,6 +167,8 @@ private:
     QLabel* m_roleLabel;
     QLabel* m_liveUpdatesPaused; // in the status bar while they are
     QTimer* m_autoRefresh;
+    int m_autoRefreshSeconds = 0; // chosen; 0: Off
+    QLabel* m_polledUpdates; // in the status bar while the connection is behind a transaction pooler
     QTimer* m_changeCoalescer;
     QActionGroup* m_autoRefreshGroup = nullptr;
     qint64 m_stuckThresholdMs;
