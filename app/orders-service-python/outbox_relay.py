@@ -115,6 +115,20 @@ def exponential_backoff(attempt: int) -> int:
 Publish = Callable[[Message], None]  # returns when the sink confirmed the message; raises when it did not
 
 
+def transaction_pooled(connection) -> bool:
+    """Whether `connection` goes through a transaction pooler, where nothing of a server session outlasts a
+    transaction: the server process serving it is not the one libpq was told of at connect (a pooler answers the
+    connect itself). OUTBOX_POOLING=transaction or none says so where it cannot be told, as for the C++ programs."""
+    chosen = os.environ.get("OUTBOX_POOLING", "detect").strip().lower() or "detect"
+    if chosen not in ("detect", "transaction", "none"):
+        raise ValueError(f"invalid OUTBOX_POOLING '{chosen}': expected detect, transaction or none")
+    if chosen != "detect":
+        return chosen == "transaction"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0] != connection.info.backend_pid
+
+
 class Relay:
     """One relay worker on one connection. The relay's name is what an operator pauses (outboxctl pause); the worker
     names the lease owner and the attempts it records, and should be unique per process."""
@@ -142,6 +156,7 @@ class Relay:
         self.stopping = False  # set by stop(): drain() and run() end after the batch in hand
         self._listening = False
         self._idle_ms = 1
+        self.pooled = transaction_pooled(connection)
 
     def _query(self, sql: str, values=()) -> list:
         with self.connection.cursor() as cursor:
@@ -311,6 +326,12 @@ class Relay:
         if paused:  # new rows change nothing: look again at the poll
             self._sleep(poll_ms, wake_fd)
             return
+        if self.pooled:
+            # Behind a transaction pooler a LISTEN and a session lock would stay on a server session that other
+            # clients get: the poll, and the earliest next_attempt_at, are all there is.
+            due_ms = self._query("SELECT outbox_next_due_ms()")[0][0]
+            self._sleep(poll_ms if due_ms is None else max(1, min(due_ms, poll_ms)), wake_fd)
+            return
         if not self._listening:
             self._query("LISTEN outbox_due")
             self._listening = True
@@ -351,6 +372,7 @@ class Relay:
         self.connection = connection
         self.connection.autocommit = True
         self._listening = False
+        self.pooled = transaction_pooled(connection)
 
     def stop(self) -> None:
         """Ends drain() or run() after the batch in hand: safe to call from a signal handler."""
@@ -425,14 +447,24 @@ def main(argv=None) -> int:
         connection = psycopg2.connect(arguments.dsn)
     except psycopg2.Error as error:  # unreachable, refused, or a connection string libpq cannot parse
         return _fail(f"cannot connect to the database: {str(error).strip()}", 5)
-    relay = Relay(
-        connection,
-        arguments.name,
-        f"{arguments.name}@{socket.gethostname()}:{os.getpid()}",
-        arguments.batch,
-        arguments.lease_ms,
-        arguments.max_attempts,
-    )
+    try:
+        relay = Relay(
+            connection,
+            arguments.name,
+            f"{arguments.name}@{socket.gethostname()}:{os.getpid()}",
+            arguments.batch,
+            arguments.lease_ms,
+            arguments.max_attempts,
+        )
+    except ValueError as error:
+        return _fail(str(error), 2)
+    if relay.pooled and not arguments.once:
+        print(
+            f"outbox_relay.py: connected through a transaction pooler, so it polls for due rows every "
+            f"{arguments.poll_ms} ms instead of being woken on commit (LISTEN and the due-watch lock need a session "
+            f"of their own: a direct connection, or a session-mode pool with OUTBOX_POOLING=none)",
+            file=sys.stderr,
+        )
     # SIGTERM and SIGINT end the relay after the batch in hand: its rows settled, none left to a lease's expiry.
     # The wake-up pipe ends a sleep at once.
     wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)

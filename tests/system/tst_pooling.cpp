@@ -434,6 +434,38 @@ private slots:
         QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM orders")).toLongLong(), 1LL);
     }
 
+    // The Python reference relay (on the SQL API) tells the pooler as the library does: it polls, says so once, and
+    // takes no session lock that would stay behind on a server session of the pool.
+    void thePythonReferenceRelayThroughThePoolerPolls()
+    {
+        QTemporaryDir dir;
+        const QString events = dir.filePath(QStringLiteral("events.jsonl"));
+        QProcess relay;
+        relay.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral(OUTBOX_SOURCE_DIR "/app/orders-service-python/outbox_relay.py"), QStringLiteral("--dsn"),
+                m_pooler.dsn(db().name()), QStringLiteral("--name"), QStringLiteral("py-pooled"),
+                QStringLiteral("--to"), events, QStringLiteral("--poll-ms"), QStringLiteral("100") });
+        QVERIFY(relay.waitForStarted());
+        db().exec(QStringLiteral("SELECT outbox_enqueue('order', g::text, 'order.created', '{}') "
+                                 "FROM generate_series(1, 50) g"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            db().scalar(QStringLiteral("SELECT count(*) FROM outbox_messages WHERE status = 'published'")).toInt(), 50,
+            15'000);
+        // The due-watch lock, which a relay with a session of its own holds while it sleeps (as this one does now).
+        QCOMPARE(db().scalar(QStringLiteral("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                            "AND classid = 1869968482 AND objid = 1 AND objsubid = 2"))
+                     .toInt(),
+            0);
+        relay.terminate();
+        QVERIFY(relay.waitForFinished(10'000));
+        QCOMPARE(relay.exitCode(), 0);
+        const QString said = QString::fromUtf8(relay.readAllStandardError());
+        QCOMPARE(said.count(QStringLiteral("connected through a transaction pooler")), 1);
+        QFile published(events);
+        QVERIFY(published.open(QIODevice::ReadOnly));
+        QCOMPARE(published.readAll().count('\n'), 50);
+    }
+
     // The relay through the pooler polls instead of listening and says so once; it names no server session, so
     // that it is judged by its heartbeat (never "gone" because a pooled session it once used was closed).
     void aRelayThroughThePoolerPollsAndIsJudgedByItsHeartbeat()
