@@ -5,18 +5,19 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <csignal>
 #include <unistd.h>
 
 // A real PgBouncer (Debian's pgbouncer) in front of the test cluster that the libpq environment names, as most
 // services run it: pool_mode = transaction with a small pool, so that a client's transactions run on server
 // sessions that other clients use in between. Every client logs in to the server as the environment's user
-// (auth_type = any), whatever user it names. Listens on 127.0.0.1 only; stopped and removed with the object.
+// (auth_type = any), whatever user it names. Listens on 127.0.0.1 only; stopped and removed with the object, and
+// killed with the test's process if that dies first (setpriv --pdeathsig), so a crashed test leaves none behind.
 class PgBouncerProcess final {
     Q_DISABLE_COPY_MOVE(PgBouncerProcess)
 public:
@@ -51,14 +52,13 @@ public:
                                  "pool_mode = transaction\n"
                                  "default_pool_size = %6\n"
                                  "max_client_conn = 200\n"
-                                 "pidfile = %7\n"
-                                 "logfile = %8\n")
+                                 "logfile = %7\n")
                       .arg(host, env.value(QStringLiteral("PGPORT"), QStringLiteral("5432")),
                           env.value(QStringLiteral("PGUSER"), QStringLiteral("postgres")),
                           env.value(QStringLiteral("PGPASSWORD")))
                       .arg(m_port)
                       .arg(m_serverConnections)
-                      .arg(pidFile(), logFile())
+                      .arg(logFile())
                       .toUtf8());
         ini.close();
         // PgBouncer refuses to run as root: as root it runs as postgres, who must own its directory.
@@ -68,12 +68,20 @@ public:
                 !problem.isEmpty())
                 return problem;
         }
-        if (QString problem = ServerAccount::run(QStringLiteral("pgbouncer"), user, QLatin1String(Binary),
-                { QStringLiteral("-d"), ini.fileName() }, 10'000);
-            !problem.isEmpty())
-            return problem + QLatin1Char(' ') + log();
-        m_started = true;
-        if (!QTest::qWaitFor([this] { return accepts(); }, 10'000))
+        // In the foreground, a child of this process: setpriv becomes PgBouncer, as postgres when root.
+        QStringList arguments { QStringLiteral("--pdeathsig"), QStringLiteral("KILL") };
+        if (!user.isEmpty()) {
+            arguments << QStringLiteral("--reuid=") + user << QStringLiteral("--regid=") + user
+                      << QStringLiteral("--init-groups");
+        }
+        // What it says goes to its log file too; a pipe nobody reads would stop it once full.
+        m_process.setStandardOutputFile(QProcess::nullDevice());
+        m_process.setStandardErrorFile(QProcess::nullDevice());
+        m_process.start(QStringLiteral("setpriv"), arguments << QLatin1String(Binary) << ini.fileName());
+        if (!m_process.waitForStarted())
+            return QStringLiteral("cannot start setpriv: ") + m_process.errorString();
+        if (!QTest::qWaitFor([this] { return accepts() || m_process.state() == QProcess::NotRunning; }, 10'000)
+            || m_process.state() == QProcess::NotRunning)
             return QStringLiteral("pgbouncer does not accept connections: ") + log();
         return QString();
     }
@@ -92,17 +100,16 @@ public:
 
     void stop()
     {
-        if (!std::exchange(m_started, false))
+        if (m_process.state() == QProcess::NotRunning)
             return;
-        QFile file(pidFile());
-        const pid_t pid = file.open(QIODevice::ReadOnly) ? file.readLine().trimmed().toInt() : 0;
-        if (pid > 0 && ::kill(pid, SIGTERM) == 0
-            && !QTest::qWaitFor([this] { return !ServerAccount::isRunning(pidFile()); }, 10'000))
-            ::kill(pid, SIGKILL);
+        m_process.terminate();
+        if (!m_process.waitForFinished(10'000)) {
+            m_process.kill();
+            m_process.waitForFinished();
+        }
     }
 
 private:
-    QString pidFile() const { return m_dir.filePath(QStringLiteral("pgbouncer.pid")); }
     QString logFile() const { return m_dir.filePath(QStringLiteral("pgbouncer.log")); }
 
     static int freePort()
@@ -122,5 +129,5 @@ private:
     int m_serverConnections;
     QTemporaryDir m_dir;
     int m_port = 0;
-    bool m_started = false;
+    QProcess m_process;
 };
