@@ -448,16 +448,18 @@ RelayTotals OutboxRelay::run()
     std::vector<std::thread> threads;
     threads.reserve(m_options.workers);
     std::thread watch;
-    if (m_options.wakeOnCommit && !m_options.once && session->isTransactionPooled()) {
-        log(QtInfoMsg,
-            QStringLiteral("relay %1: connected through a transaction pooler, so it polls for due rows every %2 ms "
-                           "instead of being woken on commit (LISTEN and the due-watch lock need a session of their "
-                           "own: give the relay a direct connection, or a session-mode pool with %3=none)")
-                .arg(m_options.workerName)
-                .arg(m_options.idlePollMs)
-                .arg(QLatin1String(ConnectionSettings::PoolingVariable)));
-    } else if (m_options.wakeOnCommit && !m_options.once) {
-        watch = std::thread([this] { watchLoop(); });
+    if (m_options.wakeOnCommit && !m_options.once) {
+        if (!session->isTransactionPooled()) {
+            watch = std::thread([this] { watchLoop(); });
+        } else {
+            log(QtInfoMsg,
+                QStringLiteral("relay %1: connected through a transaction pooler, so it polls for due rows every %2 "
+                               "ms instead of being woken on commit (LISTEN and the due-watch lock need a session of "
+                               "their own: give the relay a direct connection, or a session-mode pool with %3=none)")
+                    .arg(m_options.workerName)
+                    .arg(m_options.idlePollMs)
+                    .arg(QLatin1String(ConnectionSettings::PoolingVariable)));
+        }
     }
     for (int i = 0; i < m_options.workers; ++i) {
         threads.emplace_back([this, i] {

@@ -122,6 +122,16 @@ double pgbench(const QString& script, int clients, int seconds, bool simple, int
     return match.captured(1).toDouble();
 }
 
+void printRow(int clients, const char* path, double rate, const QString& comparison)
+{
+    std::printf("%7d  %-58s %9.0f /s  %s\n", clients, path, rate, qPrintable(comparison));
+}
+
+QString ratio(double rate, double reference, const char* name)
+{
+    return QStringLiteral("%1 x %2").arg(rate / reference, 0, 'f', 2).arg(QLatin1String(name));
+}
+
 CreateOrderRequest orderRequest(const QString& key)
 {
     CreateOrderRequest r;

@@ -49,6 +49,11 @@ Phase measure(const ConnectionSettings& settings, int clients, int seconds,
 // 127.0.0.1; transactions per second.
 double pgbench(const QString& script, int clients, int seconds, bool simple = false, int port = 0);
 
+// One row of a rate table: the client count, the path measured, its rate and what it is compared with.
+void printRow(int clients, const char* path, double rate, const QString& comparison = {});
+// "0.42 x NAME": `rate` as a share of `reference`.
+QString ratio(double rate, double reference, const char* name);
+
 // The create the library's phases send, for `key`; the keys the replay phases cycle over (ReplayKeys of them,
 // created by seedReplayKeys()), for client `client`'s `i`-th replay.
 constexpr int ReplayKeys = 800;

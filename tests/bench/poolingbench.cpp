@@ -13,20 +13,6 @@
 #include <QElapsedTimer>
 #include <cstdio>
 
-namespace {
-
-void printRow(int clients, const char* path, double rate, const QString& comparison = {})
-{
-    std::printf("%7d  %-52s %9.0f /s  %s\n", clients, path, rate, qPrintable(comparison));
-}
-
-QString times(double rate, double reference, const char* name)
-{
-    return QStringLiteral("%1 x %2").arg(rate / reference, 0, 'f', 2).arg(QLatin1String(name));
-}
-
-} // namespace
-
 // Arguments: [seconds-per-phase=8] [clients,...=1,4,16] [rows drained=100000]
 int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStringList& args)
 {
@@ -47,7 +33,7 @@ int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStri
     prepared.setPooling(ConnectionSettings::Pooling::None);
 
     std::printf("%d s per phase; PgBouncer 1.18 in transaction mode, pool of 20, on the same machine\n", seconds);
-    std::printf("%7s  %-52s %12s\n", "clients", "path", "rate");
+    std::printf("%7s  %-58s %12s\n", "clients", "path", "rate");
     for (const int clients : clientCounts) {
         resetAll(admin);
         seedReplayKeys(admin);
@@ -58,7 +44,7 @@ int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStri
         printRow(clients, "pgbench create statement, direct, simple", limitSimple);
         const double limitPooled = pgbench(create, clients, seconds, true, pooler.port());
         printRow(clients, "pgbench create statement, PgBouncer, simple", limitPooled,
-            times(limitPooled, limitPrepared, "direct prepared"));
+            ratio(limitPooled, limitPrepared, "direct prepared"));
         MetricsRecorder metrics;
         double directCreate = 0;
         double directReplay = 0;
@@ -80,10 +66,10 @@ int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStri
                                                        : limitPrepared;
             printRow(clients, qPrintable(QStringLiteral("library create, %1").arg(QLatin1String(label))),
                 created.perSecond,
-                times(created.perSecond, directCreate, "direct") + QStringLiteral(", ")
-                    + times(created.perSecond, limit, "pgbench same path"));
+                ratio(created.perSecond, directCreate, "direct") + QStringLiteral(", ")
+                    + ratio(created.perSecond, limit, "pgbench same path"));
             printRow(clients, qPrintable(QStringLiteral("library replay, %1").arg(QLatin1String(label))),
-                replayed.perSecond, times(replayed.perSecond, directReplay, "direct"));
+                replayed.perSecond, ratio(replayed.perSecond, directReplay, "direct"));
         }
     }
     for (const int workers : { 1, 4 }) {
@@ -96,7 +82,7 @@ int runPooling(const ConnectionSettings& settings, DbSession& admin, const QStri
             if (direct == 0)
                 direct = rate;
             std::printf("relay drain of %d rows, %d worker(s), batch 1000, null sink, %-9s: %9.0f rows/s  %s\n", rows,
-                workers, label, rate, qPrintable(times(rate, direct, "direct")));
+                workers, label, rate, qPrintable(ratio(rate, direct, "direct")));
         }
     }
     return 0;

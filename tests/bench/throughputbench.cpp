@@ -77,16 +77,6 @@ QString apiReplay(const QString& fingerprint)
         .arg(fingerprint);
 }
 
-void printRow(int clients, const char* path, double rate, const QString& comparison = {})
-{
-    std::printf("%7d  %-58s %9.0f /s  %s\n", clients, path, rate, qPrintable(comparison));
-}
-
-QString ratio(double rate, double reference, const char* name)
-{
-    return QStringLiteral("%1 x %2").arg(rate / reference, 0, 'f', 2).arg(QLatin1String(name));
-}
-
 QString clientCpu(const Phase& phase)
 {
     return QStringLiteral("client CPU %1 ms/op").arg(phase.clientCpuMsPerOp, 0, 'f', 3);
