@@ -69,15 +69,20 @@ OrdersHttpApi::OrdersHttpApi(const ConnectionSettings& settings, Pool pool)
 
 OrdersHttpApi::~OrdersHttpApi() = default;
 
-void OrdersHttpApi::noteFailure(const OutboxError& error)
+void OrdersHttpApi::noteFailure(const OutboxError& error, SessionPool::Connection& connection)
 {
-    if (error.kind() == OutboxError::Kind::Connection)
+    if (error.kind() != OutboxError::Kind::Connection)
+        return;
+    // A connection opened before the last outage ended (idle on a failover's old leader, it learns of its loss at
+    // its TCP user timeout, maybe after the others got through to the new one) is a leftover, not a new outage.
+    if (!m_database.recoveredSince(connection.openedAt()))
         m_database.reportDown(error.message());
+    connection.drop();
 }
 
-QHttpServerResponse OrdersHttpApi::unavailable(const OutboxError& error)
+QHttpServerResponse OrdersHttpApi::unavailable(const OutboxError& error, SessionPool::Connection& connection)
 {
-    noteFailure(error);
+    noteFailure(error, connection);
     return errorResponse(503, QStringLiteral("unavailable"), error.message());
 }
 
@@ -214,7 +219,7 @@ void OrdersHttpApi::createOrder(const QHttpServerRequest& request, QHttpServerRe
             return createOrderWith(connection.session(), order);
         } catch (const OutboxError& error) {
             // Nothing was committed: like the handler's own Failed, the client may retry with the same key.
-            return countedResponse(Outcome::Failed, unavailable(error));
+            return countedResponse(Outcome::Failed, unavailable(error, connection));
         }
     });
 }
@@ -240,7 +245,7 @@ QHttpServerResponse OrdersHttpApi::findOrder(SessionPool::Connection& connection
             return QHttpServerResponse(QByteArrayLiteral("application/json"), *order, Status::Ok);
         return errorResponse(404, QStringLiteral("not_found"), QStringLiteral("there is no order %1").arg(id));
     } catch (const OutboxError& error) {
-        return unavailable(error);
+        return unavailable(error, connection);
     }
 }
 
@@ -251,7 +256,7 @@ QHttpServerResponse OrdersHttpApi::health(SessionPool::Connection& connection)
         m_database.reportUp();
         return jsonResponse(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
     } catch (const OutboxError& error) {
-        return unavailable(error);
+        return unavailable(error, connection);
     }
 }
 
@@ -299,7 +304,7 @@ void OrdersHttpApi::flushMetrics()
             IdempotencyRepository(connection.session()).foldReplays();
             backlog = OutboxReadRepository(connection.session()).sampleBacklog(BacklogSample::CountCap);
         } catch (const OutboxError& error) {
-            noteFailure(error); // the counters are kept by the recorder for the next flush
+            noteFailure(error, connection); // the counters are kept by the recorder for the next flush
         }
         const std::lock_guard lock(m_backlogMutex);
         m_backlog = backlog;

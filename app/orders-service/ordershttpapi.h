@@ -66,9 +66,11 @@ private:
     QHttpServerResponse metrics();
 
     QHttpServerResponse countedResponse(CreateOrderResult::Outcome outcome, QHttpServerResponse response);
-    // 503 for a request the database could not serve; an outage is logged once, when it begins.
-    QHttpServerResponse unavailable(const OutboxError& error);
-    void noteFailure(const OutboxError& error);
+    // 503 for a request the database could not serve on `connection`; an outage is logged once, when it begins.
+    QHttpServerResponse unavailable(const OutboxError& error, SessionPool::Connection& connection);
+    // A connection error closes `connection` (the next request opens another) and, unless it is a leftover of the
+    // last outage, reports the database down.
+    void noteFailure(const OutboxError& error, SessionPool::Connection& connection);
 
     MetricsRecorder m_metrics;
     OutageTracker m_database;

@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -20,7 +21,8 @@ QString LoadgenCommand::summary() const
 QString LoadgenCommand::synopsis() const
 {
     return QStringLiteral(
-        "--url URL [--rate N] [--orders N] [--timeout-ms MS] [--duplicates SHARE] [--mismatches SHARE]");
+        "--url URL [--rate N] [--orders N] [--timeout-ms MS] [--duplicates SHARE] [--mismatches SHARE] "
+        "[--answers FILE]");
 }
 
 void LoadgenCommand::addOptions(ArgumentParser& parser) const
@@ -42,6 +44,9 @@ void LoadgenCommand::addOptions(ArgumentParser& parser) const
         QString::number(defaults.mismatchShare));
     parser.addValue(QStringLiteral("seed"), QStringLiteral("N"), QStringLiteral("Random seed, for repeatable runs."),
         QStringLiteral("0"));
+    parser.addValue(QStringLiteral("answers"), QStringLiteral("FILE"),
+        QStringLiteral("Append one JSON line per answer to FILE (at_ms, key, status, replayed, order_id): which "
+                       "orders were acknowledged, to look for after a failover."));
 }
 
 static double share(const ArgumentParser& parser, const QString& name)
@@ -65,6 +70,14 @@ int LoadgenCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     options.duplicateShare = share(parser, QStringLiteral("duplicates"));
     options.mismatchShare = share(parser, QStringLiteral("mismatches"));
     options.seed = quint32(parser.integer(QStringLiteral("seed"), 0, std::numeric_limits<quint32>::max()));
+    QFile answers(parser.value(QStringLiteral("answers")));
+    if (!answers.fileName().isEmpty()) {
+        // Unbuffered: each answer reaches the file as it comes, for a reader that does not wait for the end.
+        if (!answers.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered))
+            throw parser.usageError(
+                QStringLiteral("--answers: cannot write %1: %2").arg(answers.fileName(), answers.errorString()));
+        options.answers = &answers;
+    }
 
     // The watcher comes first, so that the network threads started below inherit its signal mask. A signal
     // only asks the generator to stop; it finishes once the requests in flight are answered.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadgenerator.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkReply>
@@ -64,6 +65,10 @@ void LoadGenerator::post(const Order& order, int attempt)
         reply->deleteLater();
         --m_inFlight;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        const bool replayed = reply->rawHeader("Idempotent-Replayed") == "true";
+        if (status != 0)
+            recordAnswer(order.key, status, replayed, body);
         if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError) {
             ++m_summary.timeouts;
             // The server may have executed it: retry with the same key, as a well-behaved client does.
@@ -71,7 +76,7 @@ void LoadGenerator::post(const Order& order, int attempt)
                 post(order, attempt + 1);
         } else if (status == 0) {
             ++m_summary.errors;
-        } else if (reply->rawHeader("Idempotent-Replayed") == "true") {
+        } else if (replayed) {
             ++m_summary.replayed;
         } else if (status == 201) {
             ++m_summary.created;
@@ -90,7 +95,7 @@ void LoadGenerator::post(const Order& order, int attempt)
                 });
             }
         } else if (status == 422
-            && QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("error")).toString()
+            && QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toString()
                 == QLatin1String("idempotency_key_reuse")) {
             ++m_summary.mismatched;
         } else {
@@ -98,6 +103,19 @@ void LoadGenerator::post(const Order& order, int attempt)
         }
         finishIfIdle();
     });
+}
+
+void LoadGenerator::recordAnswer(const QString& key, int status, bool replayed, const QByteArray& body)
+{
+    if (!m_options.answers)
+        return;
+    QJsonObject answer { { QStringLiteral("at_ms"), QDateTime::currentMSecsSinceEpoch() },
+        { QStringLiteral("key"), key }, { QStringLiteral("status"), status },
+        { QStringLiteral("replayed"), replayed } };
+    if (const QJsonValue id = QJsonDocument::fromJson(body).object().value(QStringLiteral("id")); id.isDouble())
+        answer.insert(QStringLiteral("order_id"), id);
+    // One write per line, flushed: a line is whole even if the generator is killed.
+    m_options.answers->write(QJsonDocument(answer).toJson(QJsonDocument::Compact) + '\n');
 }
 
 void LoadGenerator::finishIfIdle()

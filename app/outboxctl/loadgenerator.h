@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QIODevice>
 #include <QNetworkAccessManager>
 #include <QObject>
 #include <QRandomGenerator>
@@ -25,6 +26,9 @@ public:
         double duplicateShare = 0.2; // sent twice at once
         double mismatchShare = 0.02; // the key is reused with a different body
         quint32 seed = 0; // 0 = random
+        // Where each answer is appended as a JSON line (time, key, HTTP status, replayed, order id), to check
+        // afterwards that every acknowledged order exists; null = nowhere.
+        QIODevice* answers = nullptr;
     };
 
     struct Summary {
@@ -56,6 +60,7 @@ private:
     void sendNext();
     void post(const Order& order, int attempt);
     void finishIfIdle();
+    void recordAnswer(const QString& key, int status, bool replayed, const QByteArray& body);
 
     Options m_options;
     Summary m_summary;

@@ -41,6 +41,7 @@ void OutageTracker::reportUp()
         if (m_up)
             return;
         m_up = true;
+        m_recoveredAt = std::chrono::steady_clock::now();
         m_problem.clear();
         outageMs = m_since.elapsed();
     }
@@ -59,6 +60,12 @@ QString OutageTracker::problem() const
 {
     std::lock_guard lock(m_mutex);
     return m_problem;
+}
+
+bool OutageTracker::recoveredSince(std::chrono::steady_clock::time_point instant) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_recoveredAt && *m_recoveredAt > instant;
 }
 
 qint64 OutageTracker::downForMs() const

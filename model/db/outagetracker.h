@@ -3,8 +3,10 @@
 
 #include <QElapsedTimer>
 #include <QString>
+#include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 // Whether a peer of a long-running process (the database, the broker) is reachable, as all of its threads find
 // it. An outage is logged once when it begins, once when it ends (with how long it lasted), and in between only
@@ -27,12 +29,16 @@ public:
     QString problem() const;
     // How long the current outage has lasted; 0 while the peer is up.
     qint64 downForMs() const;
+    // Whether an outage ended after `instant`: a connection opened (or a failure seen) before then is a leftover of
+    // that outage, whose loss is old news rather than a new outage (a session idle on a failover's old leader).
+    bool recoveredSince(std::chrono::steady_clock::time_point instant) const;
 
 private:
     const QString m_peer;
     const Log m_log;
     mutable std::mutex m_mutex;
     bool m_up = true;
+    std::optional<std::chrono::steady_clock::time_point> m_recoveredAt; // when the last outage ended
     QString m_problem;
     QElapsedTimer m_since;
     QElapsedTimer m_lastLine;

@@ -14,6 +14,7 @@ DbSession& SessionPool::Connection::session()
 {
     if (!m_session || m_session->isBroken()) {
         m_session.reset();
+        m_openedAt = std::chrono::steady_clock::now();
         m_session = std::make_unique<DbSession>(m_settings, m_purpose);
     }
     return *m_session;

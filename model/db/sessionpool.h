@@ -4,6 +4,7 @@
 #include "db/connectionsettings.h"
 
 #include <QString>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -27,11 +28,19 @@ public:
         Connection(const ConnectionSettings& settings, QString purpose);
         ~Connection();
         DbSession& session();
+        // Closes the connection, so that the next session() opens another: after a connection error, which may
+        // leave it open (a server demoted to read-only under it, SQLSTATE 25006) where a new one reaches the new
+        // primary through target_session_attrs.
+        void drop() { m_session.reset(); }
+        // When session() last opened its connection, or tried to (OutageTracker::recoveredSince: a connection older
+        // than the end of the last outage that fails now is a leftover of it; a failed attempt is not).
+        std::chrono::steady_clock::time_point openedAt() const { return m_openedAt; }
 
     private:
         const ConnectionSettings& m_settings;
         QString m_purpose;
         std::unique_ptr<DbSession> m_session;
+        std::chrono::steady_clock::time_point m_openedAt;
     };
     // Runs on a worker thread; must not throw.
     using Task = std::function<void(Connection& connection)>;

@@ -98,14 +98,21 @@ RelayStatus OutboxRelay::status() const
     return status;
 }
 
-bool OutboxRelay::databaseReachable() const
+bool OutboxRelay::isLeftover(const OutboxError& error) const
 {
+    if (error.kind() != OutboxError::Kind::Connection || !m_peers.database().isUp())
+        return false;
+    // The probe below may fail where the failure it checks is old news: a session idle on a failover's old leader
+    // learns that it is gone at its TCP user timeout, maybe before the new leader takes writes; by the time the
+    // probe has given up, another thread may have reported the outage and its end. Such a failure predates that
+    // recovery: logging it would start a second outage for one failover.
+    const auto failedBy = std::chrono::steady_clock::now();
     try {
         DbSession probe(m_settings, QStringLiteral("relay-probe"));
         probe.ping();
         return true;
     } catch (const OutboxError&) {
-        return false;
+        return m_peers.database().recoveredSince(failedBy);
     }
 }
 
@@ -259,8 +266,7 @@ void OutboxRelay::workerLoop(int index)
             }
         } catch (const OutboxError& error) {
             setBackendPid(index, 0);
-            const bool leftover = error.kind() == OutboxError::Kind::Connection && !m_options.once
-                && m_peers.database().isUp() && databaseReachable();
+            const bool leftover = !m_options.once && isLeftover(error);
             // --once stops at an outage, saying why; a deadlock or serialization failure is no outage and is
             // retried in either mode.
             const bool stops = m_options.once && error.kind() != OutboxError::Kind::Transient;
@@ -292,9 +298,7 @@ void OutboxRelay::watchLoop()
         } catch (const OutboxError& error) {
             setBackendPid(slot, 0);
             // An outage the workers report too; anything else only slows the relay down to its fallback poll.
-            const bool leftover
-                = error.kind() == OutboxError::Kind::Connection && m_peers.database().isUp() && databaseReachable();
-            if (!leftover && !reportOutage(error) && error.message() != lastProblem) {
+            if (!isLeftover(error) && !reportOutage(error) && error.message() != lastProblem) {
                 log(QtWarningMsg,
                     QStringLiteral("relay %1: cannot watch for due rows, polling every %2 ms instead: %3")
                         .arg(m_options.workerName)
@@ -320,9 +324,7 @@ void OutboxRelay::superviseOn(std::unique_ptr<DbSession>& session, const std::fu
         work(*session);
         m_peers.database().reportUp();
     } catch (const OutboxError& error) {
-        const bool leftover
-            = error.kind() == OutboxError::Kind::Connection && m_peers.database().isUp() && databaseReachable();
-        if (!leftover && !reportOutage(error))
+        if (!isLeftover(error) && !reportOutage(error))
             log(QtWarningMsg, QStringLiteral("relay bookkeeping: %1").arg(error.message()));
         if (error.kind() == OutboxError::Kind::Connection)
             session.reset();

@@ -64,9 +64,10 @@ private:
     void log(QtMsgType type, const QString& message) const;
     // Files an error a thread ran into under the peer it concerns; false if it is not an outage.
     bool reportOutage(const OutboxError& error);
-    // Whether a new connection works. A connection the last outage left behind (each thread has its own, and
-    // finds it broken only at its next statement) fails after the database is back: that is not a new outage.
-    bool databaseReachable() const;
+    // Whether `error` is a lost connection the last outage left behind, not a new outage: each thread has its own
+    // connection and finds it broken only at its next statement, after the database is back. True if the database
+    // is up for the others and a new connection works (or another thread got through meanwhile).
+    bool isLeftover(const OutboxError& error) const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
     // Whether the relay is failing (latched from an interval of failed publishes until one succeeds), for how long,

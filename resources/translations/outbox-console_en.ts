@@ -340,6 +340,10 @@ Reason: %5
         <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</source>
         <translation>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Reconnected to another server&lt;/b&gt;, %1 (was %2): the database failed over. The lists show the new server&apos;s rows.</source>
+        <translation>&lt;b&gt;Reconnected to another server&lt;/b&gt;, %1 (was %2): the database failed over. The lists show the new server&apos;s rows.</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleCommandLine</name>
@@ -1528,6 +1532,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
             <numerusform>Updates every %n second: through a connection pooler</numerusform>
             <numerusform>Updates every %n seconds: through a connection pooler</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Reconnected to another server, %1 (was %2): the database failed over</source>
+        <translation>Reconnected to another server, %1 (was %2): the database failed over</translation>
     </message>
 </context>
 <context>

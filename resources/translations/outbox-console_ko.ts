@@ -334,6 +334,10 @@ Reason: %5
         <source>&lt;b&gt;Connection to the database lost&lt;/b&gt; — %1. Reconnecting… The lists resume when the connection is back. Operator actions commit batch by batch: repeat an interrupted one to finish it; rows it already moved are left alone.</source>
         <translation>&lt;b&gt;데이터베이스 연결이 끊어졌습니다&lt;/b&gt; — %1. 다시 연결하는 중… 연결이 복구되면 목록 갱신이 재개됩니다. 운영자 작업은 배치 단위로 커밋됩니다. 중단된 작업은 다시 실행하면 마저 처리되며, 이미 옮겨진 행은 그대로 둡니다.</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Reconnected to another server&lt;/b&gt;, %1 (was %2): the database failed over. The lists show the new server&apos;s rows.</source>
+        <translation>&lt;b&gt;다른 서버에 다시 연결되었습니다&lt;/b&gt;: %1 (이전: %2) — 데이터베이스가 장애 조치(failover)되었습니다. 목록은 새 서버의 행을 보여 줍니다.</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleCommandLine</name>
@@ -1508,6 +1512,10 @@ Its dead rows block their ordering keys: %1 wait behind them until they are retr
         <translation>
             <numerusform>%n초마다 갱신: 연결 풀러를 거침</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Reconnected to another server, %1 (was %2): the database failed over</source>
+        <translation>다른 서버에 다시 연결되었습니다: %1 (이전: %2) — 데이터베이스가 장애 조치(failover)되었습니다</translation>
     </message>
 </context>
 <context>

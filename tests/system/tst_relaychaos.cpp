@@ -25,9 +25,9 @@
 #include <vector>
 
 // `outboxctl relay` as the long-running process it is in production, against PostgreSQL servers that crash under
-// it (`pg_ctl stop -m immediate`: what a crash or a failover looks like to a client), fail over to another host,
-// and relays killed with SIGKILL. Every test runs against private clusters of its own, since the shared test
-// cluster cannot be stopped under the other tests.
+// it (`pg_ctl stop -m immediate`: what a crash looks like to a client), and relays killed with SIGKILL. Every test
+// runs against private clusters of its own, since the shared test cluster cannot be stopped under the other tests.
+// Failovers are tst_hacluster's, on a real Patroni cluster.
 class TestRelayChaos final : public QObject {
     Q_OBJECT
 
@@ -411,50 +411,6 @@ private slots:
             Kills, Relays, rows, lines - rows, failures, rescued, Keys, unkeyedOutOfOrder);
         for (const auto& relay : relays)
             QVERIFY2(relay->terminate(), relay->story().constData());
-    }
-
-    // A multi-host DSN with target_session_attrs=read-write, as libpq defines it: the relay publishes from the
-    // primary; the primary crashes and the standby is promoted (read-only, then read-write); the relay follows on
-    // its own, without a restart.
-    void aMultiHostDsnFailsOverWithoutARestart()
-    {
-        constexpr int Rows = 500;
-        PrivateCluster primary;
-        PrivateCluster standby;
-        seed(primary, Rows);
-        seed(standby, Rows, Rows + 1);
-        const auto setReadOnly = [&standby](bool readOnly) {
-            DbSession admin(ConnectionSettings::fromDsn(
-                                standby.dsn() + QStringLiteral(" options='-c default_transaction_read_only=off'")),
-                QStringLiteral("chaos-admin"));
-            // Two statements: ALTER SYSTEM refuses to run in the implicit transaction of a multi-statement query.
-            admin.execScript(QStringLiteral("ALTER SYSTEM SET default_transaction_read_only = %1")
-                                 .arg(readOnly ? QStringLiteral("on") : QStringLiteral("off")),
-                QStringLiteral("switching the standby"));
-            admin.execScript(QStringLiteral("SELECT pg_reload_conf()"), QStringLiteral("reloading the standby"));
-        };
-        setReadOnly(true);
-        // Both servers share the port number; their sockets live in their own directories.
-        const QString dsn = QStringLiteral("host=%1,%2 port=5432 user=postgres dbname=postgres "
-                                           "target_session_attrs=read-write")
-                                .arg(primary.directory(), standby.directory());
-        QTemporaryDir sinkDirectory;
-        const QString events = sinkDirectory.filePath(QStringLiteral("events.jsonl"));
-        const auto relay = startRelay(dsn,
-            { QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--sink"),
-                QStringLiteral("file:") + events });
-        QTRY_COMPARE_WITH_TIMEOUT(published(primary), qint64(Rows), 30'000);
-        QCOMPARE(published(standby), 0LL); // read-only: libpq did not pick it
-
-        primary.crash();
-        setReadOnly(false); // the promotion
-        QTRY_COMPARE_WITH_TIMEOUT(published(standby), qint64(Rows), 60'000);
-        QVERIFY2(relay->isRunning(), relay->story().constData());
-        // If the promotion came before the workers' first reconnect, the database as the DSN names it never was
-        // unavailable: no outage line then, else one.
-        QVERIFY2(relay->count("database unavailable: ") <= 1, relay->story().constData());
-        QCOMPARE(deliveries(events).size(), 2 * Rows);
-        QVERIFY2(relay->terminate(), relay->story().constData());
     }
 };
 

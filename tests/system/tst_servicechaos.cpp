@@ -16,7 +16,8 @@
 
 // The other long-running processes under the same faults as the relay: `outboxctl consume` while PostgreSQL
 // crashes (`pg_ctl stop -m immediate`) and while the broker stops, orders-service while PostgreSQL crashes. Each
-// keeps running, logs each outage once as it begins and once as it ends, and loses nothing. Stops the broker's
+// keeps running, logs each outage once as it begins and once as it ends, and loses nothing; orders-service also
+// leaves a server that turned read-only under it for the writable one of its multi-host DSN. Stops the broker's
 // application, so CTest runs it alone with the broker tests (RESOURCE_LOCK rabbitmq).
 class TestServiceChaos final : public QObject {
     Q_OBJECT
@@ -39,6 +40,21 @@ class TestServiceChaos final : public QObject {
         return std::make_unique<RelayProcess>(QStringLiteral(OUTBOXCTL_PATH),
             QStringList { arguments.first(), QStringLiteral("--dsn"), cluster.dsn() } + arguments.mid(1));
     }
+
+    // POSTs new orders to orders-service at `base`, each under a key of its own, and counts those created.
+    struct OrderPoster {
+        QNetworkAccessManager& network;
+        QUrl base;
+        int key = 0;
+        qint64 created = 0;
+
+        int post()
+        {
+            const int status = HttpTesting::postOrder(network, base, QByteArray::number(++key)).status;
+            created += status == 201 ? 1 : 0;
+            return status;
+        }
+    };
 
     QString m_uri;
     QNetworkAccessManager m_network;
@@ -129,13 +145,8 @@ private slots:
             { QStringLiteral("--dsn"), cluster.dsn(), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
         const QUrl base = service.announcedUrl("listening on");
         QVERIFY2(base.isValid(), service.story().constData());
-        int key = 0;
-        qint64 created = 0;
-        const auto post = [&] {
-            const int status = HttpTesting::postOrder(m_network, base, QByteArray::number(++key)).status;
-            created += status == 201 ? 1 : 0;
-            return status;
-        };
+        OrderPoster orders { m_network, base };
+        const auto post = [&orders] { return orders.post(); };
         QCOMPARE(post(), 201);
 
         cluster.crash();
@@ -146,7 +157,56 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(post(), 201, 30'000);
         QVERIFY2(service.waitForLog("database available again after "), service.story().constData());
         QVERIFY2(service.isRunning(), service.story().constData());
-        QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM orders")), created); // no 503 left a row
+        QCOMPARE(scalar(cluster, QStringLiteral("SELECT count(*) FROM orders")), orders.created); // no 503 left a row
+        QVERIFY2(service.terminate(), service.story().constData());
+    }
+
+    // The server orders-service writes to turns read-only under it (demoted in place: its sessions stay open and
+    // each write fails with SQLSTATE 25006) while another, named next in a multi-host DSN with
+    // target_session_attrs=read-write, takes writes. The service drops the connections that failed and opens new
+    // ones, which reach the writable server: without a restart, and said once.
+    void ordersServiceLeavesAServerThatTurnedReadOnly()
+    {
+        PrivateCluster first;
+        PrivateCluster second;
+        for (PrivateCluster* cluster : { &first, &second }) {
+            cluster->start();
+            DbSession session(cluster->settings(), QStringLiteral("chaos-seed"));
+            SchemaMigrator(session).migrate();
+        }
+        // Both servers use the port number; their sockets live in their own directories.
+        RelayProcess service(QStringLiteral(ORDERS_SERVICE_PATH),
+            { QStringLiteral("--dsn"),
+                QStringLiteral("host=%1,%2 port=5432 user=postgres dbname=postgres target_session_attrs=read-write")
+                    .arg(first.directory(), second.directory()),
+                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--db-connections=2") });
+        const QUrl base = service.announcedUrl("listening on");
+        QVERIFY2(base.isValid(), service.story().constData());
+        OrderPoster orders { m_network, base };
+        const auto post = [&orders] { return orders.post(); };
+        QCOMPARE(post(), 201);
+        QCOMPARE(post(), 201);
+        QCOMPARE(scalar(first, QStringLiteral("SELECT count(*) FROM orders")), 2LL);
+
+        {
+            DbSession admin(first.settings(), QStringLiteral("chaos-admin"));
+            // Two statements: ALTER SYSTEM refuses to run in the implicit transaction of a multi-statement query.
+            admin.execScript(QStringLiteral("ALTER SYSTEM SET default_transaction_read_only = on"),
+                QStringLiteral("making the server read-only"));
+            admin.execScript(QStringLiteral("SELECT pg_reload_conf()"), QStringLiteral("reloading"));
+        }
+        // A session takes the setting at its next command after the server's reload: the first orders may still
+        // be written there.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            post() == 201 && scalar(second, QStringLiteral("SELECT count(*) FROM orders")) > 0, 30'000);
+        // Its every connection has moved: the next ones are all created, there.
+        const qint64 onFirst = scalar(first, QStringLiteral("SELECT count(*) FROM orders"));
+        for (int order = 0; order < 4; ++order)
+            QCOMPARE(post(), 201);
+        QCOMPARE(scalar(first, QStringLiteral("SELECT count(*) FROM orders")), onFirst);
+        // Each order answered 201 is on one of them, and nothing else is.
+        QCOMPARE(onFirst + scalar(second, QStringLiteral("SELECT count(*) FROM orders")), orders.created);
+        QVERIFY2(service.count("database unavailable: ") <= 1, service.story().constData());
         QVERIFY2(service.terminate(), service.story().constData());
     }
 };

@@ -66,6 +66,23 @@ private slots:
         QVERIFY(m_lines.at(2).text.startsWith(QStringLiteral("database unavailable: connecting: the database")));
     }
 
+    // Whether an outage ended after an instant: what a thread whose connection (or failure) is older than the last
+    // recovery asks, to tell a leftover of that outage from a new one (OutboxRelay, orders-service).
+    void recoveredSinceTellsAFailureOlderThanTheLastRecovery()
+    {
+        using Clock = std::chrono::steady_clock;
+        OutageTracker database(QStringLiteral("database"), collect());
+        const Clock::time_point before = Clock::now();
+        QVERIFY(!database.recoveredSince(before));
+        database.reportUp(); // up all along: nothing ended
+        QVERIFY(!database.recoveredSince(before));
+        database.reportDown(QStringLiteral("timed out"));
+        QVERIFY(!database.recoveredSince(before));
+        database.reportUp();
+        QVERIFY(database.recoveredSince(before));
+        QVERIFY(!database.recoveredSince(Clock::now()));
+    }
+
     // A reason is text, never a format: the vhost "/" of an AMQP URI is written "%2F".
     void aPercentSignInTheReasonStaysAsItIs()
     {

@@ -10,7 +10,6 @@ ConnectionBanner::ConnectionBanner(QWidget* parent)
     , m_hideRestored(new QTimer(this))
 {
     m_hideRestored->setSingleShot(true);
-    m_hideRestored->setInterval(3000);
     connect(m_hideRestored, &QTimer::timeout, this, &QWidget::hide);
     setWordWrap(true);
     setMargin(8);
@@ -58,16 +57,37 @@ void ConnectionBanner::showUnreachable(const QString& message, int nextAttemptIn
 void ConnectionBanner::showRestored()
 {
     m_lostAt = QDateTime();
-    if (isHidden())
+    // A change of server stays the news for a while: a connection that was idle on the old server may notice its
+    // loss only after the others came back (a cut link: at its TCP user timeout), and when it is back too, what
+    // the operator should read is still that the database failed over.
+    const qint64 serverChangeLeftMs = m_serverChange.isEmpty() ? 0 : ServerChangedMs - m_serverChangedAt.elapsed();
+    if (serverChangeLeftMs <= 0)
+        m_serverChange.clear();
+    if (isHidden() && m_serverChange.isEmpty())
         return;
     setStyleSheet(QStringLiteral("background: #859900; color: black;"));
-    setText(tr("<b>Reconnected.</b>"));
-    m_hideRestored->start();
+    if (m_serverChange.isEmpty()) {
+        setText(tr("<b>Reconnected.</b>"));
+        m_hideRestored->start(RestoredMs);
+    } else {
+        setText(m_serverChange);
+        m_hideRestored->start(int(serverChangeLeftMs));
+    }
+    show();
+}
+
+void ConnectionBanner::noteServerChanged(const QString& before, const QString& after)
+{
+    m_serverChange = tr("<b>Reconnected to another server</b>, %1 (was %2): the database failed over. The lists "
+                        "show the new server's rows.")
+                         .arg(after.toHtmlEscaped(), before.toHtmlEscaped());
+    m_serverChangedAt.start();
 }
 
 void ConnectionBanner::dismiss()
 {
     m_lostAt = QDateTime();
+    m_serverChange.clear();
     m_hideRestored->stop();
     hide();
 }

@@ -115,7 +115,8 @@ public:
     void cancelRunning();
 
     // Runs the liveness check now rather than at the next heartbeat: when another connection to the same server was
-    // just lost, this one likely was too, and is better told now than after the other one is back.
+    // just lost, this one likely was too, and is better told now than after the other one is back. A connection
+    // that is lost already makes its next attempt now instead: another one just came back.
     void checkNow();
 
     // Interval of the liveness check that notices a dropped connection while the console is idle.

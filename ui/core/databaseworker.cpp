@@ -38,6 +38,14 @@ void DatabaseWorker::ensureTimers()
 
 void DatabaseWorker::ping()
 {
+    // Lost, and waiting out the backoff for the next attempt: asked now because another connection to the database
+    // just came back (after a failover, on another server), this one tries now rather than up to 10 s later, while
+    // the banner would still say the database is unreachable.
+    if (!m_session && m_reconnect && m_reconnect->isActive()) {
+        m_reconnect->stop();
+        connectNow(true);
+        return;
+    }
     execute([](DbSession* session) {
         if (session)
             session->ping();

@@ -133,6 +133,25 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_keys, &KeysView::showOutboxRows, this, &MainWindow::showOutboxRows);
 
     connect(&m_reads, &DatabaseClient::connected, this, &MainWindow::onConnected);
+    // Before the loop below, so that a change of server is known when the last lost connection says Reconnected.
+    connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
+        const QString before = std::exchange(m_session, info).server;
+        showSession(info);
+        if (info.server != before) {
+            // A multi-host connection string (target_session_attrs=read-write) reached another server: the old
+            // one failed or was switched over. What the lists showed came from the old one.
+            m_messages->post(
+                tr("Reconnected to another server, %1 (was %2): the database failed over").arg(info.server, before));
+            m_banner->noteServerChanged(before, info.server);
+        }
+        applyAutoRefresh(); // a failover may have put a pooler in between, or taken it away
+        m_outbox->setSessionInfo(info);
+        // What failed while the connection was down starts over.
+        m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+        m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+        m_failures->refresh();
+        m_overview->refresh();
+    });
     for (const DatabaseClient* client : { &m_reads, &m_searches, &m_actions }) {
         connect(client, &DatabaseClient::connectFailed, this,
             [this, client](const QString& message) { noteConnectFailed(client, message); });
@@ -151,16 +170,6 @@ MainWindow::MainWindow(QWidget* parent)
                 m_banner->dismiss();
         });
     }
-    connect(&m_reads, &DatabaseClient::reconnected, this, [this](const SessionInfo& info) {
-        m_session = info;
-        applyAutoRefresh(); // a failover may have put a pooler in between, or taken it away
-        m_outbox->setSessionInfo(info);
-        // What failed while the connection was down starts over.
-        m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
-        m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
-        m_failures->refresh();
-        m_overview->refresh();
-    });
     // The lists search on a connection of their own, so that a long search (and its Cancel) never holds up the
     // overview, the failure groups or the metrics.
     connect(&m_searches, &DatabaseClient::reconnected, this, [this] {
@@ -558,13 +567,7 @@ void MainWindow::onConnected(const SessionInfo& info)
     m_tabs->setEnabled(true);
     m_exportMetrics->setEnabled(true);
     m_exportList->setEnabled(true);
-    setWindowTitle(tr("%1@%2/%3 — Outbox Console").arg(info.user, info.server, info.database));
-    m_serverLabel->setText(tr("%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5")
-                               .arg(info.server, info.database, info.user)
-                               .arg(info.schemaVersion)
-                               .arg(info.serverVersion));
-    m_roleLabel->setText(info.roleDescription());
-    m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
+    showSession(info);
     m_outbox->setSessionInfo(info);
     m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
     m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
@@ -578,6 +581,17 @@ void MainWindow::onConnected(const SessionInfo& info)
 void MainWindow::postMessage(const QString& text, const QList<qint64>& rows)
 {
     m_messages->post(text, rows);
+}
+
+void MainWindow::showSession(const SessionInfo& info)
+{
+    setWindowTitle(tr("%1@%2/%3 — Outbox Console").arg(info.user, info.server, info.database));
+    m_serverLabel->setText(tr("%1 · database %2 · user %3 · schema v%4 · PostgreSQL %5")
+                               .arg(info.server, info.database, info.user)
+                               .arg(info.schemaVersion)
+                               .arg(info.serverVersion));
+    m_roleLabel->setText(info.roleDescription());
+    m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
 }
 
 void MainWindow::noteConnectFailed(const DatabaseClient* client, const QString& message)
@@ -612,8 +626,16 @@ void MainWindow::noteConnectionLost(const DatabaseClient* client, const QString&
 void MainWindow::noteReconnected(const DatabaseClient* client)
 {
     m_connecting.removeOne(client); // the retries after a failed first attempt (DatabaseClient::FirstFailure::Retry)
-    if (!m_lostConnections.removeOne(client) || !m_lostConnections.isEmpty())
+    if (!m_lostConnections.removeOne(client))
         return;
+    if (!m_lostConnections.isEmpty()) {
+        // The database is back: the others try now rather than when their backoff says.
+        for (DatabaseClient* other : { &m_reads, &m_searches, &m_actions }) {
+            if (m_lostConnections.contains(other))
+                other->checkNow();
+        }
+        return;
+    }
     m_messages->post(tr("Connection to the database restored"));
     m_banner->showRestored();
 }
