@@ -73,11 +73,20 @@ void OrdersHttpApi::noteFailure(const OutboxError& error, SessionPool::Connectio
 {
     if (error.kind() != OutboxError::Kind::Connection)
         return;
-    // A connection opened before the last outage ended (idle on a failover's old leader, it learns of its loss at
-    // its TCP user timeout, maybe after the others got through to the new one) is a leftover, not a new outage.
-    if (!m_database.recoveredSince(connection.openedAt()))
+    // A connection that last worked before the last outage ended sat idle through it (on a failover's old leader,
+    // it learns of its loss at its TCP user timeout, after the others reconnected): a leftover of that outage, not
+    // a new one.
+    if (!m_database.recoveredSince(connection.workedAt()))
         m_database.reportDown(error.message());
+    // It goes whatever the cause: a server demoted to read-only (25006) keeps it open, and only a new one reaches
+    // the writable server of a multi-host DSN.
     connection.drop();
+}
+
+void OrdersHttpApi::noteSuccess(SessionPool::Connection& connection)
+{
+    m_database.reportUp();
+    connection.markWorked(); // after reportUp: a connection that ended an outage is no leftover of it
 }
 
 QHttpServerResponse OrdersHttpApi::unavailable(const OutboxError& error, SessionPool::Connection& connection)
@@ -216,7 +225,7 @@ void OrdersHttpApi::createOrder(const QHttpServerRequest& request, QHttpServerRe
     order.key = *key;
     answerLater(std::move(responder), [this, order](SessionPool::Connection& connection) {
         try {
-            return createOrderWith(connection.session(), order);
+            return createOrderWith(connection, order);
         } catch (const OutboxError& error) {
             // Nothing was committed: like the handler's own Failed, the client may retry with the same key.
             return countedResponse(Outcome::Failed, unavailable(error, connection));
@@ -224,10 +233,10 @@ void OrdersHttpApi::createOrder(const QHttpServerRequest& request, QHttpServerRe
     });
 }
 
-QHttpServerResponse OrdersHttpApi::createOrderWith(DbSession& session, const CreateOrderRequest& order)
+QHttpServerResponse OrdersHttpApi::createOrderWith(SessionPool::Connection& connection, const CreateOrderRequest& order)
 {
-    const CreateOrderResult result = CreateOrderHandler(session, m_metrics).handle(order);
-    m_database.reportUp();
+    const CreateOrderResult result = CreateOrderHandler(connection.session(), m_metrics).handle(order);
+    noteSuccess(connection);
     QHttpServerResponse response = jsonResponse(result.httpStatus, result.body);
     if (result.outcome == Outcome::Replayed)
         response.setHeader(QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true"));
@@ -240,7 +249,7 @@ QHttpServerResponse OrdersHttpApi::findOrder(SessionPool::Connection& connection
 {
     try {
         const auto order = OrdersRepository(connection.session()).find(id);
-        m_database.reportUp();
+        noteSuccess(connection);
         if (order)
             return QHttpServerResponse(QByteArrayLiteral("application/json"), *order, Status::Ok);
         return errorResponse(404, QStringLiteral("not_found"), QStringLiteral("there is no order %1").arg(id));
@@ -253,7 +262,7 @@ QHttpServerResponse OrdersHttpApi::health(SessionPool::Connection& connection)
 {
     try {
         connection.session().exec(QStringLiteral("SELECT 1"), {}, QStringLiteral("checking the connection"));
-        m_database.reportUp();
+        noteSuccess(connection);
         return jsonResponse(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
     } catch (const OutboxError& error) {
         return unavailable(error, connection);

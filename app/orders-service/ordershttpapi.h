@@ -58,7 +58,7 @@ private:
     void finishedOne();
 
     void createOrder(const QHttpServerRequest& request, QHttpServerResponder&& responder);
-    QHttpServerResponse createOrderWith(DbSession& session, const CreateOrderRequest& order);
+    QHttpServerResponse createOrderWith(SessionPool::Connection& connection, const CreateOrderRequest& order);
     QHttpServerResponse findOrder(SessionPool::Connection& connection, qint64 id);
     QHttpServerResponse health(SessionPool::Connection& connection);
     // From counters and the backlog sampled with each flush: /metrics never waits for the database, so it answers
@@ -68,9 +68,11 @@ private:
     QHttpServerResponse countedResponse(CreateOrderResult::Outcome outcome, QHttpServerResponse response);
     // 503 for a request the database could not serve on `connection`; an outage is logged once, when it begins.
     QHttpServerResponse unavailable(const OutboxError& error, SessionPool::Connection& connection);
-    // A connection error closes `connection` (the next request opens another) and, unless it is a leftover of the
-    // last outage, reports the database down.
+    // A connection error closes `connection` and reports the database down, unless `connection` is a leftover of
+    // the last outage.
     void noteFailure(const OutboxError& error, SessionPool::Connection& connection);
+    // The database served a request on `connection`.
+    void noteSuccess(SessionPool::Connection& connection);
 
     MetricsRecorder m_metrics;
     OutageTracker m_database;

@@ -29,8 +29,8 @@ public:
     QString problem() const;
     // How long the current outage has lasted; 0 while the peer is up.
     qint64 downForMs() const;
-    // Whether an outage ended after `instant`: a connection opened (or a failure seen) before then is a leftover of
-    // that outage, whose loss is old news rather than a new outage (a session idle on a failover's old leader).
+    // Whether an outage ended after `instant`: a failure seen before then is old news, not a new outage (a thread
+    // that failed, then spent seconds finding that a new connection fails too, while another got through).
     bool recoveredSince(std::chrono::steady_clock::time_point instant) const;
 
 private:

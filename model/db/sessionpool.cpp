@@ -14,8 +14,8 @@ DbSession& SessionPool::Connection::session()
 {
     if (!m_session || m_session->isBroken()) {
         m_session.reset();
-        m_openedAt = std::chrono::steady_clock::now();
         m_session = std::make_unique<DbSession>(m_settings, m_purpose);
+        markWorked();
     }
     return *m_session;
 }

@@ -32,15 +32,17 @@ public:
         // leave it open (a server demoted to read-only under it, SQLSTATE 25006) where a new one reaches the new
         // primary through target_session_attrs.
         void drop() { m_session.reset(); }
-        // When session() last opened its connection, or tried to (OutageTracker::recoveredSince: a connection older
-        // than the end of the last outage that fails now is a leftover of it; a failed attempt is not).
-        std::chrono::steady_clock::time_point openedAt() const { return m_openedAt; }
+        // When it last served a statement (as its user says with markWorked()) or opened: a connection that
+        // failed, and last worked before the last outage ended, sat through that outage idle
+        // (OutageTracker::recoveredSince).
+        std::chrono::steady_clock::time_point workedAt() const { return m_workedAt; }
+        void markWorked() { m_workedAt = std::chrono::steady_clock::now(); }
 
     private:
         const ConnectionSettings& m_settings;
         QString m_purpose;
         std::unique_ptr<DbSession> m_session;
-        std::chrono::steady_clock::time_point m_openedAt;
+        std::chrono::steady_clock::time_point m_workedAt;
     };
     // Runs on a worker thread; must not throw.
     using Task = std::function<void(Connection& connection)>;

@@ -18,7 +18,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-#include <csignal>
 #include <memory>
 #include <vector>
 
@@ -26,9 +25,11 @@
 // patroni and etcd-server), each member's PostgreSQL 15 a streaming replica of the leader's, in Patroni's
 // synchronous mode (a commit is acknowledged once one standby has it). Member m (from 1) runs on host m of
 // `network`, so that a test can cut its link without a reset; etcd runs on this side, on the network's server
-// address. Patroni and etcd run as children through `setpriv --pdeathsig KILL`, Patroni as the postgres user (its
-// PostgreSQL refuses root), so that a test that crashes leaves neither behind; a member's PostgreSQL, which
-// Patroni starts, is stopped by the destructor. Needs root, `ip netns`, patroni and etcd.
+// address. Each member is a machine of its own as far as processes go: Patroni runs (as the postgres user, since
+// PostgreSQL refuses root) as the first process of a PID namespace of its own, whose every process, its PostgreSQL
+// too, dies with it; that namespace's `unshare` and etcd die with this process (`setpriv --pdeathsig KILL`). So a
+// test that crashes, or that CTest kills at its timeout, leaves nothing running. Needs root, `ip netns`,
+// `unshare`, patroni and etcd.
 class PatroniCluster final {
     Q_DISABLE_COPY_MOVE(PatroniCluster)
 public:
@@ -49,19 +50,13 @@ public:
 
     ~PatroniCluster()
     {
-        for (int member = 1; member <= m_members; ++member) {
-            if (m_patroni.size() >= size_t(member) && m_patroni[member - 1]
-                && m_patroni[member - 1]->state() != QProcess::NotRunning)
-                m_patroni[member - 1]->terminate(); // Patroni stops its PostgreSQL (fast) and exits
-        }
-        for (const auto& patroni : m_patroni) {
-            if (patroni && !patroni->waitForFinished(30'000)) {
-                patroni->kill();
-                patroni->waitForFinished();
+        // Every member goes down as a machine does: its PID namespace with it. Its data goes with the directory.
+        for (const auto& member : m_patroni) {
+            if (member && member->state() != QProcess::NotRunning) {
+                member->kill();
+                member->waitForFinished();
             }
         }
-        for (int member = 1; member <= m_members; ++member)
-            signalPostmaster(member, SIGQUIT); // one a killed Patroni left: an immediate shutdown
         if (m_etcd) {
             m_etcd->terminate();
             if (!m_etcd->waitForFinished(10'000)) {
@@ -197,13 +192,14 @@ public:
         return current != former ? current : 0;
     }
 
-    // SIGKILL to the member's Patroni and its PostgreSQL: a machine that died, as its peers and clients see it.
+    // The member's Patroni and PostgreSQL gone at once, as a machine that lost its power: SIGKILL to its PID
+    // namespace. (Its clients do learn it at once, since the kernel that closes their sockets lives on: a machine
+    // that vanished from the network is cut().)
     void kill(int member)
     {
-        QProcess& patroni = *m_patroni[size_t(member - 1)];
-        ::kill(pid_t(patroni.processId()), SIGKILL);
-        signalPostmaster(member, SIGKILL);
-        patroni.waitForFinished();
+        QProcess& machine = *m_patroni[size_t(member - 1)];
+        machine.kill(); // unshare: its --kill-child takes Patroni, and Patroni, the first process there, the rest
+        machine.waitForFinished();
     }
 
     // (Re)starts the member's Patroni, which starts its PostgreSQL (rewinding it to the leader if it must).
@@ -218,11 +214,17 @@ public:
                  QStringLiteral("PGPASSWORD"), QStringLiteral("PGDATABASE") })
             environment.remove(libpq); // the test cluster's, which Patroni's own connections must not pick up
         patroni->setProcessEnvironment(environment);
+        // ip netns exec, setpriv and unshare each exec the next (the pid stays unshare's); unshare forks Patroni
+        // into the new namespace, with a /proc of its own, in which Patroni finds its PostgreSQL by pid. The second
+        // setpriv asks for the death signal again after it changed the user, which clears the one --kill-child set.
         patroni->start(QStringLiteral("ip"),
             m_network.launcher(member).mid(1)
                 + QStringList { QStringLiteral("setpriv"), QStringLiteral("--pdeathsig"), QStringLiteral("KILL"),
-                    QStringLiteral("--reuid=postgres"), QStringLiteral("--regid=postgres"),
-                    QStringLiteral("--init-groups"), QStringLiteral("patroni"), configuration(member) });
+                    QStringLiteral("unshare"), QStringLiteral("--pid"), QStringLiteral("--fork"),
+                    QStringLiteral("--mount-proc"), QStringLiteral("--kill-child"), QStringLiteral("setpriv"),
+                    QStringLiteral("--pdeathsig"), QStringLiteral("KILL"), QStringLiteral("--reuid=postgres"),
+                    QStringLiteral("--regid=postgres"), QStringLiteral("--init-groups"), QStringLiteral("patroni"),
+                    configuration(member) });
         if (!patroni->waitForStarted())
             return QStringLiteral("patroni %1 did not start: %2").arg(name(member), patroni->errorString());
         m_patroni[size_t(member - 1)] = std::move(patroni);
@@ -285,16 +287,6 @@ private:
         const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
         reply->deleteLater();
         return body;
-    }
-
-    void signalPostmaster(int member, int signal) const
-    {
-        QFile pidFile(path(name(member) + QStringLiteral("/data/postmaster.pid")));
-        if (!pidFile.open(QIODevice::ReadOnly))
-            return;
-        const pid_t pid = pid_t(pidFile.readLine().trimmed().toLongLong());
-        if (pid > 0)
-            ::kill(pid, signal);
     }
 
     QString writeConfiguration(int member)

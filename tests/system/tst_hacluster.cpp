@@ -57,23 +57,45 @@ class TestHaCluster final : public QObject {
         bool replayed = false;
     };
 
-    QList<Answer> answers() const
-    {
-        QList<Answer> all;
-        QFile file(m_answers);
-        if (!file.open(QIODevice::ReadOnly))
-            return all;
-        while (!file.atEnd()) {
-            const QJsonObject line = QJsonDocument::fromJson(file.readLine()).object();
-            if (line.isEmpty())
-                continue; // a line being written
-            all.append({ line.value(QStringLiteral("at_ms")).toInteger(), line.value(QStringLiteral("key")).toString(),
-                line.value(QStringLiteral("status")).toInt(), line.value(QStringLiteral("replayed")).toBool() });
+    // A file another process appends lines to, read as it grows: each call reads only what is new (the test
+    // polls it every few milliseconds while it measures a failover, on two cores).
+    class GrowingFile final {
+    public:
+        explicit GrowingFile(QString path)
+            : m_file(std::move(path))
+        { }
+        // The whole lines added since the last call.
+        QList<QByteArray> newLines()
+        {
+            if (!m_file.isOpen() && !m_file.open(QIODevice::ReadOnly))
+                return {};
+            m_partial += m_file.readAll();
+            const qsizetype end = m_partial.lastIndexOf('\n');
+            if (end < 0)
+                return {};
+            QList<QByteArray> lines = m_partial.left(end).split('\n');
+            m_partial.remove(0, end + 1);
+            return lines;
         }
-        return all;
+
+    private:
+        QFile m_file;
+        QByteArray m_partial; // a line being written
+    };
+
+    // What the load generator has been answered so far.
+    const QList<Answer>& answers()
+    {
+        for (const QByteArray& text : m_answerFile->newLines()) {
+            const QJsonObject line = QJsonDocument::fromJson(text).object();
+            m_answerList.append(
+                { line.value(QStringLiteral("at_ms")).toInteger(), line.value(QStringLiteral("key")).toString(),
+                    line.value(QStringLiteral("status")).toInt(), line.value(QStringLiteral("replayed")).toBool() });
+        }
+        return m_answerList;
     }
     // The earliest order created (not replayed) from `sinceMs` on; -1 if none yet.
-    qint64 firstCreatedSince(qint64 sinceMs) const
+    qint64 firstCreatedSince(qint64 sinceMs)
     {
         for (const Answer& answer : answers()) {
             if (answer.atMs >= sinceMs && answer.status == 201 && !answer.replayed)
@@ -81,10 +103,11 @@ class TestHaCluster final : public QObject {
         }
         return -1;
     }
-    qint64 sinkLines() const
+    // Rows the relay has published so far, repeats included.
+    qint64 sinkLines()
     {
-        QFile file(m_events);
-        return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : 0;
+        m_sinkLines += m_sinkFile->newLines().size();
+        return m_sinkLines;
     }
 
     // A session on whichever member takes writes now.
@@ -99,7 +122,7 @@ class TestHaCluster final : public QObject {
     }
 
     // Every order the service acknowledged (201, first or replayed) before `untilMs`, missing from the leader.
-    QStringList acknowledgedButMissing(qint64 untilMs) const
+    QStringList acknowledgedButMissing(qint64 untilMs)
     {
         QStringList keys;
         for (const Answer& answer : answers()) {
@@ -177,23 +200,31 @@ class TestHaCluster final : public QObject {
             QVERIFY2(m_network->cut(former), qPrintable(m_network->problem()));
             break;
         }
-        auto restore = qScopeGuard([&] { m_network->restore(former); });
+        // The former leader back, even if a check below fails, so that the next fault finds three members.
+        auto restore = qScopeGuard([&] {
+            if (fault == Fault::Kill)
+                m_cluster->startMember(former);
+            if (fault == Fault::Cut)
+                m_network->restore(former);
+        });
 
         // The console notices: its banner says the connection is lost (or the server unreachable), in place of what
-        // it said after the last fault.
-        QVERIFY2(QTest::qWaitFor(
-                     [&] {
-                         return banner.isVisible()
-                             && (banner.text().contains(QLatin1String("Connection to the database lost"))
-                                 || banner.text().contains(QLatin1String("unreachable")));
-                     },
-                     int(boundMs)),
-            qPrintable(banner.text()));
-
-        // Its Overview marks every figure as of the last read, rather than showing them as current.
+        // it said after the last fault, and its Overview marks its figures as of the last read, rather than showing
+        // them as current. Not for a switchover: over in two seconds, the console's loss and its reconnect may come
+        // in one turn of its event loop (while patronictl ran, here), and only the Messages panel keeps the loss.
         OverviewPage& overview = *m_console->overview();
-        QVERIFY2(QTest::qWaitFor([&] { return overview.showsStaleFigures(); }, int(boundMs)),
-            "the Overview showed its figures as current while the database was gone");
+        if (fault != Fault::Switchover) {
+            QVERIFY2(QTest::qWaitFor(
+                         [&] {
+                             return banner.isVisible()
+                                 && (banner.text().contains(QLatin1String("Connection to the database lost"))
+                                     || banner.text().contains(QLatin1String("unreachable")));
+                         },
+                         int(boundMs)),
+                qPrintable(banner.text()));
+            QVERIFY2(QTest::qWaitFor([&] { return overview.showsStaleFigures(); }, int(boundMs)),
+                "the Overview showed its figures as current while the database was gone");
+        }
 
         const int leader = m_cluster->waitForNewLeader(former, 60'000);
         QVERIFY2(leader != 0, qPrintable(m_cluster->logs()));
@@ -221,10 +252,18 @@ class TestHaCluster final : public QObject {
             qPrintable(banner.text()));
         const auto* serverLabel = m_console->findChild<QLabel*>(QStringLiteral("server"));
         QVERIFY(serverLabel && serverLabel->text().startsWith(newServer));
-        bool said = false;
-        for (const auto& entry : m_console->messages()->entries())
-            said = said || (entry.text.contains(QLatin1String("another server")) && entry.text.contains(newServer));
-        QVERIFY(said);
+        // The Messages panel keeps the story: lost, then on another server.
+        const QDateTime faultTime = QDateTime::fromMSecsSinceEpoch(faultAt - 1'000);
+        bool saidLost = false;
+        bool saidServer = false;
+        for (const auto& entry : m_console->messages()->entries()) {
+            if (entry.at < faultTime)
+                continue;
+            saidLost = saidLost || entry.text.startsWith(QLatin1String("Connection to the database lost"));
+            saidServer = saidServer
+                || (entry.text.contains(QLatin1String("another server")) && entry.text.contains(newServer));
+        }
+        QVERIFY(saidLost && saidServer);
         // Its figures are current again, read from the new leader: the relay alive, heartbeating there.
         const QDateTime leaderTime = QDateTime::fromMSecsSinceEpoch(leaderAt, Qt::UTC);
         const auto relayAliveOnTheNewLeader = [&] {
@@ -241,11 +280,25 @@ class TestHaCluster final : public QObject {
         const QStringList missing = acknowledgedButMissing(leaderAt);
         QVERIFY2(missing.isEmpty(), qPrintable(missing.mid(0, 10).join(QLatin1Char(' '))));
 
-        // Each long-running process said it once, and is running still.
+        // Each long-running process is running still, and said it once each way: the database unavailable and
+        // available again. Sessions left on the old leader that fail later are no second outage. Neither may say
+        // it for a switchover, if a new connection works by then; nor the relay for a cut, whose sessions may
+        // learn of their loss (at their TCP user timeout) after the new leader took over, when a new connection
+        // works: the relay calls that a leftover (docs/pooling-and-ha.md).
         QVERIFY(m_relay->isRunning() && m_service->isRunning());
-        QVERIFY2(m_relay->count("database unavailable: ") <= relayOutages + 1, databaseLines(*m_relay).constData());
-        QVERIFY2(
-            m_service->count("database unavailable: ") <= serviceOutages + 1, databaseLines(*m_service).constData());
+        for (RelayProcess* process : { m_relay.get(), m_service.get() }) {
+            const bool relay = process == m_relay.get();
+            const int said = process->count("database unavailable: ") - (relay ? relayOutages : serviceOutages);
+            const bool maySayNothing = fault == Fault::Switchover || (relay && fault == Fault::Cut);
+            QVERIFY2(maySayNothing ? said <= 1 : said == 1, databaseLines(*process).constData());
+            QVERIFY2(QTest::qWaitFor(
+                         [&] {
+                             return process->count("database available again after ")
+                                 == process->count("database unavailable: ");
+                         },
+                         10'000),
+                databaseLines(*process).constData());
+        }
 
         // The former leader comes back as a standby: restarted, or its link back.
         restore.dismiss();
@@ -268,6 +321,10 @@ class TestHaCluster final : public QObject {
     QTemporaryDir m_directory;
     QString m_answers;
     QString m_events;
+    std::unique_ptr<GrowingFile> m_answerFile;
+    QList<Answer> m_answerList;
+    std::unique_ptr<GrowingFile> m_sinkFile;
+    qint64 m_sinkLines = 0;
     std::unique_ptr<RelayProcess> m_service;
     std::unique_ptr<RelayProcess> m_relay;
     std::unique_ptr<QProcess> m_load;
@@ -288,22 +345,30 @@ private slots:
 
         m_answers = m_directory.filePath(QStringLiteral("answers.jsonl"));
         m_events = m_directory.filePath(QStringLiteral("events.jsonl"));
+        m_answerFile = std::make_unique<GrowingFile>(m_answers);
+        m_sinkFile = std::make_unique<GrowingFile>(m_events);
+        // Each dies with the test, however it ends (setpriv execs the program: the pid stays its own).
+        const QStringList diesWithTheTest { QStringLiteral("setpriv"), QStringLiteral("--pdeathsig"),
+            QStringLiteral("KILL") };
         m_service = std::make_unique<RelayProcess>(QStringLiteral(ORDERS_SERVICE_PATH),
-            QStringList { QStringLiteral("--dsn"), dsn, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
+            QStringList { QStringLiteral("--dsn"), dsn, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") },
+            diesWithTheTest);
         const QUrl service = m_service->announcedUrl("listening on");
         QVERIFY2(service.isValid(), m_service->story().constData());
         m_relay = std::make_unique<RelayProcess>(QStringLiteral(OUTBOXCTL_PATH),
             QStringList { QStringLiteral("relay"), QStringLiteral("--dsn"), dsn, QStringLiteral("--name"),
                 QStringLiteral("ha"), QStringLiteral("--workers"), QString::number(Workers), QStringLiteral("--batch"),
-                QString::number(BatchSize), QStringLiteral("--sink"), QStringLiteral("file:") + m_events });
+                QString::number(BatchSize), QStringLiteral("--sink"), QStringLiteral("file:") + m_events },
+            diesWithTheTest);
         // Until stopped: 20 orders a second, a quarter of them sent twice at once; a timed-out request is retried
         // with its key.
         m_load = std::make_unique<QProcess>();
-        m_load->start(QStringLiteral(OUTBOXCTL_PATH),
-            { QStringLiteral("loadgen"), QStringLiteral("--url"), service.toString(), QStringLiteral("--rate"),
-                QStringLiteral("20"), QStringLiteral("--duplicates"), QStringLiteral("0.25"),
-                QStringLiteral("--mismatches"), QStringLiteral("0"), QStringLiteral("--timeout-ms"),
-                QStringLiteral("5000"), QStringLiteral("--answers"), m_answers });
+        m_load->start(diesWithTheTest.first(),
+            diesWithTheTest.mid(1)
+                + QStringList { QStringLiteral(OUTBOXCTL_PATH), QStringLiteral("loadgen"), QStringLiteral("--url"),
+                    service.toString(), QStringLiteral("--rate"), QStringLiteral("20"), QStringLiteral("--duplicates"),
+                    QStringLiteral("0.25"), QStringLiteral("--mismatches"), QStringLiteral("0"),
+                    QStringLiteral("--timeout-ms"), QStringLiteral("5000"), QStringLiteral("--answers"), m_answers });
         QVERIFY(m_load->waitForStarted());
         m_console = ConsoleTesting::openWindow(ConnectionSettings::fromDsn(dsn));
         QVERIFY(m_console);

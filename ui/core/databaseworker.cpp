@@ -38,9 +38,9 @@ void DatabaseWorker::ensureTimers()
 
 void DatabaseWorker::ping()
 {
-    // Lost, and waiting out the backoff for the next attempt: asked now because another connection to the database
-    // just came back (after a failover, on another server), this one tries now rather than up to 10 s later, while
-    // the banner would still say the database is unreachable.
+    // Lost, and waiting out the backoff for the next attempt: asked now (another connection to the database was
+    // just lost, or just came back, after a failover on another server), this one tries now rather than up to
+    // 10 s later, while the banner would still say the database is unreachable.
     if (!m_session && m_reconnect && m_reconnect->isActive()) {
         m_reconnect->stop();
         connectNow(true);
