@@ -30,9 +30,10 @@
 // SIGKILL (the machine died), a planned `patronictl switchover`, and its link cut without a reset (packets vanish;
 // neither the clients nor the server learn it from the network). Each time: every order the service acknowledged
 // is on the new leader, the service and the relay serve again within the bound docs/pooling-and-ha.md gives,
-// without a restart, and say so once in their logs; the console says it lost the database, then that it is on
-// another server now. At the end every outbox row was published, and the rows published twice are bounded by the
-// batches in flight at the three faults. The former leader rejoins as a standby after each (Patroni rewinds it).
+// without a restart, and say so once in their logs (or, where the docs say so, not at all); the console says it
+// lost the database, then that it is on another server now. At the end every outbox row was published, and the rows
+// published twice are bounded by the batches in flight at the faults. The former leader rejoins as a standby after each
+// (Patroni rewinds it).
 class TestHaCluster final : public QObject {
     Q_OBJECT
 
