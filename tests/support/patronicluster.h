@@ -231,6 +231,14 @@ public:
         return {};
     }
 
+    // A planned switchover from the leader `from` to `to` (in synchronous mode, the synchronous standby), through
+    // patronictl, which returns once `to` leads.
+    ProcessTesting::Run switchover(int from, int to) const
+    {
+        return patronictl({ QStringLiteral("switchover"), QStringLiteral("--leader"), name(from),
+            QStringLiteral("--candidate"), name(to), QStringLiteral("--force") });
+    }
+
     // `patronictl ARGUMENTS` with member 1's configuration (it talks to etcd and the members' REST APIs).
     ProcessTesting::Run patronictl(const QStringList& arguments) const
     {

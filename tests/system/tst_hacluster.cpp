@@ -191,9 +191,7 @@ class TestHaCluster final : public QObject {
             m_cluster->kill(former);
             break;
         case Fault::Switchover: {
-            const ProcessTesting::Run switched = m_cluster->patronictl(
-                { QStringLiteral("switchover"), QStringLiteral("--leader"), m_cluster->name(former),
-                    QStringLiteral("--candidate"), m_cluster->name(standby), QStringLiteral("--force") });
+            const ProcessTesting::Run switched = m_cluster->switchover(former, standby);
             QVERIFY2(switched.exitCode == 0, switched.out + switched.err);
             break;
         }
@@ -412,9 +410,7 @@ private slots:
         const int former = m_cluster->leader();
         const int standby = m_cluster->synchronousStandby();
         QVERIFY(former != 0 && standby != 0);
-        const ProcessTesting::Run switched
-            = m_cluster->patronictl({ QStringLiteral("switchover"), QStringLiteral("--leader"), m_cluster->name(former),
-                QStringLiteral("--candidate"), m_cluster->name(standby), QStringLiteral("--force") });
+        const ProcessTesting::Run switched = m_cluster->switchover(former, standby);
         QVERIFY2(switched.exitCode == 0, switched.out + switched.err);
         const QDateTime switchedAt = QDateTime::currentDateTimeUtc();
         const QString newServer = m_cluster->address(standby) + QStringLiteral(":5432");

@@ -145,10 +145,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_banner->noteServerChanged(before, info.server);
         }
         applyAutoRefresh(); // a failover may have put a pooler in between, or taken it away
-        m_outbox->setSessionInfo(info);
         // What failed while the connection was down starts over.
-        m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
-        m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
         m_failures->refresh();
         m_overview->refresh();
     });
@@ -568,9 +565,6 @@ void MainWindow::onConnected(const SessionInfo& info)
     m_exportMetrics->setEnabled(true);
     m_exportList->setEnabled(true);
     showSession(info);
-    m_outbox->setSessionInfo(info);
-    m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
-    m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
     m_overview->refresh();
     m_outbox->showFilter(m_outbox->filter());
     m_keys->showFilter(m_keys->filter());
@@ -592,6 +586,9 @@ void MainWindow::showSession(const SessionInfo& info)
                                .arg(info.serverVersion));
     m_roleLabel->setText(info.roleDescription());
     m_roleLabel->setToolTip(info.mayChangeOutbox ? tr("May requeue rows and release leases") : info.readOnlyReason());
+    m_outbox->setSessionInfo(info);
+    m_failures->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
+    m_overview->setMayChangeOutbox(info.mayChangeOutbox, info.readOnlyReason());
 }
 
 void MainWindow::noteConnectFailed(const DatabaseClient* client, const QString& message)

@@ -99,7 +99,7 @@ private:
     enum class WithoutStoredPassword { Ask, Connect };
     void connectToRecent(const QString& entry, WithoutStoredPassword without);
     void onConnected(const SessionInfo& info);
-    // The window title and the status bar's server and role, as of `info`.
+    // The window title, the status bar's server and role, and what the views let the user do, as of `info`.
     void showSession(const SessionInfo& info);
     // One message when the first of the connections being opened fails; the reads' failure opens the connect dialog,
     // the others try again on their own (DatabaseClient::FirstFailure::Retry).
