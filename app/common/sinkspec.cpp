@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/sinkspec.h"
 
+#include "broker/amqpcluster.h"
 #include "broker/rabbitmqsink.h"
 #include "db/outboxerror.h"
 #include "relay/sinks/faultinjectingsink.h"
@@ -86,7 +87,9 @@ MessageSinkFactory SinkSpec::parse(const QString& spec)
         }
         if (endpoint.exchange.isEmpty())
             throw badSpec(endpoint.display(), QStringLiteral("name the exchange to publish to: ?exchange=NAME"));
-        return [endpoint] { return std::make_unique<RabbitMqSink>(endpoint); };
+        // One cluster for every worker's sink: a node one of them found dead is tried last by the others.
+        auto cluster = std::make_shared<AmqpCluster>(endpoint);
+        return [cluster] { return std::make_unique<RabbitMqSink>(cluster); };
     }
     throw badSpec(describe(spec),
         QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK] or null"));

@@ -2,6 +2,7 @@
 #include "consumecommand.h"
 
 #include "argumentparser.h"
+#include "broker/amqpcluster.h"
 #include "broker/amqpendpoint.h"
 #include "broker/rabbitmqconsumer.h"
 #include "common/exitcode.h"
@@ -76,8 +77,9 @@ QString ConsumeCommand::synopsis() const
 void ConsumeCommand::addOptions(ArgumentParser& parser) const
 {
     parser.addValue(QStringLiteral("from"), QStringLiteral("URI"),
-        QStringLiteral("The broker, amqp://USER:PASS@HOST:PORT/VHOST; with ?exchange=NAME the queue is bound to that "
-                       "exchange."));
+        QStringLiteral("The broker, amqp://USER:PASS@HOST:PORT/VHOST, or a cluster's nodes, "
+                       "amqp://USER:PASS@H1:P1,H2:P2/VHOST (another is used when one fails); with ?exchange=NAME the "
+                       "queue is bound to that exchange, with &queue_type=quorum it is declared a quorum queue."));
     parser.addValue(
         QStringLiteral("queue"), QStringLiteral("Q"), QStringLiteral("Queue to consume (declared durable)."));
     parser.addValue(QStringLiteral("consumer"), QStringLiteral("NAME"),
@@ -129,16 +131,17 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
     Console::log(QStringLiteral("consuming queue %1 from %2 as consumer %3; SIGINT or SIGTERM stops it")
                      .arg(options.queue, endpoint.display(), consumerName));
     RetryDelay retry;
+    const auto cluster = std::make_shared<AmqpCluster>(endpoint);
     while (!done()) {
         try {
             if (!session)
                 session = connect(settings);
             peers.database().reportUp();
-            RabbitMqConsumer consumer(endpoint, options);
+            RabbitMqConsumer consumer(cluster, options);
             peers.broker().reportUp();
             // After every (re)connection: the queue exists and is bound, so publishers may start.
-            Console::log(
-                QStringLiteral("receiving from queue %1 (binding key %2)").arg(options.queue, options.bindingKey));
+            Console::log(QStringLiteral("receiving from queue %1 (binding key %2) on node %3")
+                             .arg(options.queue, options.bindingKey, consumer.node()));
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
             QDeadlineTimer nextFlush(MetricsFlushMs);

@@ -29,8 +29,8 @@ static RecordTable relayTable(const QList<RelayNode>& nodes, bool everyField)
 {
     QStringList columns { QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("host"), QStringLiteral("pid"),
         QStringLiteral("state"), QStringLiteral("last_seen"), QStringLiteral("seen_seconds_ago"),
-        QStringLiteral("published"), QStringLiteral("publish_rate"), QStringLiteral("last_error"),
-        QStringLiteral("failing_since"), QStringLiteral("paused_since") };
+        QStringLiteral("published"), QStringLiteral("publish_rate"), QStringLiteral("publishing_to"),
+        QStringLiteral("last_error"), QStringLiteral("failing_since"), QStringLiteral("paused_since") };
     if (everyField) {
         columns += { QStringLiteral("version"), QStringLiteral("sink"), QStringLiteral("sink_up"),
             QStringLiteral("workers"), QStringLiteral("batch_size"), QStringLiteral("lease_ms"),
@@ -43,7 +43,8 @@ static RecordTable relayTable(const QList<RelayNode>& nodes, bool everyField)
         QList<Cell> cells { Cell::integer(node.id), Cell::text(node.name), Cell::text(node.host),
             Cell::integer(node.pid), Cell::text(RelayStateNames.name(node.state)), Cell::instant(node.lastSeen),
             Cell::integer(node.lastSeenAgeMs / 1000), Cell::integer(node.published), Cell::rate(node.publishRate),
-            Cell::text(node.lastError), Cell::instant(node.failingSince), Cell::instant(node.pausedSince) };
+            Cell::text(node.publishingTo), Cell::text(node.lastError), Cell::instant(node.failingSince),
+            Cell::instant(node.pausedSince) };
         if (everyField) {
             cells += { Cell::text(node.version), Cell::text(node.sink), Cell::boolean(node.sinkUp),
                 Cell::integer(node.workers), Cell::integer(node.batchSize), Cell::integer(node.leaseMs),

@@ -15,8 +15,9 @@ static timeval toTimeval(int ms)
     return timeval { ms / 1000, (ms % 1000) * 1000L };
 }
 
-AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, int timeoutMs, int heartbeatSeconds)
+AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds)
     : m_endpoint(std::move(endpoint))
+    , m_node(node)
     , m_state(amqp_new_connection())
 {
     if (!m_state)
@@ -37,12 +38,14 @@ void AmqpConnection::open(int timeoutMs, int heartbeatSeconds)
     amqp_socket_t* socket = amqp_tcp_socket_new(m_state);
     if (!socket)
         fail(QStringLiteral("creating a socket"), QStringLiteral("out of memory"));
-    checkStatus(amqp_socket_open_noblock(socket, m_endpoint.host.toUtf8().constData(), m_endpoint.port, &timeout),
+    const AmqpNode& address = m_endpoint.nodes.at(m_node);
+    checkStatus(amqp_socket_open_noblock(socket, address.host.toUtf8().constData(), address.port, &timeout),
         QStringLiteral("connecting"));
     // A broker behind a blackholed link must fail the publish waiting for its confirms, or the consumer's wait
     // for deliveries, within seconds; rabbitmq-c's heartbeats cannot see to it for the sink, since they are only
-    // sent from within its calls, which a relay with nothing to publish does not make.
-    if (!PeerLiveness::applyTo(amqp_socket_get_sockfd(socket)))
+    // sent from within its calls, which a relay with nothing to publish does not make. Sooner than a database
+    // connection: a cluster's other nodes take the publishes at once, and rows wait leased meanwhile.
+    if (!PeerLiveness::applyTo(amqp_socket_get_sockfd(socket), PeerLiveness::Broker))
         fail(QStringLiteral("setting up the connection's keepalives"),
             QString::fromStdString(std::generic_category().message(errno)));
     const amqp_rpc_reply_t login
@@ -67,7 +70,7 @@ void AmqpConnection::fail(const QString& doing, const QString& reason)
 {
     m_open = false;
     throw OutboxError(
-        OutboxError::Kind::Broker, QStringLiteral("%1 (%2): %3").arg(doing, m_endpoint.display(), reason));
+        OutboxError::Kind::Broker, QStringLiteral("%1 (%2): %3").arg(doing, m_endpoint.display(m_node), reason));
 }
 
 QString AmqpConnection::describeClose(const amqp_method_t& method)
@@ -128,8 +131,17 @@ void AmqpConnection::declareExchange()
 void AmqpConnection::declareQueue(const QString& queue)
 {
     const QByteArray name = queue.toUtf8();
-    amqp_queue_declare(m_state, Channel, bytes(name), 0, 1, 0, 0, amqp_empty_table);
-    checkReply(QStringLiteral("declaring the queue '%1'").arg(queue));
+    const QByteArray type = m_endpoint.queueType.toUtf8();
+    amqp_table_entry_t typeEntry;
+    typeEntry.key = amqp_cstring_bytes("x-queue-type");
+    typeEntry.value.kind = AMQP_FIELD_KIND_UTF8;
+    typeEntry.value.value.bytes = bytes(type);
+    // A classic queue is declared without the argument, as it was before queue types existed, so that a queue
+    // declared by an older client is the same queue.
+    const amqp_table_t arguments
+        = m_endpoint.queueType == QLatin1String("classic") ? amqp_empty_table : amqp_table_t { 1, &typeEntry };
+    amqp_queue_declare(m_state, Channel, bytes(name), 0, 1, 0, 0, arguments);
+    checkReply(QStringLiteral("declaring the %1 queue '%2'").arg(m_endpoint.queueType, queue));
 }
 
 void AmqpConnection::bindQueue(const QString& queue, const QString& exchange, const QString& routingKey)

@@ -7,9 +7,9 @@
 #include <QString>
 #include <amqp.h>
 
-// One connection to a RabbitMQ broker (rabbitmq-c) with channel 1 open. Every failure throws
-// OutboxError(Broker) naming the step and the broker's or the library's reason; after one the connection is
-// broken for good and the owner opens a new one. Not thread-safe: one owner, one thread.
+// One connection to one node of a RabbitMQ broker (rabbitmq-c) with channel 1 open (AmqpCluster picks the node). Every
+// failure throws OutboxError(Broker) naming the step and the broker's or the library's reason; after one the connection
+// is broken for good and the owner opens a new one. Not thread-safe: one owner, one thread.
 class AmqpConnection final {
     Q_DISABLE_COPY_MOVE(AmqpConnection)
 public:
@@ -18,14 +18,16 @@ public:
     // Connects, logs in and opens the channel, each step bounded by `timeoutMs`. With `heartbeatSeconds` the
     // broker and the library check the connection both ways; only for owners that call into the library at
     // least that often (a consumer polling for deliveries), since rabbitmq-c sends heartbeats from its calls.
-    AmqpConnection(AmqpEndpoint endpoint, int timeoutMs, int heartbeatSeconds = 0);
+    AmqpConnection(AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds = 0);
     ~AmqpConnection();
 
     amqp_connection_state_t state() const { return m_state; }
     const AmqpEndpoint& endpoint() const { return m_endpoint; }
+    qsizetype node() const { return m_node; } // an index into endpoint().nodes
 
     // The endpoint's exchange: declared durable, or with declare=0 required to exist.
     void declareExchange();
+    // Durable, of the endpoint's queue type.
     void declareQueue(const QString& queue);
     void bindQueue(const QString& queue, const QString& exchange, const QString& routingKey);
 
@@ -58,6 +60,7 @@ private:
     static QString describeClose(const amqp_method_t& method);
 
     AmqpEndpoint m_endpoint;
+    qsizetype m_node = 0;
     amqp_connection_state_t m_state = nullptr;
     bool m_open = false; // logged in and channel open, so a polite close is possible
 };

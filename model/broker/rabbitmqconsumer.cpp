@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "broker/rabbitmqconsumer.h"
 
+#include "broker/amqpcluster.h"
 #include "broker/amqpconnection.h"
 #include "broker/amqpheadertable.h"
 #include "db/outboxerror.h"
@@ -12,9 +13,35 @@ static constexpr int ConnectTimeoutMs = 10'000;
 // The consumer calls into the library every poll, so heartbeats can find a connection that died silently.
 static constexpr int HeartbeatSeconds = 30;
 
-RabbitMqConsumer::RabbitMqConsumer(const AmqpEndpoint& endpoint, const Options& options)
-    : m_connection(std::make_unique<AmqpConnection>(endpoint, ConnectTimeoutMs, HeartbeatSeconds))
+template<typename Step> auto RabbitMqConsumer::guarded(Step step)
 {
+    try {
+        return step();
+    } catch (const OutboxError&) {
+        m_cluster->noteLost(m_connection->node());
+        throw;
+    }
+}
+
+RabbitMqConsumer::RabbitMqConsumer(const AmqpEndpoint& endpoint, const Options& options)
+    : RabbitMqConsumer(std::make_shared<AmqpCluster>(endpoint), options)
+{ }
+
+RabbitMqConsumer::RabbitMqConsumer(std::shared_ptr<AmqpCluster> cluster, const Options& options)
+    : m_cluster(std::move(cluster))
+    , m_connection(m_cluster->connect(ConnectTimeoutMs, HeartbeatSeconds))
+{
+    guarded([&] { subscribe(options); });
+}
+
+QString RabbitMqConsumer::node() const
+{
+    return m_cluster->endpoint().nodes.at(m_connection->node()).display();
+}
+
+void RabbitMqConsumer::subscribe(const Options& options)
+{
+    const AmqpEndpoint& endpoint = m_cluster->endpoint();
     m_connection->declareQueue(options.queue);
     if (!endpoint.exchange.isEmpty()) {
         m_connection->declareExchange();
@@ -36,6 +63,11 @@ static QString text(amqp_bytes_t bytes)
 }
 
 std::optional<AmqpDelivery> RabbitMqConsumer::next(int timeoutMs)
+{
+    return guarded([&] { return receive(timeoutMs); });
+}
+
+std::optional<AmqpDelivery> RabbitMqConsumer::receive(int timeoutMs)
 {
     amqp_connection_state_t state = m_connection->state();
     amqp_maybe_release_buffers(state);
@@ -74,12 +106,16 @@ std::optional<AmqpDelivery> RabbitMqConsumer::next(int timeoutMs)
 
 void RabbitMqConsumer::ack(quint64 deliveryTag)
 {
-    m_connection->checkStatus(amqp_basic_ack(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
-        QStringLiteral("acknowledging a message"));
+    guarded([&] {
+        m_connection->checkStatus(amqp_basic_ack(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
+            QStringLiteral("acknowledging a message"));
+    });
 }
 
 void RabbitMqConsumer::reject(quint64 deliveryTag)
 {
-    m_connection->checkStatus(amqp_basic_reject(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
-        QStringLiteral("rejecting a message"));
+    guarded([&] {
+        m_connection->checkStatus(amqp_basic_reject(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
+            QStringLiteral("rejecting a message"));
+    });
 }

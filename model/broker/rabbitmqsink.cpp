@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "broker/rabbitmqsink.h"
 
+#include "broker/amqpcluster.h"
 #include "broker/amqpconnection.h"
 #include "broker/amqpheadertable.h"
 #include "db/outboxerror.h"
@@ -37,8 +38,12 @@ static QString unencodable(const QByteArray& routingKey, const QByteArray& messa
     return {};
 }
 
-RabbitMqSink::RabbitMqSink(AmqpEndpoint endpoint)
-    : m_endpoint(std::move(endpoint))
+RabbitMqSink::RabbitMqSink(std::shared_ptr<AmqpCluster> cluster)
+    : m_cluster(std::move(cluster))
+{ }
+
+RabbitMqSink::RabbitMqSink(const AmqpEndpoint& endpoint)
+    : RabbitMqSink(std::make_shared<AmqpCluster>(endpoint))
 { }
 
 RabbitMqSink::~RabbitMqSink() = default;
@@ -55,19 +60,37 @@ void RabbitMqSink::ensureReachable()
         amqp_frame_t frame;
         m_connection->waitFrame(frame, 0);
     } catch (const OutboxError&) {
-        m_connection.reset();
+        dropConnection();
         throw;
     }
 }
 
+QString RabbitMqSink::destination() const
+{
+    return m_connection ? m_cluster->endpoint().nodes.at(m_connection->node()).display() : QString();
+}
+
+void RabbitMqSink::dropConnection()
+{
+    // A new connection whose publishes were neither confirmed nor refused in time says little of its node: in a
+    // cluster settling after the loss of another node, a quorum queue's leader lost and not yet replaced, any node
+    // takes publishes and leaves them unconfirmed (RabbitMQ 3.10's channel does not send them again to the new
+    // leader). The next connection may be to the same node; rotating would only bring the lost node's turn sooner.
+    if (m_connection && (m_connectionSettled || !m_confirmsOverdue))
+        m_cluster->noteLost(m_connection->node());
+    m_connection.reset();
+}
+
 void RabbitMqSink::connect()
 {
-    auto connection = std::make_unique<AmqpConnection>(m_endpoint, m_endpoint.confirmTimeoutMs);
+    auto connection = m_cluster->connect(m_cluster->endpoint().confirmTimeoutMs);
     connection->declareExchange();
     amqp_confirm_select(connection->state(), AmqpConnection::Channel);
     connection->checkReply(QStringLiteral("switching the channel to publisher confirms"));
     m_connection = std::move(connection);
     m_lastDeliveryTag = 0;
+    m_connectionSettled = false;
+    m_confirmsOverdue = false;
 }
 
 QList<PublishResult> RabbitMqSink::publish(const QList<OutboxMessage>& batch)
@@ -77,14 +100,15 @@ QList<PublishResult> RabbitMqSink::publish(const QList<OutboxMessage>& batch)
             connect();
         return publishOn(*m_connection, batch);
     } catch (const OutboxError&) {
-        m_connection.reset(); // whatever went wrong, the next batch starts on a fresh connection
+        dropConnection(); // whatever went wrong, the next batch starts on a fresh connection
         throw;
     }
 }
 
 QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const QList<OutboxMessage>& batch)
 {
-    const QByteArray exchange = m_endpoint.exchange.toUtf8();
+    const AmqpEndpoint& endpoint = m_cluster->endpoint();
+    const QByteArray exchange = endpoint.exchange.toUtf8();
     std::map<quint64, qint64> unconfirmed; // delivery tag -> outbox id
     QHash<QString, qint64> idByMessageId;
     QList<PublishResult> results;
@@ -120,6 +144,7 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
     // to the one named); an unroutable mandatory message comes back as basic.return before its ack.
     QHash<qint64, QString> refused;
     auto settle = [&](quint64 tag, bool multiple, bool acked) {
+        m_connectionSettled = true;
         auto it = multiple ? unconfirmed.begin() : unconfirmed.find(tag);
         while (it != unconfirmed.end() && it->first <= tag) {
             const qint64 id = it->second;
@@ -134,13 +159,14 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
                 break;
         }
     };
-    const QDeadlineTimer deadline(m_endpoint.confirmTimeoutMs);
+    const QDeadlineTimer deadline(endpoint.confirmTimeoutMs);
     while (!unconfirmed.empty()) {
         amqp_frame_t frame;
         if (!connection.waitFrame(frame, int(deadline.remainingTime()))) {
+            m_confirmsOverdue = true;
             connection.fail(QStringLiteral("waiting for publisher confirms"),
                 QStringLiteral("none within %1 ms for %2 of %3 messages")
-                    .arg(m_endpoint.confirmTimeoutMs)
+                    .arg(endpoint.confirmTimeoutMs)
                     .arg(unconfirmed.size())
                     .arg(batch.size()));
         }

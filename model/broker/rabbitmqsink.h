@@ -6,6 +6,7 @@
 
 #include <memory>
 
+class AmqpCluster;
 class AmqpConnection;
 
 // Publishes outbox messages to a RabbitMQ exchange with publisher confirms. Each message is persistent and
@@ -17,21 +18,31 @@ class AmqpConnection;
 // bound for the routing key) is a failed attempt carrying the broker's reason. When the broker cannot be
 // reached, or the connection breaks before every confirm arrived, publish() throws OutboxError(Broker): no
 // message is at fault, and the relay hands the batch back and reconnects with backoff. The connection is
-// opened on the first publish and after every such failure.
+// opened on the first publish and after every such failure, to a node of the cluster (AmqpCluster: another one
+// than the node that failed, when there are several).
 class RabbitMqSink final : public MessageSink {
     Q_DISABLE_COPY_MOVE(RabbitMqSink)
 public:
-    explicit RabbitMqSink(AmqpEndpoint endpoint);
+    // `cluster` may be shared by the sinks of one process (the relay's workers).
+    explicit RabbitMqSink(std::shared_ptr<AmqpCluster> cluster);
+    // A cluster of its own.
+    explicit RabbitMqSink(const AmqpEndpoint& endpoint);
     ~RabbitMqSink() final override;
 
     QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override;
     void ensureReachable() final override;
+    QString destination() const final override;
 
 private:
     void connect();
     QList<PublishResult> publishOn(AmqpConnection& connection, const QList<OutboxMessage>& batch);
 
-    AmqpEndpoint m_endpoint;
+    // Drops the connection after a failure on it, so that the next batch connects afresh, elsewhere first.
+    void dropConnection();
+
+    std::shared_ptr<AmqpCluster> m_cluster;
     std::unique_ptr<AmqpConnection> m_connection;
     quint64 m_lastDeliveryTag = 0; // confirm-mode delivery tags count publishes on the channel from 1
+    bool m_connectionSettled = false; // the broker acked or nacked a publish on this connection
+    bool m_confirmsOverdue = false; // the connection ends because confirms did not arrive in time
 };

@@ -66,7 +66,8 @@ void applyClientLiveness(PGconn* conn)
     PQconninfoFree(options);
     const bool keepalives = !(chosen.contains("keepalives") || chosen.contains("keepalives_idle")
         || chosen.contains("keepalives_interval") || chosen.contains("keepalives_count"));
-    if (!PeerLiveness::applyTo(PQsocket(conn), keepalives, !chosen.contains("tcp_user_timeout"))) {
+    if (!PeerLiveness::applyTo(
+            PQsocket(conn), PeerLiveness::Database, keepalives, !chosen.contains("tcp_user_timeout"))) {
         throw OutboxError(OutboxError::Kind::Connection,
             QStringLiteral("cannot set the connection's keepalives: %1")
                 .arg(QString::fromStdString(std::generic_category().message(errno))));

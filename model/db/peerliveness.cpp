@@ -5,7 +5,7 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
-bool PeerLiveness::applyTo(int fd, bool keepalives, bool userTimeout)
+bool PeerLiveness::applyTo(int fd, const Timing& timing, bool keepalives, bool userTimeout)
 {
     sockaddr_storage address {};
     socklen_t length = sizeof address;
@@ -14,10 +14,10 @@ bool PeerLiveness::applyTo(int fd, bool keepalives, bool userTimeout)
     if (address.ss_family != AF_INET && address.ss_family != AF_INET6)
         return true;
     const int on = 1;
-    const int idle = KeepaliveIdleSeconds;
-    const int interval = KeepaliveIntervalSeconds;
-    const int count = KeepaliveCount;
-    const unsigned timeout = UserTimeoutMs;
+    const int idle = timing.keepaliveIdleSeconds;
+    const int interval = timing.keepaliveIntervalSeconds;
+    const int count = timing.keepaliveCount;
+    const unsigned timeout = timing.userTimeoutMs;
     if (keepalives
         && (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0
             || setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0

@@ -18,7 +18,7 @@ static const QString NodeColumns
                      "epoch_ms(started_at), epoch_ms(last_seen), epoch_ms(stopped_at), "
                      "epoch_ms(now()) - epoch_ms(last_seen), relay_node_state(n), "
                      "sink_up, last_error, epoch_ms(last_error_at), published, failed, dead, rescued, fenced, "
-                     "publish_rate, epoch_ms(failing_since), epoch_ms(paused_since) "
+                     "publish_rate, epoch_ms(failing_since), epoch_ms(paused_since), publishing_to "
                      "FROM relay_nodes n ");
 
 QList<RelayNode> RelayFleet::recent(int limit)
@@ -67,6 +67,9 @@ QList<RelayNode> RelayFleet::nodesFrom(QSqlQuery& q)
             node.failingSince = SqlValues::instant(q.value(24));
         if (node.state == RelayState::Paused)
             node.pausedSince = SqlValues::instant(q.value(25));
+        // Only a running relay publishes anywhere; a dead one's row keeps where it last did.
+        if (isRunning(node.state))
+            node.publishingTo = q.value(26).toString();
         nodes.append(node);
     }
     return nodes;

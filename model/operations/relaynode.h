@@ -32,6 +32,7 @@ struct RelayNode {
     qint64 pid = 0;
     QString version;
     QString sink;
+    QString publishingTo; // the broker nodes its workers were connected to at its last heartbeat, if it names any
     int workers = 0;
     int batchSize = 0;
     qint64 leaseMs = 0;

@@ -30,6 +30,10 @@ public:
     // Makes sure the sink can publish (a broker sink connects if it is not connected), so that an idle relay
     // knows too whether its broker is there. Throws OutboxError(Broker) if it cannot.
     virtual void ensureReachable() { }
+
+    // Where it publishes now (the broker node it is connected to), without credentials, for the relay's registry
+    // row; empty when it is not connected, or when there is no such thing.
+    virtual QString destination() const { return {}; }
 };
 
 using MessageSinkFactory = std::function<std::unique_ptr<MessageSink>()>;

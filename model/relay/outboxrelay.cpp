@@ -116,6 +116,16 @@ bool OutboxRelay::isLeftover(const OutboxError& error) const
     }
 }
 
+bool OutboxRelay::isLeftoverOfBroker(const OutboxError& error, const SinkHistory& sink) const
+{
+    if (error.kind() != OutboxError::Kind::Broker || !m_peers.broker().isUp())
+        return false;
+    const OutageTracker& broker = m_peers.broker();
+    return broker.recoveredSince(sink.workedAt)
+        || (broker.recoveredSince(sink.connectedAt)
+            && broker.recoveredSince(std::chrono::steady_clock::now() - SinkSettlingTime));
+}
+
 bool OutboxRelay::reportOutage(const OutboxError& error)
 {
     if (!m_peers.report(error))
@@ -130,6 +140,12 @@ void OutboxRelay::setBackendPid(int session, int pid)
 {
     std::lock_guard lock(m_mutex);
     m_backendPids[session] = pid;
+}
+
+void OutboxRelay::setDestination(int index, const QString& destination)
+{
+    std::lock_guard lock(m_mutex);
+    m_destinations[index] = destination;
 }
 
 void OutboxRelay::notePause(const std::optional<RelayPause>& pause)
@@ -165,7 +181,10 @@ void OutboxRelay::workerLoop(int index)
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
     RetryDelay retry;
     bool saidWaiting = false; // --once: that due rows wait for others' rows, said once per run
+    // To tell a failure of the sink that belongs to an outage already reported and ended from a new outage.
+    SinkHistory sinkHistory { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
     for (;;) {
+        bool sinkConnected = false;
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
             session.compileNothing();
@@ -177,8 +196,12 @@ void OutboxRelay::workerLoop(int index)
             setBackendPid(index, session.backendPid());
             m_peers.database().reportUp();
             const std::unique_ptr<MessageSink> sink = m_sinks();
+            // Connected, but not yet available again: that takes a publish (or nothing to publish), since a node of a
+            // cluster may take a connection and not confirm publishes (a quorum queue's leader lost, not yet replaced).
             sink->ensureReachable();
-            m_peers.broker().reportUp();
+            sinkConnected = true;
+            sinkHistory.connectedAt = std::chrono::steady_clock::now();
+            setDestination(index, sink->destination());
             RelayWorker worker(session, *sink, m_metrics, m_throughput, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
             bool foundWork = false; // since this worker last slept
@@ -203,6 +226,7 @@ void OutboxRelay::workerLoop(int index)
                     nextRescue.setRemainingTime(m_options.rescueIntervalMs);
                 }
                 const RelayBatchResult batch = worker.processBatch();
+                setDestination(index, sink->destination());
                 notePause(batch.relayPause);
                 if (batch.relayPause) {
                     // Not through the due watch: asleep there, the relay would have every writer notify it. --once
@@ -216,13 +240,15 @@ void OutboxRelay::workerLoop(int index)
                     waitingForHolders.invalidate();
                     recheckMs = OnceRecheckFirstMs;
                 }
-                // Only a batch that went through proves the database (and, with rows, the sink) works.
+                // Only a batch that went through proves the database and the sink work (with no rows, that the sink
+                // connected).
                 retry.reset();
                 m_peers.database().reportUp();
+                m_peers.broker().reportUp();
+                sinkHistory.workedAt = std::chrono::steady_clock::now(); // after its own report: not before that end
                 if (batch.published > 0)
                     noteRecovery();
                 if (batch.claimed > 0) {
-                    m_peers.broker().reportUp();
                     // Claim again at once, also after a partial batch: under load rows arrive while a batch
                     // publishes, and a worker that slept after every partial batch would have the due watch take
                     // its lock (and every committing writer NOTIFY) many times a second; measured with 16 clients
@@ -266,7 +292,16 @@ void OutboxRelay::workerLoop(int index)
             }
         } catch (const OutboxError& error) {
             setBackendPid(index, 0);
-            const bool leftover = !m_options.once && isLeftover(error);
+            setDestination(index, {});
+            // Judged once: the same failure again, on the next connection, is a new outage.
+            const bool leftover = !m_options.once && (isLeftover(error) || isLeftoverOfBroker(error, sinkHistory));
+            sinkHistory = { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
+            // Reconnect after the shortest delay for old news, and while the broker takes connections: its failure was
+            // then a publish's (confirms overdue), and each such attempt waits out the confirm timeout anyway. A
+            // cluster settling after the loss of a node leaves a new connection's publishes unconfirmed until its
+            // queues have new leaders; a growing delay would keep the relay away for long after they have.
+            if (leftover || (error.kind() == OutboxError::Kind::Broker && sinkConnected))
+                retry.reset();
             // --once stops at an outage, saying why; a deadlock or serialization failure is no outage and is
             // retried in either mode.
             const bool stops = m_options.once && error.kind() != OutboxError::Kind::Transient;
@@ -417,6 +452,11 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
             if (pid != 0)
                 beat.workerBackendPids.append(pid);
         }
+        for (const QString& destination : m_destinations) {
+            if (!destination.isEmpty() && !beat.publishingTo.contains(destination))
+                beat.publishingTo.append(destination);
+        }
+        beat.publishingTo.sort();
     }
     RelayRegistry registry(session);
     if (stopping) {
@@ -446,6 +486,7 @@ RelayTotals OutboxRelay::run()
         std::lock_guard lock(m_mutex);
         m_running = m_options.workers;
         m_backendPids.assign(m_options.workers + 1, 0);
+        m_destinations.assign(m_options.workers, QString());
     }
     std::vector<std::thread> threads;
     threads.reserve(m_options.workers);

@@ -13,6 +13,7 @@
 #include "relay/relaytally.h"
 
 #include <QElapsedTimer>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -68,6 +69,20 @@ private:
     // connection and finds it broken only at its next statement, after the database is back. True if the database
     // is up for the others and a new connection works (or another thread got through meanwhile).
     bool isLeftover(const OutboxError& error) const;
+    // What a worker knows of its sink's connection.
+    struct SinkHistory {
+        std::chrono::steady_clock::time_point connectedAt; // when the worker last connected it
+        std::chrono::steady_clock::time_point workedAt; // when it last published, or connected with nothing due
+    };
+    // How long after the sink is available again a connection opened before then may still fail as part of that
+    // outage: a cluster settling after the loss of a node.
+    static constexpr std::chrono::seconds SinkSettlingTime { 10 };
+    // The same for the sink: whether `error` is a broker connection's failure that belongs to an outage already
+    // reported and ended. Either the connection had not worked since before that outage ended (each worker has a
+    // connection of its own and may find it broken only at its next publish, after another worker reconnected), or it
+    // was opened before then and fails while the cluster settles (a node that took a connection during the outage
+    // may not confirm its publishes: a quorum queue's leader lost, the channel waiting for it).
+    bool isLeftoverOfBroker(const OutboxError& error, const SinkHistory& sink) const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
     // Whether the relay is failing (latched from an interval of failed publishes until one succeeds), for how long,
@@ -75,6 +90,8 @@ private:
     void judgeHealth(RelayHeartbeat& beat);
     // `session` is a worker's index, or options.workers for the due watch.
     void setBackendPid(int session, int pid);
+    // Where worker `index`'s sink publishes now (MessageSink::destination()); empty while it is not connected.
+    void setDestination(int index, const QString& destination);
     // What a worker's claim said of a pause of the relay's name: a change is logged once and heartbeat at once.
     void notePause(const std::optional<RelayPause>& pause);
     // A worker published: a relay judged failing heartbeats at once, so that the registry, the console's fleet and
@@ -100,6 +117,7 @@ private:
     QString m_lastProblem;
     QElapsedTimer m_lastProblemAge;
     std::vector<int> m_backendPids; // the workers' sessions and the due watch's; 0 while one has none
+    std::vector<QString> m_destinations; // by worker
     QElapsedTimer m_failingFor; // valid while the last heartbeat judged the relay failing
     QString m_failingProblem;
     std::optional<RelayPause> m_pause; // as the latest claim found it

@@ -37,6 +37,8 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
     const QVariant lastError = beat.lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : beat.lastError;
     const QVariant failingForMs
         = beat.failingForMs ? QVariant(*beat.failingForMs) : QVariant(QMetaType::fromType<qlonglong>());
+    const QVariant publishingTo = beat.publishingTo.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                                              : beat.publishingTo.join(QStringLiteral(", "));
     QSqlQuery& q = m_session.exec(
         QStringLiteral("UPDATE relay_nodes SET last_seen = now(), stopped_at = CASE WHEN ?::boolean THEN now() END, "
                        "sink_up = ?, published = ?, failed = ?, dead = ?, rescued = ?, fenced = ?, publish_rate = ?, "
@@ -47,12 +49,13 @@ bool RelayRegistry::update(qint64 id, const RelayHeartbeat& beat, bool stopping)
                        "ELSE coalesce(failing_since, now() - ?::bigint * interval '1 millisecond') END, "
                        "backend_pids = CASE WHEN ?::boolean THEN pg_backend_pid() || ?::integer[] ELSE '{}' END, "
                        "paused_since = CASE WHEN ?::boolean THEN coalesce(paused_since, now()) END, "
+                       "publishing_to = ?, "
                        // Alive after all (its sessions were ended, not its process): no longer gone.
                        "gone_at = NULL "
                        "WHERE id = ? AND stopped_at IS NULL"),
         { stopping, beat.sinkUp, t.published, t.failed, t.dead, t.rescued, t.fenced, beat.publishRate, lastError,
             lastError, beat.lastErrorAgeMs, failingForMs, failingForMs, sessionsAreOwn(),
-            SqlValues::bigintArray(beat.workerBackendPids), beat.paused, id },
+            SqlValues::bigintArray(beat.workerBackendPids), beat.paused, publishingTo, id },
         QStringLiteral("sending the relay's heartbeat"));
     return q.numRowsAffected() == 1;
 }

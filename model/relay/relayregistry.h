@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 class DbSession;
@@ -34,6 +35,7 @@ struct RelayHeartbeat {
     std::optional<qint64> failingForMs;
     QList<qint64> workerBackendPids; // the workers' sessions' server processes; the heartbeat adds its own
     bool paused = false; // the relay honours a pause of its name (the registry keeps since when)
+    QStringList publishingTo; // the broker nodes its workers are connected to (MessageSink::destination())
 };
 
 // The relay's side of the registry (relay_nodes, migration 0004): register, heartbeat, sign off. Each is one

@@ -3019,6 +3019,10 @@ lease %2, heartbeat every %3</source>
         <translation>%1
 lease %2, heartbeat every %3</translation>
     </message>
+    <message>
+        <source>on %1 of %2</source>
+        <translation>on %1 of %2</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>

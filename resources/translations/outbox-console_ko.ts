@@ -2969,6 +2969,10 @@ lease %2, heartbeat every %3</source>
         <translation>%1
 리스 %2, 하트비트 주기 %3</translation>
     </message>
+    <message>
+        <source>on %1 of %2</source>
+        <translation>%1 노드 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>RequeueFollowUp</name>

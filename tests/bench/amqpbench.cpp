@@ -58,7 +58,7 @@ int main(int argc, char** argv)
     DbSession admin(settings, QStringLiteral("bench-admin"));
     SchemaMigrator(admin).migrate();
 
-    AmqpConnection broker(endpoint, 10'000);
+    AmqpConnection broker(endpoint, 0, 10'000);
     broker.declareExchange();
     broker.declareQueue(QStringLiteral("outbox-bench"));
     broker.bindQueue(QStringLiteral("outbox-bench"), endpoint.exchange, QStringLiteral("#"));

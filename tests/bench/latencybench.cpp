@@ -236,7 +236,7 @@ Latency brokerLatency(const AmqpEndpoint& endpoint, int rate, int seconds)
     std::vector<std::vector<double>> fromDue(static_cast<size_t>(threads));
     const QByteArray exchange = endpoint.exchange.toUtf8();
     const double published = paced(threads, rate, seconds, [&](int t) -> PacedOperation {
-        auto connection = std::make_shared<AmqpConnection>(endpoint, endpoint.confirmTimeoutMs);
+        auto connection = std::make_shared<AmqpConnection>(endpoint, 0, endpoint.confirmTimeoutMs);
         connection->declareExchange();
         amqp_confirm_select(connection->state(), AmqpConnection::Channel);
         connection->checkReply(QStringLiteral("switching the channel to publisher confirms"));
@@ -297,7 +297,7 @@ Latency brokerLatency(const AmqpEndpoint& endpoint, int rate, int seconds)
 // connection meanwhile (the broker tests close every connection of the node).
 void onBroker(const AmqpEndpoint& endpoint, const std::function<void(AmqpConnection&)>& work)
 {
-    AmqpConnection connection(endpoint, 10'000);
+    AmqpConnection connection(endpoint, 0, 10'000);
     work(connection);
 }
 

@@ -56,7 +56,7 @@ private:
     // A durable queue bound to a topic exchange with "#": every message published to the exchange lands in it.
     void bindQueue(const QString& exchange, const QString& queue)
     {
-        AmqpConnection connection(endpoint(exchange), 10'000);
+        AmqpConnection connection(endpoint(exchange), 0, 10'000);
         connection.declareExchange();
         connection.declareQueue(queue);
         connection.bindQueue(queue, exchange, QStringLiteral("#"));
@@ -64,7 +64,7 @@ private:
 
     qint64 messagesIn(const QString& queue)
     {
-        AmqpConnection connection(m_broker, 10'000);
+        AmqpConnection connection(m_broker, 0, 10'000);
         const QByteArray name = queue.toUtf8();
         const amqp_queue_declare_ok_t* ok = amqp_queue_declare(
             connection.state(), AmqpConnection::Channel, AmqpConnection::bytes(name), 1, 0, 0, 0, amqp_empty_table);
@@ -178,7 +178,7 @@ private slots:
             "RabbitMQ, or point it at a broker, e.g. amqp://guest:guest@127.0.0.1:5672/");
         m_broker = AmqpEndpoint::parse(m_uri);
         try {
-            AmqpConnection probe(m_broker, 10'000);
+            AmqpConnection probe(m_broker, 0, 10'000);
         } catch (const OutboxError& error) {
             QFAIL(qPrintable(QStringLiteral("no broker at OUTBOX_TEST_AMQP_URI: %1").arg(error.message())));
         }
@@ -404,7 +404,7 @@ private slots:
     {
         seedOrders(5);
         AmqpEndpoint unreachable = m_broker;
-        unreachable.port = 1; // nothing listens there: connection refused
+        unreachable.nodes.first().port = 1; // nothing listens there: connection refused
         RelayOptions options = relayOptions();
         options.once = false;
         options.idlePollMs = 50;
@@ -501,8 +501,8 @@ private slots:
         const ProcessTesting::Run cli
             = outboxctl({ QStringLiteral("relay"), QStringLiteral("--once"), QStringLiteral("--sink"),
                 QStringLiteral("amqp://%1:not-the-password@%2:%3/?exchange=e")
-                    .arg(wrong.user, wrong.host)
-                    .arg(wrong.port) });
+                    .arg(wrong.user, wrong.nodes.first().host)
+                    .arg(wrong.nodes.first().port) });
         QCOMPARE(cli.exitCode, 10);
         QVERIFY2(cli.err.contains("ACCESS_REFUSED"), cli.err.constData());
         QVERIFY2(!cli.err.contains("not-the-password"), cli.err.constData());

@@ -21,6 +21,7 @@
 #include <QSqlQuery>
 #include <QSysInfo>
 #include <QTest>
+#include <atomic>
 #include <mutex>
 #include <optional>
 
@@ -128,6 +129,44 @@ private slots:
         QVERIFY(stopped.stoppedAt.isValid());
         QCOMPARE(stopped.published, 60LL);
         QCOMPARE(stopped.id, alive.id);
+    }
+
+    // Each worker's sink says where it publishes (a broker node): the heartbeat carries the nodes of all of them, each
+    // once, for the fleet view and `outboxctl relays`; a stopped relay publishes nowhere.
+    void aRelaySaysWhereItPublishes()
+    {
+        // Worker sinks on two nodes, each node twice.
+        class NodeSink final : public MessageSink {
+        public:
+            explicit NodeSink(QString node)
+                : m_node(std::move(node))
+            { }
+            QList<PublishResult> publish(const QList<OutboxMessage>& batch) final override
+            {
+                QList<PublishResult> results;
+                for (const OutboxMessage& message : batch)
+                    results.append({ message.id, true, {} });
+                return results;
+            }
+            QString destination() const final override { return m_node; }
+
+        private:
+            QString m_node;
+        };
+        auto made = std::make_shared<std::atomic<int>>(0);
+        const MessageSinkFactory sinks = [made] {
+            return std::make_unique<NodeSink>(
+                made->fetch_add(1) % 2 == 0 ? QStringLiteral("mq2:5672") : QStringLiteral("mq1:5672"));
+        };
+        RelayOptions relayOptions = options(QStringLiteral("reg-nodes"));
+        relayOptions.workers = 4;
+        OutboxRelay relay(db().settings(), sinks, relayOptions);
+        RunningRelay running(relay);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            node(QStringLiteral("reg-nodes")) ? node(QStringLiteral("reg-nodes"))->publishingTo : QString(),
+            QStringLiteral("mq1:5672, mq2:5672"), 10'000);
+        running.stop();
+        QCOMPARE(node(QStringLiteral("reg-nodes"))->publishingTo, QString());
     }
 
     // With its heartbeat a relay folds the failure-group sizes' delta rows (one per failure) into one row per group

@@ -46,6 +46,21 @@ public:
         return { QStringLiteral("ip"), QStringLiteral("netns"), QStringLiteral("exec"), namespaceName(host) };
     }
 
+    // Runs a program on `host` as a machine of its own would: as `user`, and as the first process of a PID namespace
+    // of its own (with its own /proc), so that every process it starts dies with it; and the namespace's `unshare`
+    // dies with this process. Put it before the program and its arguments: ip netns exec, setpriv and unshare each
+    // exec the next (the pid stays unshare's, and killing it takes the whole namespace); the second setpriv asks for
+    // the death signal again after it changed the user, which clears the one --kill-child set.
+    QStringList machineLauncher(int host, const QString& user) const
+    {
+        return launcher(host)
+            + QStringList { QStringLiteral("setpriv"), QStringLiteral("--pdeathsig"), QStringLiteral("KILL"),
+                  QStringLiteral("unshare"), QStringLiteral("--pid"), QStringLiteral("--fork"),
+                  QStringLiteral("--mount-proc"), QStringLiteral("--kill-child"), QStringLiteral("setpriv"),
+                  QStringLiteral("--pdeathsig"), QStringLiteral("KILL"), QStringLiteral("--reuid=") + user,
+                  QStringLiteral("--regid=") + user, QStringLiteral("--init-groups") };
+    }
+
     // A second link to `host`, of its own (a management network): what cut() does not touch, for a test that talks
     // to a server on `host` while that host's other link is cut. Returns the host's address on it, or an empty
     // string (see problem()).

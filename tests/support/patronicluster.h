@@ -214,17 +214,10 @@ public:
                  QStringLiteral("PGPASSWORD"), QStringLiteral("PGDATABASE") })
             environment.remove(libpq); // the test cluster's, which Patroni's own connections must not pick up
         patroni->setProcessEnvironment(environment);
-        // ip netns exec, setpriv and unshare each exec the next (the pid stays unshare's); unshare forks Patroni
-        // into the new namespace, with a /proc of its own, in which Patroni finds its PostgreSQL by pid. The second
-        // setpriv asks for the death signal again after it changed the user, which clears the one --kill-child set.
-        patroni->start(QStringLiteral("ip"),
-            m_network.launcher(member).mid(1)
-                + QStringList { QStringLiteral("setpriv"), QStringLiteral("--pdeathsig"), QStringLiteral("KILL"),
-                    QStringLiteral("unshare"), QStringLiteral("--pid"), QStringLiteral("--fork"),
-                    QStringLiteral("--mount-proc"), QStringLiteral("--kill-child"), QStringLiteral("setpriv"),
-                    QStringLiteral("--pdeathsig"), QStringLiteral("KILL"), QStringLiteral("--reuid=postgres"),
-                    QStringLiteral("--regid=postgres"), QStringLiteral("--init-groups"), QStringLiteral("patroni"),
-                    configuration(member) });
+        // Patroni finds its PostgreSQL by pid in the namespace's own /proc.
+        const QStringList launcher = m_network.machineLauncher(member, QStringLiteral("postgres"));
+        patroni->start(
+            launcher.first(), launcher.mid(1) + QStringList { QStringLiteral("patroni"), configuration(member) });
         if (!patroni->waitForStarted())
             return QStringLiteral("patroni %1 did not start: %2").arg(name(member), patroni->errorString());
         m_patroni[size_t(member - 1)] = std::move(patroni);

@@ -78,7 +78,7 @@ private slots:
         {
             AmqpEndpoint endpoint = AmqpEndpoint::parse(m_uri);
             endpoint.exchange = exchange;
-            AmqpConnection connection(endpoint, 10'000);
+            AmqpConnection connection(endpoint, 0, 10'000);
             connection.declareExchange();
             connection.declareQueue(queue);
             connection.bindQueue(queue, exchange, QStringLiteral("#"));

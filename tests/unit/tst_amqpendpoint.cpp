@@ -46,8 +46,9 @@ private slots:
     {
         QFETCH(QString, uri);
         const AmqpEndpoint endpoint = AmqpEndpoint::parse(uri);
-        QTEST(endpoint.host, "host");
-        QTEST(endpoint.port, "port");
+        QCOMPARE(endpoint.nodes.size(), 1);
+        QTEST(endpoint.nodes.first().host, "host");
+        QTEST(endpoint.nodes.first().port, "port");
         QTEST(endpoint.user, "user");
         QTEST(endpoint.password, "password");
         QTEST(endpoint.vhost, "vhost");
@@ -55,6 +56,41 @@ private slots:
         QTEST(endpoint.exchangeType, "type");
         QTEST(endpoint.declareExchange, "declare");
         QVERIFY(!endpoint.display().contains(QLatin1String("s@cret")));
+    }
+
+    // A cluster's nodes, as in a multi-host PostgreSQL connection string: each with its port or the default one, the
+    // user info and the rest of the URI the whole cluster's, and the password hidden wherever the URI is shown.
+    void readsTheNodesOfACluster_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QStringList>("nodes");
+        QTest::addColumn<QString>("display");
+        QTest::newRow("three") << QStringLiteral("amqp://app:hunter2@mq1:5673,mq2,10.0.0.3:5675/prod?exchange=e")
+                               << QStringList { QStringLiteral("mq1:5673"), QStringLiteral("mq2:5672"),
+                                      QStringLiteral("10.0.0.3:5675") }
+                               << QStringLiteral("amqp://app@mq1:5673,mq2:5672,10.0.0.3:5675/prod?exchange=e");
+        QTest::newRow("ipv6") << QStringLiteral("amqp://[::1]:5673,[fe80::1]/?exchange=e")
+                              << QStringList { QStringLiteral("[::1]:5673"), QStringLiteral("[fe80::1]:5672") }
+                              << QStringLiteral("amqp://guest@[::1]:5673,[fe80::1]:5672/%2F?exchange=e");
+        QTest::newRow("one") << QStringLiteral("amqp://h:1?exchange=e") << QStringList { QStringLiteral("h:1") }
+                             << QStringLiteral("amqp://guest@h:1/%2F?exchange=e");
+    }
+    void readsTheNodesOfACluster()
+    {
+        QFETCH(QString, uri);
+        QFETCH(QStringList, nodes);
+        const AmqpEndpoint endpoint = AmqpEndpoint::parse(uri);
+        QStringList parsed;
+        for (const AmqpNode& node : endpoint.nodes)
+            parsed.append(node.display());
+        QCOMPARE(parsed, nodes);
+        QTEST(endpoint.display(), "display");
+        // Several nodes wait less for confirms by default: another node can take the batch.
+        QCOMPARE(endpoint.confirmTimeoutMs, nodes.size() > 1 ? AmqpEndpoint::ClusterConfirmTimeoutMs : 15'000);
+        QCOMPARE(AmqpEndpoint::parse(uri + QStringLiteral("&confirm_timeout_ms=9000")).confirmTimeoutMs, 9'000);
+        QVERIFY(!AmqpEndpoint::redacted(uri).contains(QLatin1String("hunter2")));
+        QCOMPARE(endpoint.display(nodes.size() - 1).contains(nodes.last()), true);
+        QCOMPARE(endpoint.display(nodes.size() - 1).contains(QLatin1Char(',')), false);
     }
 
     void refusesBadUris_data()
@@ -71,6 +107,16 @@ private slots:
         QTest::newRow("port") << QStringLiteral("amqp://h:0/") << QStringLiteral("port");
         QTest::newRow("malformed") << QStringLiteral("amqp://u:hunter2@h:99999/?exchange=e")
                                    << QStringLiteral("malformed URI");
+        QTest::newRow("second node's port")
+            << QStringLiteral("amqp://u:hunter2@h1:5672,h2:99999/?exchange=e") << QStringLiteral("malformed URI");
+        QTest::newRow("second node's port 0")
+            << QStringLiteral("amqp://u:hunter2@h1,h2:0/") << QStringLiteral("port must be from 1 to 65535");
+        QTest::newRow("stray comma") << QStringLiteral("amqp://u:hunter2@h1,,h2/") << QStringLiteral("stray comma");
+        QTest::newRow("trailing comma") << QStringLiteral("amqp://u:hunter2@h1,/") << QStringLiteral("stray comma");
+        QTest::newRow("node twice") << QStringLiteral("amqp://u:hunter2@h1:5672,h1/")
+                                    << QStringLiteral("h1:5672 is named twice");
+        QTest::newRow("queue type") << QStringLiteral("amqp://h/?queue_type=stream")
+                                    << QStringLiteral("queue_type must be classic or quorum");
     }
     void refusesBadUris()
     {

@@ -85,9 +85,20 @@ QString RelayFleetModel::hostText(const RelayNode& node)
     return tr("%1 (pid %2)").arg(node.host).arg(node.pid);
 }
 
+// Where it publishes now, when its sink names a node (a broker's): the node alone, since a cluster's list of nodes is
+// long and a narrow column cuts it short; the tooltip says which sink it is.
 QString RelayFleetModel::sinkText(const RelayNode& node)
 {
-    return node.sinkUp ? node.sink : tr("%1 (unreachable)").arg(node.sink);
+    if (!node.sinkUp)
+        return tr("%1 (unreachable)").arg(node.sink);
+    return node.publishingTo.isEmpty() ? node.sink : node.publishingTo;
+}
+
+QString RelayFleetModel::sinkToolTip(const RelayNode& node)
+{
+    if (!node.sinkUp || node.publishingTo.isEmpty())
+        return sinkText(node);
+    return tr("on %1 of %2").arg(node.publishingTo, node.sink);
 }
 
 // A current error says since when; a resolved one is marked as past, with how long ago it was.
@@ -151,7 +162,7 @@ QVariant RelayFleetModel::data(const QModelIndex& index, int role) const
             return tr("%1\nlease %2, heartbeat every %3")
                 .arg(node.version, TimeFormatter::duration(node.leaseMs), TimeFormatter::duration(node.heartbeatMs));
         case Sink:
-            return sinkText(node);
+            return sinkToolTip(node);
         case LastSeen:
             return tr("Its last heartbeat: %1").arg(TimeFormatter::exact(node.lastSeen));
         case LastError:

@@ -39,6 +39,7 @@ public:
 private:
     static QString hostText(const RelayNode& node);
     static QString sinkText(const RelayNode& node);
+    static QString sinkToolTip(const RelayNode& node);
     QString lastErrorText(const RelayNode& node) const;
 
     QDateTime m_serverNow;

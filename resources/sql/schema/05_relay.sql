@@ -52,13 +52,17 @@ CREATE TABLE relay_nodes (
     counted_until  timestamptz,
     -- Every running relay records with its heartbeat the relays it finds gone (RelayRegistry::markGone); a heartbeat
     -- of the relay itself (its sessions were ended, not its process) clears it.
-    gone_at        timestamptz
+    gone_at        timestamptz,
+    publishing_to  text
 );
 COMMENT ON COLUMN relay_nodes.failing_since IS
     'Since when the relay is failing: its sink unreachable, or publishes failed and none has succeeded since (the '
     'relay latches it at its heartbeats); NULL otherwise.';
 COMMENT ON COLUMN relay_nodes.gone_at IS
     'When a running relay found this one gone (its sessions closed: its process died); NULL otherwise.';
+COMMENT ON COLUMN relay_nodes.publishing_to IS
+    'The broker nodes (host:port, comma-separated) the relay''s workers were connected to at its last heartbeat; '
+    'NULL while none is, or for a sink without nodes.';
 -- The fleet view and `outboxctl relays` list the most recently seen relays; the purge walks the oldest.
 CREATE INDEX relay_nodes_last_seen_idx ON relay_nodes (last_seen);
 
