@@ -3,8 +3,9 @@
 
 #include "broker/amqpendpoint.h"
 
-#include <atomic>
+#include <QList>
 #include <memory>
+#include <mutex>
 
 class AmqpConnection;
 
@@ -18,19 +19,27 @@ public:
 
     const AmqpEndpoint& endpoint() const { return m_endpoint; }
 
-    // A connection to the first node that takes it, starting with the one that last worked, each node within
-    // `timeoutMs` (at most NodeConnectTimeoutMs when there is another to try). Throws OutboxError(Broker) with
-    // every node's reason when none does.
+    // A connection to the first node that takes it, starting with the one that last worked. Each node but the last
+    // tried gets at most NodeConnectTimeoutMs to accept the connection and the login; the connection's calls are then
+    // bounded by `timeoutMs`. Throws OutboxError(Broker) with every node's reason when none takes it.
     std::unique_ptr<AmqpConnection> connect(int timeoutMs, int heartbeatSeconds = 0);
 
-    // A connection to `node` failed after it was opened: the next connect() tries the others first.
+    // A connection to `node` failed: the next connect() tries the others first.
     void noteLost(qsizetype node);
+    // A new connection to `node` took publishes and confirmed none in time. Once is no verdict on the node: in a
+    // cluster settling after the loss of another node (a quorum queue's leader lost and not yet replaced) any node
+    // does that, and rotating would only bring the lost node's turn sooner. Twice in a row, the node is lost.
+    void noteUnconfirmed(qsizetype node);
+    // A publish on a connection to `node` was confirmed (or refused): the node answers.
+    void noteConfirmed(qsizetype node);
 
-    // How long one node of several may take to accept a connection and a login before the next is tried: far more
-    // than a live node needs, and a node whose link is cut never answers.
-    static constexpr int NodeConnectTimeoutMs = 3'000;
+    static constexpr int NodeConnectTimeoutMs = 3'000; // far more than a live node needs; a cut one never answers
 
 private:
-    AmqpEndpoint m_endpoint;
-    std::atomic<qsizetype> m_preferred { 0 };
+    void moveOnFrom(qsizetype node); // with m_mutex held
+
+    const AmqpEndpoint m_endpoint;
+    std::mutex m_mutex;
+    qsizetype m_preferred = 0;
+    QList<int> m_unconfirmed; // by node: new connections in a row that confirmed nothing
 };

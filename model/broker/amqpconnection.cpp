@@ -15,7 +15,8 @@ static timeval toTimeval(int ms)
     return timeval { ms / 1000, (ms % 1000) * 1000L };
 }
 
-AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds)
+AmqpConnection::AmqpConnection(
+    AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds, int connectTimeoutMs)
     : m_endpoint(std::move(endpoint))
     , m_node(node)
     , m_state(amqp_new_connection())
@@ -23,18 +24,19 @@ AmqpConnection::AmqpConnection(AmqpEndpoint endpoint, qsizetype node, int timeou
     if (!m_state)
         throw OutboxError(OutboxError::Kind::Broker, QStringLiteral("cannot allocate an AMQP connection"));
     try {
-        open(timeoutMs, heartbeatSeconds);
+        open(timeoutMs, heartbeatSeconds, connectTimeoutMs > 0 ? connectTimeoutMs : timeoutMs);
     } catch (...) {
         amqp_destroy_connection(m_state); // the destructor does not run for a constructor that throws
         throw;
     }
 }
 
-void AmqpConnection::open(int timeoutMs, int heartbeatSeconds)
+void AmqpConnection::open(int timeoutMs, int heartbeatSeconds, int connectTimeoutMs)
 {
-    const timeval timeout = toTimeval(timeoutMs);
+    const timeval timeout = toTimeval(connectTimeoutMs);
+    const timeval rpcTimeout = toTimeval(timeoutMs);
     amqp_set_handshake_timeout(m_state, &timeout);
-    amqp_set_rpc_timeout(m_state, &timeout);
+    amqp_set_rpc_timeout(m_state, &rpcTimeout);
     amqp_socket_t* socket = amqp_tcp_socket_new(m_state);
     if (!socket)
         fail(QStringLiteral("creating a socket"), QStringLiteral("out of memory"));

@@ -18,7 +18,9 @@ public:
     // Connects, logs in and opens the channel, each step bounded by `timeoutMs`. With `heartbeatSeconds` the
     // broker and the library check the connection both ways; only for owners that call into the library at
     // least that often (a consumer polling for deliveries), since rabbitmq-c sends heartbeats from its calls.
-    AmqpConnection(AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds = 0);
+    // `connectTimeoutMs` (if not 0) bounds the connect and the login instead.
+    AmqpConnection(
+        AmqpEndpoint endpoint, qsizetype node, int timeoutMs, int heartbeatSeconds = 0, int connectTimeoutMs = 0);
     ~AmqpConnection();
 
     amqp_connection_state_t state() const { return m_state; }
@@ -56,7 +58,7 @@ public:
     [[noreturn]] void fail(const QString& doing, const QString& reason);
 
 private:
-    void open(int timeoutMs, int heartbeatSeconds);
+    void open(int timeoutMs, int heartbeatSeconds, int connectTimeoutMs);
     static QString describeClose(const amqp_method_t& method);
 
     AmqpEndpoint m_endpoint;

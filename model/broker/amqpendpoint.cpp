@@ -54,7 +54,7 @@ static AmqpNode parseNode(const QString& text)
 
 AmqpEndpoint AmqpEndpoint::parse(const QString& uri)
 {
-    if (!uri.startsWith(QLatin1String("amqp://")))
+    if (!uri.startsWith(QLatin1String("amqp://"), Qt::CaseInsensitive))
         throw badUri(QStringLiteral("the scheme must be amqp:// (TLS is not supported)"));
     // A cluster's nodes are a comma-separated list, which QUrl does not take for a host: the URI is read with its
     // first node, and each node is checked by itself.
@@ -144,15 +144,16 @@ QString AmqpEndpoint::display(const QList<AmqpNode>& shown) const
 
 QString AmqpEndpoint::redacted(const QString& uri)
 {
-    // By hand rather than through QUrl, which takes no list of hosts.
-    if (!uri.contains(QLatin1String("://")))
+    // By hand rather than through QUrl, which takes no list of hosts; and for a URI that may not parse, so on the safe
+    // side: the password runs from the first ':' after the scheme to the last '@' (a raw '@', '/', '?' or '#' in the
+    // password must not end it early). A ':' of a port before an '@' in the path or query masks more than the
+    // password, never less.
+    const qsizetype start = uri.indexOf(QLatin1String("://"));
+    if (start < 0)
         return uri;
-    const auto [start, end] = authorityOf(uri);
-    const qsizetype at = uri.lastIndexOf(QLatin1Char('@'), end - 1);
-    if (at < start)
-        return uri;
-    const qsizetype colon = uri.indexOf(QLatin1Char(':'), start);
-    if (colon < 0 || colon > at || colon + 1 == at)
+    const qsizetype at = uri.lastIndexOf(QLatin1Char('@'));
+    const qsizetype colon = uri.indexOf(QLatin1Char(':'), start + 3);
+    if (at < 0 || colon < 0 || colon > at || colon + 1 == at)
         return uri;
     return uri.left(colon + 1) + QStringLiteral("***") + uri.mid(at);
 }

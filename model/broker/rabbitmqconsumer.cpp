@@ -13,7 +13,7 @@ static constexpr int ConnectTimeoutMs = 10'000;
 // The consumer calls into the library every poll, so heartbeats can find a connection that died silently.
 static constexpr int HeartbeatSeconds = 30;
 
-template<typename Step> auto RabbitMqConsumer::guarded(Step step)
+template<typename Step> auto RabbitMqConsumer::blamingNodeOnFailure(Step step)
 {
     try {
         return step();
@@ -31,7 +31,7 @@ RabbitMqConsumer::RabbitMqConsumer(std::shared_ptr<AmqpCluster> cluster, const O
     : m_cluster(std::move(cluster))
     , m_connection(m_cluster->connect(ConnectTimeoutMs, HeartbeatSeconds))
 {
-    guarded([&] { subscribe(options); });
+    blamingNodeOnFailure([&] { subscribe(options); });
 }
 
 QString RabbitMqConsumer::node() const
@@ -64,7 +64,7 @@ static QString text(amqp_bytes_t bytes)
 
 std::optional<AmqpDelivery> RabbitMqConsumer::next(int timeoutMs)
 {
-    return guarded([&] { return receive(timeoutMs); });
+    return blamingNodeOnFailure([&] { return receive(timeoutMs); });
 }
 
 std::optional<AmqpDelivery> RabbitMqConsumer::receive(int timeoutMs)
@@ -106,7 +106,7 @@ std::optional<AmqpDelivery> RabbitMqConsumer::receive(int timeoutMs)
 
 void RabbitMqConsumer::ack(quint64 deliveryTag)
 {
-    guarded([&] {
+    blamingNodeOnFailure([&] {
         m_connection->checkStatus(amqp_basic_ack(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
             QStringLiteral("acknowledging a message"));
     });
@@ -114,7 +114,7 @@ void RabbitMqConsumer::ack(quint64 deliveryTag)
 
 void RabbitMqConsumer::reject(quint64 deliveryTag)
 {
-    guarded([&] {
+    blamingNodeOnFailure([&] {
         m_connection->checkStatus(amqp_basic_reject(m_connection->state(), AmqpConnection::Channel, deliveryTag, 0),
             QStringLiteral("rejecting a message"));
     });

@@ -53,7 +53,7 @@ public:
 
 private:
     // Runs `step` on the connection; a failure tells the cluster that this node let the consumer down.
-    template<typename Step> auto guarded(Step step);
+    template<typename Step> auto blamingNodeOnFailure(Step step);
     void subscribe(const Options& options);
     std::optional<AmqpDelivery> receive(int timeoutMs);
 

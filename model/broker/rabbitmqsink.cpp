@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <amqp_framing.h>
 #include <map>
+#include <utility>
 
 // AMQP short strings (routing key, message id, type, header names) hold at most 255 bytes, and the properties
 // must fit in one frame (128 KiB as negotiated). Checked up front because rabbitmq-c may already have sent the
@@ -72,24 +73,29 @@ QString RabbitMqSink::destination() const
 
 void RabbitMqSink::dropConnection()
 {
-    // A new connection whose publishes were neither confirmed nor refused in time says little of its node: in a
-    // cluster settling after the loss of another node, a quorum queue's leader lost and not yet replaced, any node
-    // takes publishes and leaves them unconfirmed (RabbitMQ 3.10's channel does not send them again to the new
-    // leader). The next connection may be to the same node; rotating would only bring the lost node's turn sooner.
-    if (m_connection && (m_connectionSettled || !m_confirmsOverdue))
-        m_cluster->noteLost(m_connection->node());
+    if (m_connection) {
+        if (m_confirmsOverdue && !m_anyConfirmReceived)
+            m_cluster->noteUnconfirmed(m_connection->node());
+        else
+            m_cluster->noteLost(m_connection->node());
+    }
     m_connection.reset();
 }
 
 void RabbitMqSink::connect()
 {
-    auto connection = m_cluster->connect(m_cluster->endpoint().confirmTimeoutMs);
-    connection->declareExchange();
-    amqp_confirm_select(connection->state(), AmqpConnection::Channel);
-    connection->checkReply(QStringLiteral("switching the channel to publisher confirms"));
+    std::unique_ptr<AmqpConnection> connection = m_cluster->connect(m_cluster->endpoint().confirmTimeoutMs);
+    try {
+        connection->declareExchange();
+        amqp_confirm_select(connection->state(), AmqpConnection::Channel);
+        connection->checkReply(QStringLiteral("switching the channel to publisher confirms"));
+    } catch (const OutboxError&) {
+        m_cluster->noteLost(connection->node());
+        throw;
+    }
     m_connection = std::move(connection);
     m_lastDeliveryTag = 0;
-    m_connectionSettled = false;
+    m_anyConfirmReceived = false;
     m_confirmsOverdue = false;
 }
 
@@ -144,7 +150,8 @@ QList<PublishResult> RabbitMqSink::publishOn(AmqpConnection& connection, const Q
     // to the one named); an unroutable mandatory message comes back as basic.return before its ack.
     QHash<qint64, QString> refused;
     auto settle = [&](quint64 tag, bool multiple, bool acked) {
-        m_connectionSettled = true;
+        if (!std::exchange(m_anyConfirmReceived, true))
+            m_cluster->noteConfirmed(connection.node());
         auto it = multiple ? unconfirmed.begin() : unconfirmed.find(tag);
         while (it != unconfirmed.end() && it->first <= tag) {
             const qint64 id = it->second;

@@ -19,7 +19,8 @@ class AmqpConnection;
 // reached, or the connection breaks before every confirm arrived, publish() throws OutboxError(Broker): no
 // message is at fault, and the relay hands the batch back and reconnects with backoff. The connection is
 // opened on the first publish and after every such failure, to a node of the cluster (AmqpCluster: another one
-// than the node that failed, when there are several).
+// than the node that failed, when there are several; see AmqpCluster::noteUnconfirmed for a new connection whose
+// confirms are overdue).
 class RabbitMqSink final : public MessageSink {
     Q_DISABLE_COPY_MOVE(RabbitMqSink)
 public:
@@ -37,12 +38,12 @@ private:
     void connect();
     QList<PublishResult> publishOn(AmqpConnection& connection, const QList<OutboxMessage>& batch);
 
-    // Drops the connection after a failure on it, so that the next batch connects afresh, elsewhere first.
+    // Drops the connection after a failure on it, so that the next batch connects afresh, and tells the cluster.
     void dropConnection();
 
     std::shared_ptr<AmqpCluster> m_cluster;
     std::unique_ptr<AmqpConnection> m_connection;
     quint64 m_lastDeliveryTag = 0; // confirm-mode delivery tags count publishes on the channel from 1
-    bool m_connectionSettled = false; // the broker acked or nacked a publish on this connection
+    bool m_anyConfirmReceived = false; // the broker acked or nacked a publish on this connection
     bool m_confirmsOverdue = false; // the connection ends because confirms did not arrive in time
 };

@@ -15,6 +15,7 @@ void OutageTracker::reportDown(const QString& reason)
         std::lock_guard lock(m_mutex);
         if (m_up) {
             m_since.start();
+            m_downAt = std::chrono::steady_clock::now();
             // One arg() for all: a later arg() would replace the lowest %N left in the text, also one inside
             // `reason` (an AMQP URI's vhost "/" is written "%2F").
             line = QStringLiteral("%1 unavailable: %2; retrying with backoff (%3 s doubling to %4 s, with jitter)")
@@ -66,6 +67,12 @@ bool OutageTracker::recoveredSince(std::chrono::steady_clock::time_point instant
 {
     std::lock_guard lock(m_mutex);
     return m_recoveredAt && *m_recoveredAt > instant;
+}
+
+bool OutageTracker::wentDownAfter(std::chrono::steady_clock::time_point instant) const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_up && m_downAt > instant;
 }
 
 qint64 OutageTracker::downForMs() const

@@ -32,6 +32,9 @@ public:
     // Whether an outage ended after `instant`: a failure seen before then is old news, not a new outage (a thread
     // that failed, then spent seconds finding that a new connection fails too, while another got through).
     bool recoveredSince(std::chrono::steady_clock::time_point instant) const;
+    // Whether the peer is down, in an outage that began after `instant`: a connection opened before then proves
+    // nothing about it by working (it may not have noticed yet).
+    bool wentDownAfter(std::chrono::steady_clock::time_point instant) const;
 
 private:
     const QString m_peer;
@@ -39,6 +42,7 @@ private:
     mutable std::mutex m_mutex;
     bool m_up = true;
     std::optional<std::chrono::steady_clock::time_point> m_recoveredAt; // when the last outage ended
+    std::chrono::steady_clock::time_point m_downAt; // when the current (or last) outage began
     QString m_problem;
     QElapsedTimer m_since;
     QElapsedTimer m_lastLine;

@@ -116,7 +116,7 @@ bool OutboxRelay::isLeftover(const OutboxError& error) const
     }
 }
 
-bool OutboxRelay::isLeftoverOfBroker(const OutboxError& error, const SinkHistory& sink) const
+bool OutboxRelay::isLeftoverOfBroker(const OutboxError& error, const SinkConnectionTimes& sink) const
 {
     if (error.kind() != OutboxError::Kind::Broker || !m_peers.broker().isUp())
         return false;
@@ -181,10 +181,9 @@ void OutboxRelay::workerLoop(int index)
     const QString name = QStringLiteral("%1/w%2").arg(m_options.workerName).arg(index);
     RetryDelay retry;
     bool saidWaiting = false; // --once: that due rows wait for others' rows, said once per run
-    // To tell a failure of the sink that belongs to an outage already reported and ended from a new outage.
-    SinkHistory sinkHistory { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
+    SinkConnectionTimes sinkTimes { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
     for (;;) {
-        bool sinkConnected = false;
+        std::optional<std::chrono::steady_clock::time_point> sinkConnectedAt; // in this round
         try {
             DbSession session(m_settings, QStringLiteral("relay"));
             session.compileNothing();
@@ -199,8 +198,7 @@ void OutboxRelay::workerLoop(int index)
             // Connected, but not yet available again: that takes a publish (or nothing to publish), since a node of a
             // cluster may take a connection and not confirm publishes (a quorum queue's leader lost, not yet replaced).
             sink->ensureReachable();
-            sinkConnected = true;
-            sinkHistory.connectedAt = std::chrono::steady_clock::now();
+            sinkConnectedAt = sinkTimes.connectedAt = std::chrono::steady_clock::now();
             setDestination(index, sink->destination());
             RelayWorker worker(session, *sink, m_metrics, m_throughput, m_leases, m_tally, m_options, name);
             QDeadlineTimer nextRescue(0);
@@ -240,12 +238,15 @@ void OutboxRelay::workerLoop(int index)
                     waitingForHolders.invalidate();
                     recheckMs = OnceRecheckFirstMs;
                 }
-                // Only a batch that went through proves the database and the sink work (with no rows, that the sink
-                // connected).
+                // Only a batch that went through proves the database and the sink work: with rows, that they were
+                // published; with none, that the sink connected, if it did so after the broker's outage began (an
+                // older connection may not have noticed it yet).
                 retry.reset();
                 m_peers.database().reportUp();
-                m_peers.broker().reportUp();
-                sinkHistory.workedAt = std::chrono::steady_clock::now(); // after its own report: not before that end
+                if (batch.claimed > 0 || !m_peers.broker().wentDownAfter(sinkTimes.connectedAt)) {
+                    m_peers.broker().reportUp();
+                    sinkTimes.workedAt = std::chrono::steady_clock::now(); // after its own report: not before that end
+                }
                 if (batch.published > 0)
                     noteRecovery();
                 if (batch.claimed > 0) {
@@ -294,13 +295,17 @@ void OutboxRelay::workerLoop(int index)
             setBackendPid(index, 0);
             setDestination(index, {});
             // Judged once: the same failure again, on the next connection, is a new outage.
-            const bool leftover = !m_options.once && (isLeftover(error) || isLeftoverOfBroker(error, sinkHistory));
-            sinkHistory = { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
-            // Reconnect after the shortest delay for old news, and while the broker takes connections: its failure was
-            // then a publish's (confirms overdue), and each such attempt waits out the confirm timeout anyway. A
-            // cluster settling after the loss of a node leaves a new connection's publishes unconfirmed until its
-            // queues have new leaders; a growing delay would keep the relay away for long after they have.
-            if (leftover || (error.kind() == OutboxError::Kind::Broker && sinkConnected))
+            const bool leftover = !m_options.once && (isLeftover(error) || isLeftoverOfBroker(error, sinkTimes));
+            sinkTimes = { std::chrono::steady_clock::now(), std::chrono::steady_clock::now() };
+            // Reconnect after the shortest delay for old news, and after a broker connection that lived at least that
+            // long: the attempt spaced itself (a publish that waited out its confirm timeout). A cluster settling after
+            // the loss of a node leaves a new connection's publishes unconfirmed until its queues have new leaders; a
+            // growing delay would keep the relay away for long after they have. A connection that fails at once (a
+            // refused login, a channel closed at the first publish) backs off as ever.
+            const bool spacedItself = error.kind() == OutboxError::Kind::Broker && sinkConnectedAt
+                && std::chrono::steady_clock::now() - *sinkConnectedAt
+                    >= std::chrono::milliseconds(RetryDelay::FirstMs);
+            if (leftover || spacedItself)
                 retry.reset();
             // --once stops at an outage, saying why; a deadlock or serialization failure is no outage and is
             // retried in either mode.
@@ -453,8 +458,8 @@ void OutboxRelay::sendHeartbeat(DbSession& session, bool stopping)
                 beat.workerBackendPids.append(pid);
         }
         for (const QString& destination : m_destinations) {
-            if (!destination.isEmpty() && !beat.publishingTo.contains(destination))
-                beat.publishingTo.append(destination);
+            if (!stopping && !destination.isEmpty() && !beat.publishingTo.contains(destination))
+                beat.publishingTo.append(destination); // a stopped relay publishes nowhere
         }
         beat.publishingTo.sort();
     }

@@ -69,10 +69,12 @@ private:
     // connection and finds it broken only at its next statement, after the database is back. True if the database
     // is up for the others and a new connection works (or another thread got through meanwhile).
     bool isLeftover(const OutboxError& error) const;
-    // What a worker knows of its sink's connection.
-    struct SinkHistory {
-        std::chrono::steady_clock::time_point connectedAt; // when the worker last connected it
-        std::chrono::steady_clock::time_point workedAt; // when it last published, or connected with nothing due
+    // When a worker's sink last connected and last worked, to judge its failures.
+    struct SinkConnectionTimes {
+        std::chrono::steady_clock::time_point connectedAt;
+        // Its last batch: published, or nothing due on a connection that proves the broker available (see
+        // workerLoop).
+        std::chrono::steady_clock::time_point workedAt;
     };
     // How long after the sink is available again a connection opened before then may still fail as part of that
     // outage: a cluster settling after the loss of a node.
@@ -82,7 +84,7 @@ private:
     // connection of its own and may find it broken only at its next publish, after another worker reconnected), or it
     // was opened before then and fails while the cluster settles (a node that took a connection during the outage
     // may not confirm its publishes: a quorum queue's leader lost, the channel waiting for it).
-    bool isLeftoverOfBroker(const OutboxError& error, const SinkHistory& sink) const;
+    bool isLeftoverOfBroker(const OutboxError& error, const SinkConnectionTimes& sink) const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);
     // Whether the relay is failing (latched from an interval of failed publishes until one succeeds), for how long,

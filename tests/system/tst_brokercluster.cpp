@@ -55,10 +55,9 @@ class TestBrokerCluster final : public QObject {
         return text(QStringLiteral("SELECT publishing_to FROM relay_nodes WHERE stopped_at IS NULL"));
     }
 
-    // Its lines about the sink, for failure messages (QTest cuts long ones short).
     // Whether `holds`; if not, the relay's lines about its sink, one warning each (QTest cuts a long failure message
     // short), for the failure that follows.
-    static bool saysOrShows(RelayProcess& relay, bool holds)
+    static bool holdsElseShowSinkLines(RelayProcess& relay, bool holds)
     {
         if (holds)
             return true;
@@ -174,20 +173,26 @@ private slots:
                 qPrintable(publishingTo()), 10'000);
             qInfo("%s of the node the relay published to (%s): publishing resumed on %s after %.1f s", name,
                 qPrintable(m_broker->address(node)), qPrintable(publishingTo()), resumedMs / 1000.0);
-            QVERIFY2(saysOrShows(relay, resumedMs <= ResumeBoundMs), "publishing did not resume within 10 s");
+            QVERIFY2(
+                holdsElseShowSinkLines(relay, resumedMs <= ResumeBoundMs), "publishing did not resume within 10 s");
             // Said once, naming the node, and its end said too.
-            QVERIFY2(saysOrShows(relay,
+            QVERIFY2(holdsElseShowSinkLines(relay,
                          QTest::qWaitFor(
                              [&] { return relay.count("sink available again after ") > recoveriesBefore; }, 20'000)),
                 "the relay did not say that the sink is available again");
-            QVERIFY2(saysOrShows(relay,
+            QVERIFY2(holdsElseShowSinkLines(relay,
                          relay.count("sink unavailable: ") == outagesBefore + 1
                              && relay.count("sink available again after ") == recoveriesBefore + 1),
                 "the relay did not say the outage once");
+            // That one line names the lost node, and no other.
             const QByteArray log = relay.log();
-            QVERIFY2(saysOrShows(relay,
-                         log.mid(log.lastIndexOf("sink unavailable: ")).contains(m_broker->address(node).toUtf8())),
-                "the relay did not name the node it lost");
+            const qsizetype outage = log.lastIndexOf("sink unavailable: ");
+            const QByteArray outageLine = log.mid(outage, log.indexOf('\n', outage) - outage);
+            bool namesOnlyTheLostNode = true;
+            for (int other = 1; other <= Nodes; ++other)
+                namesOnlyTheLostNode
+                    = namesOnlyTheLostNode && outageLine.contains(m_broker->address(other).toUtf8()) == (other == node);
+            QVERIFY2(holdsElseShowSinkLines(relay, namesOnlyTheLostNode), "the relay did not name the node it lost");
 
             // The node comes back and rejoins, for the next fault.
             if (fault == Fault::Cut) {
@@ -206,6 +211,11 @@ private slots:
         QVERIFY2(writerProblem.isEmpty(), qPrintable(writerProblem));
         const qint64 rows = written.load();
         QTRY_VERIFY2_WITH_TIMEOUT(published() == rows, relay.story().constData(), 120'000);
+        // Nothing more said of the sink while the nodes rejoined and the rest drained: one outage per fault.
+        QVERIFY2(holdsElseShowSinkLines(relay,
+                     relay.count("sink unavailable: ") == faults.size()
+                         && relay.count("sink available again after ") == faults.size()),
+            "the relay said more than one outage per fault");
         QVERIFY2(relay.terminate(), relay.story().constData());
 
         // Every row is in the quorum queue; a row published but not confirmed before its node failed is there twice.

@@ -93,6 +93,28 @@ private slots:
         QCOMPARE(endpoint.display(nodes.size() - 1).contains(QLatin1Char(',')), false);
     }
 
+    // A URI that may not parse is shown with its password masked: also one with a raw '#', '?' or '/' in it.
+    void masksThePasswordOfAnyUri_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("plain") << QStringLiteral("amqp://u:hunter2@h:5672/v?exchange=e")
+                               << QStringLiteral("amqp://u:***@h:5672/v?exchange=e");
+        QTest::newRow("raw hash") << QStringLiteral("amqp://u:hun#ter2@h/") << QStringLiteral("amqp://u:***@h/");
+        QTest::newRow("raw slash and question mark") << QStringLiteral("amqp://u:hu/n?ter2@h1,h2/?exchange=e")
+                                                     << QStringLiteral("amqp://u:***@h1,h2/?exchange=e");
+        QTest::newRow("raw at") << QStringLiteral("amqp://u:hun@ter2@h/") << QStringLiteral("amqp://u:***@h/");
+        QTest::newRow("at in the query masks more")
+            << QStringLiteral("amqp://u:hunter2@h/?exchange=a@b") << QStringLiteral("amqp://u:***@b");
+        QTest::newRow("no password") << QStringLiteral("amqp://u@h:5672/") << QStringLiteral("amqp://u@h:5672/");
+        QTest::newRow("no user") << QStringLiteral("amqp://h:5672/") << QStringLiteral("amqp://h:5672/");
+    }
+    void masksThePasswordOfAnyUri()
+    {
+        QFETCH(QString, uri);
+        QTEST(AmqpEndpoint::redacted(uri), "shown");
+    }
+
     void refusesBadUris_data()
     {
         QTest::addColumn<QString>("uri");
