@@ -7,7 +7,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 PACKAGES=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev libqt6sql6-psql qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
-    postgresql postgresql-common libpq-dev librabbitmq-dev
+    postgresql postgresql-common libpq-dev librabbitmq-dev libnats-dev
     qt6-tools-dev qt6-l10n-tools qtkeychain-qt6-dev librsvg2-bin
 )
 

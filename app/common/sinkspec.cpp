@@ -2,6 +2,7 @@
 #include "common/sinkspec.h"
 
 #include "broker/amqpcluster.h"
+#include "broker/natsjetstreamsink.h"
 #include "broker/rabbitmqsink.h"
 #include "db/outboxerror.h"
 #include "relay/sinks/faultinjectingsink.h"
@@ -25,6 +26,16 @@ OutboxError badSpec(const QString& spec, const QString& why)
     return OutboxError(OutboxError::Kind::InvalidInput, QStringLiteral("invalid --sink '%1': %2").arg(spec, why));
 }
 
+// The endpoint `spec` names, or the reason it names none as a bad --sink.
+template<typename Endpoint> Endpoint endpointOf(const QString& spec)
+{
+    try {
+        return Endpoint::parse(spec);
+    } catch (const OutboxError& error) {
+        throw badSpec(SinkSpec::describe(spec), error.message());
+    }
+}
+
 } // namespace
 
 QString SinkSpec::describe(const QString& spec)
@@ -33,7 +44,10 @@ QString SinkSpec::describe(const QString& spec)
     const qsizetype next = spec.indexOf(QLatin1Char('>'));
     if (spec.startsWith(QLatin1String("fault:")) && next > 0)
         return spec.left(next + 1) + describe(spec.mid(next + 1));
-    return spec.startsWith(QLatin1String("amqp://")) ? AmqpEndpoint::redacted(spec) : spec;
+    return spec.startsWith(QLatin1String("amqp://"), Qt::CaseInsensitive)
+            || spec.startsWith(QLatin1String("nats://"), Qt::CaseInsensitive)
+        ? BrokerUri::redacted(spec)
+        : spec;
 }
 
 MessageSinkFactory SinkSpec::parse(const QString& spec)
@@ -78,19 +92,21 @@ MessageSinkFactory SinkSpec::parse(const QString& spec)
             return std::make_unique<FaultInjectingSink>(options, published, next ? next() : nullptr);
         };
     }
-    if (spec.startsWith(QLatin1String("amqp://"))) {
-        AmqpEndpoint endpoint;
-        try {
-            endpoint = AmqpEndpoint::parse(spec);
-        } catch (const OutboxError& error) {
-            throw badSpec(describe(spec), error.message());
-        }
+    if (spec.startsWith(QLatin1String("amqp://"), Qt::CaseInsensitive)) {
+        const auto endpoint = endpointOf<AmqpEndpoint>(spec);
         if (endpoint.exchange.isEmpty())
             throw badSpec(endpoint.display(), QStringLiteral("name the exchange to publish to: ?exchange=NAME"));
         // One cluster for every worker's sink: a node one of them found dead is tried last by the others.
         auto cluster = std::make_shared<AmqpCluster>(endpoint);
         return [cluster] { return std::make_unique<RabbitMqSink>(cluster); };
     }
+    if (spec.startsWith(QLatin1String("nats://"), Qt::CaseInsensitive)) {
+        const auto endpoint = endpointOf<NatsEndpoint>(spec);
+        if (endpoint.subjectPrefix.isEmpty())
+            throw badSpec(endpoint.display(), QStringLiteral("name the subjects' prefix: ?subject_prefix=PREFIX"));
+        return [endpoint] { return std::make_unique<NatsJetStreamSink>(endpoint); };
+    }
     throw badSpec(describe(spec),
-        QStringLiteral("expected amqp://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK] or null"));
+        QStringLiteral(
+            "expected amqp://..., nats://..., file:PATH, fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK] or null"));
 }

@@ -7,6 +7,7 @@
 
 // Parses the relay's --sink argument:
 //   amqp://USER:PASS@HOST:PORT/VHOST?exchange=NAME  RabbitMqSink (see AmqpEndpoint for every parameter)
+//   nats://HOST:PORT/?subject_prefix=PREFIX  NatsJetStreamSink (see NatsEndpoint for every parameter)
 //   file:PATH                               JsonLinesFileSink appending to PATH
 //   fault:RATE[,LATENCY_MS[,CRASH_AFTER]][>SINK]
 //                                           FaultInjectingSink (RATE between 0 and 1), in front of SINK if given

@@ -4,6 +4,7 @@
 #include "argumentparser.h"
 #include "broker/amqpcluster.h"
 #include "broker/amqpendpoint.h"
+#include "broker/natsjetstreamconsumer.h"
 #include "broker/rabbitmqconsumer.h"
 #include "common/exitcode.h"
 #include "common/signalwatcher.h"
@@ -65,50 +66,46 @@ private:
 
 QString ConsumeCommand::summary() const
 {
-    return QStringLiteral("Apply events from a RabbitMQ queue exactly once through the inbox (orders per customer).");
+    return QStringLiteral(
+        "Apply events from a RabbitMQ queue or a NATS JetStream durable consumer exactly once through the inbox "
+        "(orders per customer).");
 }
 
 QString ConsumeCommand::synopsis() const
 {
-    return QStringLiteral("--from amqp://URI --queue Q --consumer NAME [--bind KEY] [--prefetch N] "
+    return QStringLiteral("--from amqp://URI|nats://URI --queue Q --consumer NAME [--bind KEY] [--prefetch N] "
                           "[--max-messages N]");
 }
 
 void ConsumeCommand::addOptions(ArgumentParser& parser) const
 {
     parser.addValue(QStringLiteral("from"), QStringLiteral("URI"),
-        QStringLiteral("The broker, amqp://USER:PASS@HOST:PORT/VHOST, or a cluster's nodes, "
-                       "amqp://USER:PASS@H1:P1,H2:P2/VHOST (another is used when one fails); with ?exchange=NAME the "
-                       "queue is bound to that exchange, with &queue_type=quorum it is declared a quorum queue."));
-    parser.addValue(
-        QStringLiteral("queue"), QStringLiteral("Q"), QStringLiteral("Queue to consume (declared durable)."));
+        QStringLiteral(
+            "The broker, amqp://USER:PASS@HOST:PORT/VHOST, or a cluster's nodes, "
+            "amqp://USER:PASS@H1:P1,H2:P2/VHOST (another is used when one fails); with ?exchange=NAME the "
+            "queue is bound to that exchange, with &queue_type=quorum it is declared a quorum queue; or NATS "
+            "servers, nats://H1:P1,H2:P2/?subject_prefix=PREFIX, to read the stream that takes PREFIX.>."));
+    parser.addValue(QStringLiteral("queue"), QStringLiteral("Q"),
+        QStringLiteral(
+            "Queue to consume (declared durable); with NATS, the durable consumer to read (created if missing)."));
     parser.addValue(QStringLiteral("consumer"), QStringLiteral("NAME"),
         QStringLiteral("Name under which the inbox remembers applied messages; keep it stable across restarts."));
     parser.addValue(QStringLiteral("bind"), QStringLiteral("KEY"),
-        QStringLiteral("Binding key of the queue on the exchange."), QStringLiteral("#"));
+        QStringLiteral("Binding key of the queue on the exchange (RabbitMQ)."), QStringLiteral("#"));
     parser.addValue(QStringLiteral("prefetch"), QStringLiteral("N"),
         QStringLiteral("Unacknowledged deliveries at most (1 to 65535)."), QStringLiteral("100"));
     parser.addValue(QStringLiteral("max-messages"), QStringLiteral("N"),
         QStringLiteral("Stop after N deliveries were handled; 0 runs until SIGINT or SIGTERM."), QStringLiteral("0"));
 }
 
-int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+// Applies deliveries of the consumers `makeConsumer` makes (a RabbitMqConsumer or a NatsJetStreamConsumer: the same
+// next, ack, reject and node) through the inbox until stopped, making a new one after a broker failure.
+// `connectDatabase` opens a session on the service's database (Command::connect).
+template<typename ConnectDatabase, typename MakeConsumer>
+static int consume(ConnectDatabase connectDatabase, const QString& consumerName, qint64 maxMessages,
+    const QString& source, const QString& where, MakeConsumer makeConsumer)
 {
-    const QString from = parser.requiredText(QStringLiteral("from"));
-    AmqpEndpoint endpoint;
-    try {
-        endpoint = AmqpEndpoint::parse(from);
-    } catch (const OutboxError& error) {
-        throw parser.usageError(QStringLiteral("--from %1: %2").arg(AmqpEndpoint::redacted(from), error.message()));
-    }
-    RabbitMqConsumer::Options options;
-    options.queue = parser.requiredText(QStringLiteral("queue"));
-    options.bindingKey = parser.value(QStringLiteral("bind"));
-    options.prefetch = int(parser.integer(QStringLiteral("prefetch"), 1, 65'535));
-    const QString consumerName = parser.requiredText(QStringLiteral("consumer"));
-    const qint64 maxMessages = parser.integer(QStringLiteral("max-messages"), 0, std::numeric_limits<qint64>::max());
-
-    std::unique_ptr<DbSession> session = connect(settings); // fails fast on a wrong server or schema
+    std::unique_ptr<DbSession> session = connectDatabase(); // fails fast on a wrong server or schema
     const auto logOutage = [](QtMsgType level, const QString& line) { Console::log(line, level); };
     PeerOutages peers(QStringLiteral("broker"), logOutage);
     MetricsRecorder metrics;
@@ -128,20 +125,19 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
         }
     };
 
-    Console::log(QStringLiteral("consuming queue %1 from %2 as consumer %3; SIGINT or SIGTERM stops it")
-                     .arg(options.queue, endpoint.display(), consumerName));
+    Console::log(QStringLiteral("consuming %1 from %2 as consumer %3; SIGINT or SIGTERM stops it")
+                     .arg(source, where, consumerName));
     RetryDelay retry;
-    const auto cluster = std::make_shared<AmqpCluster>(endpoint);
     while (!done()) {
         try {
             if (!session)
-                session = connect(settings);
+                session = connectDatabase();
             peers.database().reportUp();
-            RabbitMqConsumer consumer(cluster, options);
+            const auto consumerPointer = makeConsumer();
+            auto& consumer = *consumerPointer;
             peers.broker().reportUp();
-            // After every (re)connection: the queue exists and is bound, so publishers may start.
-            Console::log(QStringLiteral("receiving from queue %1 (binding key %2) on node %3")
-                             .arg(options.queue, options.bindingKey, consumer.node()));
+            // After every (re)connection: the queue or durable consumer exists, so publishers may start.
+            Console::log(QStringLiteral("receiving from %1 on node %2").arg(source, consumer.node()));
             InboxProcessor inbox(*session, consumerName, &metrics);
             CustomerOrderCounter counter(*session, consumerName);
             QDeadlineTimer nextFlush(MetricsFlushMs);
@@ -150,7 +146,7 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
                     flushMetrics();
                     nextFlush.setRemainingTime(MetricsFlushMs);
                 }
-                const std::optional<AmqpDelivery> delivery = consumer.next(PollMs);
+                const auto delivery = consumer.next(PollMs);
                 if (!delivery)
                     continue;
                 try {
@@ -189,4 +185,43 @@ int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettin
             { QStringLiteral("duplicates"), totals.duplicates }, { QStringLiteral("rejected"), totals.rejected } })
                                         .toJson(QJsonDocument::Compact)));
     return ExitCode::Success;
+}
+
+int ConsumeCommand::execute(const ArgumentParser& parser, const ConnectionSettings& settings)
+{
+    const QString from = parser.requiredText(QStringLiteral("from"));
+    const QString queue = parser.requiredText(QStringLiteral("queue"));
+    const int prefetch = int(parser.integer(QStringLiteral("prefetch"), 1, 65'535));
+    const QString consumerName = parser.requiredText(QStringLiteral("consumer"));
+    const qint64 maxMessages = parser.integer(QStringLiteral("max-messages"), 0, std::numeric_limits<qint64>::max());
+    const auto connectDatabase = [&settings] { return connect(settings); };
+    if (from.startsWith(QLatin1String("nats://"), Qt::CaseInsensitive)) {
+        NatsEndpoint endpoint;
+        try {
+            endpoint = NatsEndpoint::parse(from);
+        } catch (const OutboxError& error) {
+            throw parser.usageError(QStringLiteral("--from %1: %2").arg(BrokerUri::redacted(from), error.message()));
+        }
+        if (endpoint.subjectPrefix.isEmpty())
+            throw parser.usageError(
+                QStringLiteral("--from %1: name the subjects' prefix: ?subject_prefix=PREFIX").arg(endpoint.display()));
+        const NatsJetStreamConsumer::Options options { queue, prefetch };
+        return consume(connectDatabase, consumerName, maxMessages,
+            QStringLiteral("the durable consumer %1 of the stream taking %2").arg(queue, endpoint.subjects()),
+            endpoint.display(), [&] { return std::make_unique<NatsJetStreamConsumer>(endpoint, options); });
+    }
+    AmqpEndpoint endpoint;
+    try {
+        endpoint = AmqpEndpoint::parse(from);
+    } catch (const OutboxError& error) {
+        throw parser.usageError(QStringLiteral("--from %1: %2").arg(AmqpEndpoint::redacted(from), error.message()));
+    }
+    RabbitMqConsumer::Options options;
+    options.queue = queue;
+    options.bindingKey = parser.value(QStringLiteral("bind"));
+    options.prefetch = prefetch;
+    const auto cluster = std::make_shared<AmqpCluster>(endpoint);
+    return consume(connectDatabase, consumerName, maxMessages,
+        QStringLiteral("queue %1 (binding key %2)").arg(queue, options.bindingKey), endpoint.display(),
+        [&] { return std::make_unique<RabbitMqConsumer>(cluster, options); });
 }

@@ -3,8 +3,9 @@
 
 #include "command.h"
 
-// outboxctl consume: the reference consumer. Takes events from a RabbitMQ queue and applies them through the
-// inbox (a per-customer order count), acknowledging each delivery only after its transaction committed.
+// outboxctl consume: the reference consumer. Takes events from a RabbitMQ queue or a NATS JetStream durable consumer
+// and applies them through the inbox (a per-customer order count), acknowledging each delivery only after its
+// transaction committed.
 class ConsumeCommand final : public Command {
 public:
     QString name() const final override { return QStringLiteral("consume"); }

@@ -23,7 +23,7 @@ QString RelayCommand::summary() const
 QString RelayCommand::synopsis() const
 {
     return QStringLiteral("[--workers N] [--batch B] "
-                          "[--sink amqp://URI|file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
+                          "[--sink amqp://URI|nats://URI|file:PATH|fault:RATE[,LATENCY_MS[,CRASH_AFTER]]|null] "
                           "[--once] [--lease-seconds S] [--max-attempts M] [--backoff-base-ms MS] "
                           "[--backoff-max-ms MS] [--poll-ms MS] [--no-listen] [--name NAME] [--heartbeat-seconds S] "
                           "[--metrics-listen [IP:]PORT] "
@@ -40,7 +40,8 @@ void RelayCommand::addOptions(ArgumentParser& parser) const
         QStringLiteral("Rows claimed per batch (1 to 10000)."), QString::number(defaults.batchSize));
     parser.addValue(QStringLiteral("sink"), QStringLiteral("SPEC"),
         QStringLiteral("Where to publish: amqp://USER:PASS@HOST:PORT/VHOST?exchange=NAME publishes to RabbitMQ with "
-                       "publisher confirms, file:PATH appends JSON lines, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] "
+                       "publisher confirms, nats://HOST:PORT/?subject_prefix=PREFIX publishes into a NATS JetStream "
+                       "stream, file:PATH appends JSON lines, fault:RATE[,LATENCY_MS[,CRASH_AFTER]] "
                        "fails that share of messages, null accepts everything."),
         QStringLiteral("null"));
     parser.addFlag(QStringLiteral("once"), QStringLiteral("Stop when no due rows remain instead of polling."));

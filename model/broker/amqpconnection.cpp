@@ -40,7 +40,7 @@ void AmqpConnection::open(int timeoutMs, int heartbeatSeconds, int connectTimeou
     amqp_socket_t* socket = amqp_tcp_socket_new(m_state);
     if (!socket)
         fail(QStringLiteral("creating a socket"), QStringLiteral("out of memory"));
-    const AmqpNode& address = m_endpoint.nodes.at(m_node);
+    const BrokerNode& address = m_endpoint.nodes.at(m_node);
     checkStatus(amqp_socket_open_noblock(socket, address.host.toUtf8().constData(), address.port, &timeout),
         QStringLiteral("connecting"));
     // A broker behind a blackholed link must fail the publish waiting for its confirms, or the consumer's wait

@@ -20,62 +20,13 @@ static bool parseFlag(const QString& value, const QString& name)
     throw badUri(QStringLiteral("%1 must be 1, 0, true or false").arg(name));
 }
 
-QString AmqpNode::display() const
-{
-    const QString shownHost = host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host;
-    return QStringLiteral("%1:%2").arg(shownHost).arg(port);
-}
-
-// Where the URI's authority (user info and hosts) starts and ends, for a URI with the amqp:// scheme.
-static std::pair<qsizetype, qsizetype> authorityOf(const QString& uri)
-{
-    const qsizetype start = uri.indexOf(QLatin1String("://")) + 3;
-    qsizetype end = start;
-    while (end < uri.size() && uri.at(end) != QLatin1Char('/') && uri.at(end) != QLatin1Char('?')
-        && uri.at(end) != QLatin1Char('#'))
-        ++end;
-    return { start, end };
-}
-
-static AmqpNode parseNode(const QString& text)
-{
-    // QUrl checks the host and port of one node; the user info and the rest are the whole URI's.
-    const QUrl url(QStringLiteral("amqp://") + text, QUrl::StrictMode);
-    if (!url.isValid() || !url.userInfo().isEmpty() || url.path().size() > 0)
-        throw badUri(QStringLiteral("malformed URI (check the host, the port and percent-encoding)"));
-    if (url.port() == 0)
-        throw badUri(QStringLiteral("the port must be from 1 to 65535"));
-    AmqpNode node;
-    if (!url.host().isEmpty())
-        node.host = url.host();
-    node.port = url.port(5672);
-    return node;
-}
-
 AmqpEndpoint AmqpEndpoint::parse(const QString& uri)
 {
-    if (!uri.startsWith(QLatin1String("amqp://"), Qt::CaseInsensitive))
-        throw badUri(QStringLiteral("the scheme must be amqp:// (TLS is not supported)"));
-    // A cluster's nodes are a comma-separated list, which QUrl does not take for a host: the URI is read with its
-    // first node, and each node is checked by itself.
-    const auto [start, end] = authorityOf(uri);
-    const QString authority = uri.mid(start, end - start);
-    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
-    const QString userInfo = at < 0 ? QString() : authority.left(at + 1);
-    const QStringList nodeTexts = authority.mid(at + 1).split(QLatin1Char(','));
-    const QUrl url(uri.left(start) + userInfo + nodeTexts.first() + uri.mid(end), QUrl::StrictMode);
-    if (!url.isValid()) // not url.errorString(): it repeats the user info, password included
-        throw badUri(QStringLiteral("malformed URI (check the host, the port and percent-encoding)"));
+    const BrokerUri parsed = BrokerUri::parse(
+        uri, QStringLiteral("amqp"), QStringLiteral("AMQP"), QStringLiteral("localhost"), DefaultPort);
+    const QUrl& url = parsed.url;
     AmqpEndpoint endpoint;
-    endpoint.nodes.clear();
-    for (const QString& text : nodeTexts) {
-        if (text.isEmpty() && nodeTexts.size() > 1)
-            throw badUri(QStringLiteral("an empty node in the list of hosts (a stray comma?)"));
-        const AmqpNode node = parseNode(text);
-        if (endpoint.nodes.contains(node))
-            throw badUri(QStringLiteral("the node %1 is named twice").arg(node.display()));
-        endpoint.nodes.append(node);
-    }
+    endpoint.nodes = parsed.nodes;
     if (!url.userName().isEmpty())
         endpoint.user = url.userName(QUrl::FullyDecoded);
     if (!url.password().isEmpty())
@@ -126,13 +77,13 @@ QString AmqpEndpoint::display() const
 
 QString AmqpEndpoint::display(qsizetype node) const
 {
-    return display(QList<AmqpNode> { nodes.at(node) });
+    return display(QList<BrokerNode> { nodes.at(node) });
 }
 
-QString AmqpEndpoint::display(const QList<AmqpNode>& shown) const
+QString AmqpEndpoint::display(const QList<BrokerNode>& shown) const
 {
     QStringList hosts;
-    for (const AmqpNode& node : shown)
+    for (const BrokerNode& node : shown)
         hosts.append(node.display());
     QString text = QStringLiteral("amqp://%1@%2/%3")
                        .arg(QString::fromLatin1(QUrl::toPercentEncoding(user)), hosts.join(QLatin1Char(',')),
@@ -144,16 +95,5 @@ QString AmqpEndpoint::display(const QList<AmqpNode>& shown) const
 
 QString AmqpEndpoint::redacted(const QString& uri)
 {
-    // By hand rather than through QUrl, which takes no list of hosts; and for a URI that may not parse, so on the safe
-    // side: the password runs from the first ':' after the scheme to the last '@' (a raw '@', '/', '?' or '#' in the
-    // password must not end it early). A ':' of a port before an '@' in the path or query masks more than the
-    // password, never less.
-    const qsizetype start = uri.indexOf(QLatin1String("://"));
-    if (start < 0)
-        return uri;
-    const qsizetype at = uri.lastIndexOf(QLatin1Char('@'));
-    const qsizetype colon = uri.indexOf(QLatin1Char(':'), start + 3);
-    if (at < 0 || colon < 0 || colon > at || colon + 1 == at)
-        return uri;
-    return uri.left(colon + 1) + QStringLiteral("***") + uri.mid(at);
+    return BrokerUri::redacted(uri);
 }

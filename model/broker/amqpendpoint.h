@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "broker/brokeruri.h"
+
 #include <QList>
 #include <QString>
-
-// One broker node's address.
-struct AmqpNode {
-    QString host = QStringLiteral("localhost");
-    int port = 5672;
-
-    QString display() const; // host:port, an IPv6 host in brackets
-    friend bool operator==(const AmqpNode&, const AmqpNode&) = default;
-};
 
 // Where to reach a RabbitMQ broker or cluster and which exchange to use, from an AMQP URI:
 //   amqp://USER:PASSWORD@HOST:PORT[,HOST:PORT...]/VHOST?exchange=NAME&exchange_type=topic&declare=1
@@ -23,7 +16,8 @@ struct AmqpNode {
 // for a publish's confirms (15 s, or 2 s with several nodes); `queue_type` is the type a consumer
 // declares its queue with (classic, or quorum: replicated to the cluster's nodes).
 struct AmqpEndpoint {
-    QList<AmqpNode> nodes { AmqpNode {} };
+    static constexpr int DefaultPort = 5672;
+    QList<BrokerNode> nodes { BrokerNode { QStringLiteral("localhost"), DefaultPort } };
     QString user = QStringLiteral("guest");
     QString password = QStringLiteral("guest");
     QString vhost = QStringLiteral("/");
@@ -49,5 +43,5 @@ struct AmqpEndpoint {
     static QString redacted(const QString& uri);
 
 private:
-    QString display(const QList<AmqpNode>& shown) const;
+    QString display(const QList<BrokerNode>& shown) const;
 };

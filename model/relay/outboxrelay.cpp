@@ -121,8 +121,9 @@ bool OutboxRelay::isLeftoverOfBroker(const OutboxError& error, const SinkConnect
     if (error.kind() != OutboxError::Kind::Broker || !m_peers.broker().isUp())
         return false;
     const OutageTracker& broker = m_peers.broker();
+    const bool neverWorked = sink.workedAt < sink.connectedAt;
     return broker.recoveredSince(sink.workedAt)
-        || (broker.recoveredSince(sink.connectedAt)
+        || ((broker.recoveredSince(sink.connectedAt) || neverWorked)
             && broker.recoveredSince(std::chrono::steady_clock::now() - SinkSettlingTime));
 }
 

@@ -76,14 +76,15 @@ private:
         // workerLoop).
         std::chrono::steady_clock::time_point workedAt;
     };
-    // How long after the sink is available again a connection opened before then may still fail as part of that
-    // outage: a cluster settling after the loss of a node.
+    // How long after the sink is available again a connection opened before then, or one that has not worked yet, may
+    // still fail as part of that outage: a cluster settling after the loss of a node.
     static constexpr std::chrono::seconds SinkSettlingTime { 10 };
     // The same for the sink: whether `error` is a broker connection's failure that belongs to an outage already
     // reported and ended. Either the connection had not worked since before that outage ended (each worker has a
     // connection of its own and may find it broken only at its next publish, after another worker reconnected), or it
-    // was opened before then and fails while the cluster settles (a node that took a connection during the outage
-    // may not confirm its publishes: a quorum queue's leader lost, the channel waiting for it).
+    // was opened before then, or has not worked yet, and fails while the cluster settles (a node that takes a
+    // connection then may not confirm its publishes: a quorum queue's leader lost or replaced again, the channel
+    // waiting for it).
     bool isLeftoverOfBroker(const OutboxError& error, const SinkConnectionTimes& sink) const;
     void superviseOn(std::unique_ptr<DbSession>& session, const std::function<void(DbSession&)>& work);
     void sendHeartbeat(DbSession& session, bool stopping);

@@ -8,14 +8,13 @@
 #include "support/namespacenetwork.h"
 #include "support/rabbitmqcluster.h"
 #include "support/relayprocess.h"
+#include "support/rowwriter.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QScopeGuard>
 #include <QSqlQuery>
 #include <QTest>
-#include <atomic>
-#include <thread>
 
 // A relay publishing to a real three-node RabbitMQ cluster (support/rabbitmqcluster.h) into a quorum queue, given
 // every node in its URI, while the node it publishes to is SIGKILLed, stopped cleanly, and cut off without a reset.
@@ -107,31 +106,9 @@ private slots:
 
     void aRelayMovesToAnotherNodeAndLosesNothing()
     {
-        // Rows keep arriving, from a thread of their own, so that every fault lands mid-drain.
-        std::atomic<bool> writing { true };
-        std::atomic<qint64> written { 0 };
-        QString writerProblem;
-        std::thread writer([&] {
-            try {
-                DbSession session(m_database->settings(), QStringLiteral("broker-cluster-writer"));
-                while (writing.load()) {
-                    const qint64 first = written.load() + 1;
-                    session.exec(QStringLiteral("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, "
-                                                "payload, dedupe_key) SELECT 'order', g::text, 'order.created', "
-                                                "jsonb_build_object('id', g), 'cluster:' || g "
-                                                "FROM generate_series(?::bigint, ?::bigint) g"),
-                        { first, first + RowsPerTick - 1 }, QStringLiteral("writing rows"));
-                    written.fetch_add(RowsPerTick);
-                    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the pace of the load, not a wait
-                }
-            } catch (const OutboxError& error) {
-                writerProblem = error.message();
-            }
-        });
-        auto stopWriting = qScopeGuard([&] {
-            writing = false;
-            writer.join();
-        });
+        // Rows keep arriving, 100 a second, so that every fault lands mid-drain.
+        RowWriter writer(
+            m_database->settings(), QStringLiteral("cluster:"), RowsPerTick, std::chrono::milliseconds(50));
 
         RelayProcess relay(QStringLiteral(OUTBOXCTL_PATH),
             { QStringLiteral("relay"), QStringLiteral("--dsn"), m_database->dsn(), QStringLiteral("--name"),
@@ -205,11 +182,8 @@ private slots:
             QCOMPARE(m_broker->waitUntilClustered(node % Nodes + 1), QString());
         }
 
-        stopWriting.dismiss();
-        writing = false;
-        writer.join();
-        QVERIFY2(writerProblem.isEmpty(), qPrintable(writerProblem));
-        const qint64 rows = written.load();
+        const qint64 rows = writer.stop();
+        QVERIFY2(writer.problem().isEmpty(), qPrintable(writer.problem()));
         QTRY_VERIFY2_WITH_TIMEOUT(published() == rows, relay.story().constData(), 120'000);
         // Nothing more said of the sink while the nodes rejoined and the rest drained: one outage per fault.
         QVERIFY2(holdsElseShowSinkLines(relay,

@@ -81,7 +81,7 @@ private slots:
         QFETCH(QStringList, nodes);
         const AmqpEndpoint endpoint = AmqpEndpoint::parse(uri);
         QStringList parsed;
-        for (const AmqpNode& node : endpoint.nodes)
+        for (const BrokerNode& node : endpoint.nodes)
             parsed.append(node.display());
         QCOMPARE(parsed, nodes);
         QTEST(endpoint.display(), "display");
