@@ -34,6 +34,11 @@ BrokerUri BrokerUri::parse(
     const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
     const QString userInfo = at < 0 ? QString() : authority.left(at + 1);
     const QStringList nodeTexts = authority.mid(at + 1).split(QLatin1Char(','));
+    // A raw '@' after the hosts: most likely a password with a raw '?', '/' or '#', which ended the authority early;
+    // reading on would show part of the password as a host, path or parameter.
+    if (uri.indexOf(QLatin1Char('@'), end) >= 0)
+        throw bad(QStringLiteral("an '@' after the host: percent-encode '@', '?', '/' and '#' in the user, the "
+                                 "password and the parameters (%40, %3F, %2F, %23)"));
     BrokerUri parsed;
     parsed.url = QUrl(uri.left(start) + userInfo + nodeTexts.first() + uri.mid(end), QUrl::StrictMode);
     if (!parsed.url.isValid()) // not url.errorString(): it repeats the user info, password included
@@ -61,12 +66,17 @@ QString BrokerUri::redacted(const QString& uri)
     // side: the password runs from the first ':' after the scheme to the last '@' (a raw '@', '/', '?' or '#' in the
     // password must not end it early). A ':' of a port before an '@' in the path or query masks more than the
     // password, never less.
+    // User info without a ':' is a token (NATS): all of it is masked.
     const qsizetype start = uri.indexOf(QLatin1String("://"));
     if (start < 0)
         return uri;
     const qsizetype at = uri.lastIndexOf(QLatin1Char('@'));
+    if (at < start + 3)
+        return uri;
     const qsizetype colon = uri.indexOf(QLatin1Char(':'), start + 3);
-    if (at < 0 || colon < 0 || colon > at || colon + 1 == at)
+    if (colon < 0 || colon > at)
+        return uri.left(start + 3) + QStringLiteral("***") + uri.mid(at);
+    if (colon + 1 == at)
         return uri;
     return uri.left(colon + 1) + QStringLiteral("***") + uri.mid(at);
 }

@@ -24,8 +24,11 @@ NatsConnection::NatsConnection(const NatsEndpoint& endpoint, const QString& clie
     const QByteArray password = endpoint.password.toUtf8();
     const QByteArray name = clientName.toUtf8();
     natsStatus status = natsOptions_SetServers(options.get(), servers.data(), int(servers.size()));
-    if (status == NATS_OK && !endpoint.user.isEmpty())
+    // nats://USER:PASSWORD@… logs in as a user; nats://TOKEN@… with a token.
+    if (status == NATS_OK && !endpoint.user.isEmpty() && !endpoint.password.isEmpty())
         status = natsOptions_SetUserInfo(options.get(), user.constData(), password.constData());
+    else if (status == NATS_OK && !endpoint.user.isEmpty())
+        status = natsOptions_SetToken(options.get(), user.constData());
     if (status == NATS_OK)
         status = natsOptions_SetName(options.get(), name.constData());
     // Each server gets 3 s to take the connection, as each AMQP node does (PeerLiveness::Broker).

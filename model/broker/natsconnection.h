@@ -23,7 +23,8 @@ public:
     natsConnection* handle() const { return m_connection; }
     const NatsEndpoint& endpoint() const { return m_endpoint; }
 
-    // Closes the connection: the client's threads are done when it returns. The destructor closes it too.
+    // Closes the connection (the destructor closes it too). A subscription's delivery thread may still be running a
+    // callback when it returns: nats.c detaches it.
     void close();
 
     // Connected now (not reconnecting, not closed).

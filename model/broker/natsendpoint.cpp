@@ -44,7 +44,9 @@ QString NatsEndpoint::display() const
     for (const BrokerNode& node : nodes)
         hosts.append(node.display());
     QString text = QStringLiteral("nats://%1%2/")
-                       .arg(user.isEmpty() ? QString() : QString::fromLatin1(QUrl::toPercentEncoding(user)) + '@',
+                       .arg(user.isEmpty()          ? QString()
+                               : password.isEmpty() ? QStringLiteral("***@") // a token
+                                                    : QString::fromLatin1(QUrl::toPercentEncoding(user)) + '@',
                            hosts.join(QLatin1Char(',')));
     QUrlQuery query;
     if (!subjectPrefix.isEmpty())

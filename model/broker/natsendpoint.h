@@ -8,7 +8,7 @@
 #include <QStringList>
 
 // Where to reach a NATS server or cluster with JetStream, and the subjects to publish on, from a NATS URI:
-//   nats://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/?subject_prefix=PREFIX&ack_timeout_ms=5000
+//   nats://[USER:PASSWORD@|TOKEN@]HOST:PORT[,HOST:PORT...]/?subject_prefix=PREFIX&ack_timeout_ms=5000
 // Host defaults to localhost, port to 4222; several comma-separated nodes name the servers of one cluster (the client
 // moves to another when its server fails). The relay publishes a row to PREFIX.<event type> and waits up to
 // `ack_timeout_ms` for the stream's acknowledgement; a consumer reads the stream that takes PREFIX.>.
@@ -19,7 +19,7 @@ struct NatsEndpoint {
     static constexpr int DefaultAckTimeoutMs = 5'000;
 
     QList<BrokerNode> nodes { BrokerNode { QStringLiteral("localhost"), DefaultPort } };
-    QString user; // empty: no user info sent
+    QString user; // empty: no user info sent; without a password, a token
     QString password;
     QString subjectPrefix;
     int ackTimeoutMs = DefaultAckTimeoutMs;
@@ -27,7 +27,7 @@ struct NatsEndpoint {
     // Throws OutboxError(InvalidInput) naming what is wrong with the URI.
     static NatsEndpoint parse(const QString& uri);
 
-    // The URI without the password, for messages and logs.
+    // The URI without the password (and a token masked), for messages and logs.
     QString display() const;
     // nats://HOST:PORT of each node, without user info (given to the client apart).
     QStringList serverUrls() const;

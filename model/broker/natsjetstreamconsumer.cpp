@@ -51,7 +51,6 @@ NatsJetStreamConsumer::NatsJetStreamConsumer(const NatsEndpoint& endpoint, const
     subscribe.Config.DeliverPolicy = js_DeliverAll;
     subscribe.Config.AckWait = qint64(30) * 1'000'000'000;
     subscribe.Config.FilterSubject = subjects.constData();
-    subscribe.Config.MaxAckPending = options.prefetch;
     jsErrCode code = jsErrCode(0);
     const natsStatus status = js_PullSubscribe(&m_session->subscription, m_session->jetStream, subjects.constData(),
         durable.constData(), nullptr, &subscribe, &code);

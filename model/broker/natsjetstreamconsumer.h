@@ -18,7 +18,8 @@ struct NatsDelivery {
 
 // Reads a JetStream durable pull consumer with explicit acknowledgements: the consumer `durable` of the stream that
 // takes the endpoint's PREFIX.>, created if it does not exist (delivering from the stream's start, filtered to
-// PREFIX.>, a delivery unacknowledged for 30 s delivered again). It fetches up to `prefetch` messages at a time. A
+// PREFIX.>, a delivery unacknowledged for 30 s delivered again; nothing else set, so that a consumer created otherwise
+// is read as it is). It fetches up to `prefetch` messages at a time. A
 // message not acknowledged when the consumer goes is delivered again after those 30 s. Every failure throws
 // OutboxError(Broker); the owner then starts over with a new consumer (the client itself moves to another server
 // when its server goes).

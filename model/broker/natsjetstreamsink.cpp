@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -29,11 +30,12 @@ struct PublishAcks {
     QString outage; // the first answer that was no message's fault
 };
 
-// JetStream's refusals that are the message's own fault rather than the cluster's state.
+// JetStream's refusals that are the message's own fault rather than the stream's state: larger than the stream takes.
+// A store failure (10077: a full stream with discard=new, a disk) is the stream's, and waits as an outage rather than
+// dead-lettering every row.
 bool isMessageRefusal(jsErrCode code)
 {
-    return code == JSStreamMessageExceedsMaximumErr || code == JSStreamStoreFailedErr
-        || code == JSStreamWrongLastSequenceErr || code == JSStreamWrongLastMsgIDErr;
+    return code == JSStreamMessageExceedsMaximumErr;
 }
 
 // nats.c's handler of every answer to an asynchronous publish, on the client's thread.
@@ -61,8 +63,8 @@ void onAck(jsCtx*, natsMsg* message, jsPubAck* ack, jsPubAckErr* error, void* cl
             } else if (acks->outage.isEmpty()) {
                 const natsStatus status = error ? error->Err : NATS_ERR;
                 acks->outage = status == NATS_NO_RESPONDERS
-                    ? QStringLiteral("no stream answered for %1 (no responders): is there a stream taking it, and "
-                                     "has it a leader?")
+                    ? QStringLiteral("no stream answered for %1 (no responders): the stream taking it has no "
+                                     "leader now")
                           .arg(subject)
                     : error && error->ErrCode != 0
                     ? QStringLiteral("JetStream error %1 for %2: %3")
@@ -85,17 +87,19 @@ struct NatsJetStreamSink::Session {
     ~Session()
     {
         if (jetStream) {
-            if (publishedAsync)
-                abandonPending();
+            // An onAck still running (nats.c's delivery thread outlives the connection's close) keeps its answers:
+            // left to it rather than freed under it.
+            if (publishedAsync && !abandonPending())
+                (void)acks.release();
             connection->close();
             jsCtx_Destroy(jetStream);
         }
     }
 
     // Takes back from the client the messages whose answers are still awaited, and waits for a call of onAck under
-    // way: nats.c counts a message as pending until its handler has returned. After this, onAck is not called. Only
-    // after a publish: nats.c 3.4 keeps no list before the first, and crashes when asked for it.
-    void abandonPending()
+    // way: nats.c counts a message as pending until its handler has returned. True when no onAck runs or will run.
+    // Only after a successful publish: nats.c 3.4 keeps no list before one, and crashes when asked for it.
+    bool abandonPending()
     {
         natsMsgList pending {};
         if (js_PublishAsyncGetPendingList(&pending, jetStream) == NATS_OK)
@@ -103,10 +107,15 @@ struct NatsJetStreamSink::Session {
         jsPubOptions options;
         jsPubOptions_Init(&options);
         options.MaxWait = 1'000;
-        js_PublishAsyncComplete(jetStream, &options);
+        for (int attempt = 0; attempt < 10; ++attempt) {
+            if (js_PublishAsyncComplete(jetStream, &options) != NATS_TIMEOUT)
+                return true;
+        }
+        return false;
     }
 
-    PublishAcks acks;
+    std::unique_ptr<PublishAcks> acks = std::make_unique<PublishAcks>();
+    QSet<QString> subjectsTaken; // subjects a stream was found to take, on this connection
     std::unique_ptr<NatsConnection> connection;
     jsCtx* jetStream = nullptr;
     bool publishedAsync = false;
@@ -135,7 +144,7 @@ void NatsJetStreamSink::connect()
     jsOptions_Init(&options);
     options.Wait = m_endpoint.ackTimeoutMs;
     options.PublishAsync.AckHandler = &onAck;
-    options.PublishAsync.AckHandlerClosure = &session->acks;
+    options.PublishAsync.AckHandlerClosure = session->acks.get();
     if (const natsStatus status = natsConnection_JetStream(&session->jetStream, connection->handle(), &options);
         status != NATS_OK)
         connection->fail(QStringLiteral("opening JetStream"), NatsConnection::describe(status));
@@ -213,10 +222,22 @@ static natsMsg* messageFor(
     return message;
 }
 
+bool NatsJetStreamSink::takesSubject(const QString& subject)
+{
+    if (m_session->subjectsTaken.contains(subject))
+        return true;
+    const QJsonObject names = m_session->connection->jetStreamRequest(QStringLiteral("STREAM.NAMES"),
+        QJsonObject { { QStringLiteral("subject"), subject } }, m_endpoint.ackTimeoutMs);
+    if (names.value(QLatin1String("streams")).toArray().isEmpty())
+        return false; // asked again for the next batch: the operator may create it meanwhile
+    m_session->subjectsTaken.insert(subject);
+    return true;
+}
+
 QList<PublishResult> NatsJetStreamSink::publish(const QList<OutboxMessage>& batch)
 {
     ensureReachable();
-    PublishAcks& acks = m_session->acks;
+    PublishAcks& acks = *m_session->acks;
     QList<PublishResult> refusedHere;
     {
         const std::lock_guard lock(acks.mutex);
@@ -232,20 +253,40 @@ QList<PublishResult> NatsJetStreamSink::publish(const QList<OutboxMessage>& batc
     for (const OutboxMessage& row : batch) {
         QString problem;
         natsMsg* message = messageFor(m_endpoint, m_session->connection->handle(), row, problem);
+        if (message && !takesSubject(m_endpoint.subjectFor(row.eventType))) {
+            problem
+                = QStringLiteral("no JetStream stream takes the subject %1").arg(m_endpoint.subjectFor(row.eventType));
+            natsMsg_Destroy(message);
+            message = nullptr;
+        }
         if (!message) {
             refusedHere.append({ row.id, false, problem });
             continue;
         }
+        const QByteArray messageId = row.dedupeKey.toUtf8();
         {
             // Awaited before it is sent: its answer may come before js_PublishMsgAsync returns.
             const std::lock_guard lock(acks.mutex);
-            acks.awaited[row.dedupeKey.toUtf8()].append(row.id);
+            acks.awaited[messageId].append(row.id);
             ++acks.unanswered;
         }
-        m_session->publishedAsync = true;
         const natsStatus status = js_PublishMsgAsync(m_session->jetStream, &message, &publishOptions);
         natsMsg_Destroy(message); // a no-op when the client took it
-        if (status != NATS_OK) {
+        if (status == NATS_OK) {
+            m_session->publishedAsync = true;
+            continue;
+        }
+        if (status == NATS_MAX_PAYLOAD) {
+            // The payload fitted, with its headers it does not: the row's own fault, sent nowhere.
+            const std::lock_guard lock(acks.mutex);
+            acks.awaited[messageId].removeOne(row.id);
+            --acks.unanswered;
+            refusedHere.append({ row.id, false,
+                QStringLiteral("the message with its headers is larger than the server takes (max_payload %1 bytes)")
+                    .arg(natsConnection_GetMaxPayload(m_session->connection->handle())) });
+            continue;
+        }
+        {
             const QString reason = NatsConnection::describe(status);
             m_session.reset(); // the next batch starts on a new connection
             throw OutboxError(

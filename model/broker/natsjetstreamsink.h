@@ -12,12 +12,13 @@
 // row's headers. A batch is published without waiting in between (nats.c's asynchronous publish) and its
 // acknowledgements are awaited together, for at most the endpoint's ack timeout.
 //
-// A message is reported ok when the stream acknowledged it, as stored or as a duplicate. JetStream's refusals of the
-// message itself (too large, a store failure such as a full stream with discard=new) are failed attempts with the
-// server's words; a message NATS cannot carry (its event type no subject token, a header it cannot hold) fails by
-// itself before anything is sent. Everything else is no message's fault and throws OutboxError(Broker), the batch
-// going back to be published again: no server connected, no acknowledgement in time (a stream leader lost, a server
-// killed), no stream taking the subject ("no responders"), or any other JetStream error (the stream offline, the
+// A message is reported ok when the stream acknowledged it, as stored or as a duplicate. JetStream's refusal of the
+// message itself (larger than the stream's max_msg_size) is a failed attempt with the server's words; a message NATS
+// cannot carry (its event type no subject token, a header it cannot hold, larger than the server's max_payload with
+// its headers) or that no stream takes (its subject outside every stream's subjects) fails by itself before it is
+// sent. Everything else is no message's fault and throws OutboxError(Broker), the batch going back to be published
+// again: no server connected, no acknowledgement in time (a stream leader lost, a server killed), "no responders" (a
+// stream without a leader), or any other JetStream error (a full stream with discard=new, the stream offline, the
 // cluster without a quorum); a row stored before its acknowledgement was lost is then acknowledged as a duplicate.
 //
 // On connecting the sink asks JetStream for a stream that takes PREFIX.> and refuses to publish, saying so, when there
@@ -36,6 +37,8 @@ private:
     struct Session; // a connection, its JetStream context and the answers awaited on it
 
     void connect();
+    // Whether a stream of JetStream takes `subject` (asked once per subject and connection, while it does not).
+    bool takesSubject(const QString& subject);
 
     NatsEndpoint m_endpoint;
     std::unique_ptr<Session> m_session;

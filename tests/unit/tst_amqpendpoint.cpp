@@ -106,7 +106,8 @@ private slots:
         QTest::newRow("raw at") << QStringLiteral("amqp://u:hun@ter2@h/") << QStringLiteral("amqp://u:***@h/");
         QTest::newRow("at in the query masks more")
             << QStringLiteral("amqp://u:hunter2@h/?exchange=a@b") << QStringLiteral("amqp://u:***@b");
-        QTest::newRow("no password") << QStringLiteral("amqp://u@h:5672/") << QStringLiteral("amqp://u@h:5672/");
+        QTest::newRow("no password: the user info may be a token")
+            << QStringLiteral("amqp://u@h:5672/") << QStringLiteral("amqp://***@h:5672/");
         QTest::newRow("no user") << QStringLiteral("amqp://h:5672/") << QStringLiteral("amqp://h:5672/");
     }
     void masksThePasswordOfAnyUri()

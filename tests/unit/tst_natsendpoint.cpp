@@ -51,6 +51,21 @@ private slots:
         QCOMPARE(endpoint.display(), QStringLiteral("nats://localhost:4222/"));
     }
 
+    // A token (user info without a password) is sent as one and never shown; a raw '?' in a password is refused
+    // without showing any of it.
+    void keepsSecretsOut()
+    {
+        const NatsEndpoint token = NatsEndpoint::parse(QStringLiteral("nats://s3cr3t@h1,h2/?subject_prefix=o"));
+        QCOMPARE(token.user, QStringLiteral("s3cr3t"));
+        QVERIFY(token.password.isEmpty());
+        QCOMPARE(token.display(), QStringLiteral("nats://***@h1:4222,h2:4222/?subject_prefix=o"));
+        QCOMPARE(SinkSpec::describe(QStringLiteral("nats://s3cr3t@h1/?subject_prefix=o")),
+            QStringLiteral("nats://***@h1/?subject_prefix=o"));
+        const QString message = refusal(QStringLiteral("nats://u:12?secret@h/?subject_prefix=o"));
+        QVERIFY2(message.contains(QLatin1String("percent-encode")) && !message.contains(QLatin1String("secret")),
+            qPrintable(message));
+    }
+
     void refusesBadUris_data()
     {
         QTest::addColumn<QString>("uri");
