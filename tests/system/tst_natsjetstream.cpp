@@ -21,11 +21,6 @@
 #include <array>
 #include <mutex>
 
-// Relays publishing into a real three-server NATS JetStream cluster (support/natscluster.h), into a stream of three
-// replicas with a two-minute duplicate window: exactly once into the stream, through 20 SIGKILLs of two relays and a
-// server killed and restarted mid-drain, and through the loss of the stream's leader. Also what a relay says when no
-// stream takes its subjects, and a message JetStream refuses. Needs Debian's nats-server: where the machine lacks it,
-// the test fails saying so.
 // Every message published on a subject, as a plain NATS subscriber sees it (before JetStream drops a duplicate): how
 // often each message id was sent. At most once each, so a server's loss may hide some, never add any.
 struct PublishTap {
@@ -49,6 +44,11 @@ struct PublishTap {
     }
 };
 
+// Relays publishing into a real three-server NATS JetStream cluster (support/natscluster.h), into a stream of three
+// replicas with a two-minute duplicate window: exactly once into the stream, through 20 SIGKILLs of two relays and a
+// server killed and restarted mid-drain, and through the loss of the stream's leader. Also what a relay says when no
+// stream takes its subjects, messages JetStream refuses or no stream takes, and outboxctl consume from a durable
+// consumer. Needs Debian's nats-server: where the machine lacks it, the test fails saying so.
 class TestNatsJetStream final : public QObject {
     Q_OBJECT
 
