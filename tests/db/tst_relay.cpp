@@ -667,6 +667,35 @@ private slots:
         QCOMPARE(count(QStringLiteral("status = 'pending'")), 1LL);
     }
 
+    // A relay killed in the middle of a write leaves a fragment of a line; the next sink on the file ends it before
+    // its own records, so that none of them is glued onto the fragment.
+    void aFileSinkEndsTheLineAKilledRelayLeftUnfinished()
+    {
+        QTemporaryDir directory;
+        const QString path = directory.filePath(QStringLiteral("events.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"id\": 1, \"dedupe_key\": \"whole\"}\n{\"id\": 2, \"dedu");
+        file.close();
+        OutboxMessage message;
+        message.id = 3;
+        message.dedupeKey = QStringLiteral("after");
+        message.payload = QByteArrayLiteral("{}");
+        message.headers = QByteArrayLiteral("{}");
+        for (int round = 0; round < 2; ++round) {
+            JsonLinesFileSink sink(path);
+            QCOMPARE(sink.publish({ message }).size(), 1);
+        }
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), 5); // whole, the fragment, two records, and nothing after the last line break
+        QCOMPARE(lines.at(1), QByteArray("{\"id\": 2, \"dedu"));
+        for (int record = 2; record <= 3; ++record)
+            QCOMPARE(QJsonDocument::fromJson(lines.at(record)).object().value(QStringLiteral("dedupe_key")).toString(),
+                QStringLiteral("after"));
+        QVERIFY(lines.at(4).isEmpty());
+    }
+
     void stopEndsAContinuousRelay()
     {
         seed(50);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static OutboxError fileError(OutboxError::Kind kind, const QString& what, const QString& path)
@@ -18,10 +19,17 @@ static OutboxError fileError(OutboxError::Kind kind, const QString& what, const 
 
 JsonLinesFileSink::JsonLinesFileSink(const QString& path)
     : m_path(path)
-    , m_fd(::open(QFile::encodeName(path).constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644))
+    , m_fd(::open(QFile::encodeName(path).constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644))
 {
     if (m_fd < 0)
         throw fileError(OutboxError::Kind::InvalidInput, QStringLiteral("cannot open sink file"), path);
+    // A relay killed in the middle of a write leaves its last line unfinished (its rows were not confirmed and are
+    // published again). Appending to it would glue the next record onto that fragment: it is ended first. (The file
+    // is opened for reading too, to see its last byte.)
+    struct stat status { };
+    char last = '\n';
+    if (::fstat(m_fd, &status) == 0 && status.st_size > 0 && ::pread(m_fd, &last, 1, status.st_size - 1) == 1)
+        m_endTornLine = last != '\n';
 }
 
 JsonLinesFileSink::~JsonLinesFileSink()
@@ -49,7 +57,7 @@ QByteArray JsonLinesFileSink::line(const OutboxMessage& message)
 
 QList<PublishResult> JsonLinesFileSink::publish(const QList<OutboxMessage>& batch)
 {
-    QByteArray buffer;
+    QByteArray buffer = m_endTornLine ? QByteArrayLiteral("\n") : QByteArray();
     for (const OutboxMessage& message : batch)
         buffer += line(message);
     qsizetype written = 0;
@@ -63,6 +71,7 @@ QList<PublishResult> JsonLinesFileSink::publish(const QList<OutboxMessage>& batc
     }
     if (::fsync(m_fd) != 0)
         throw fileError(OutboxError::Kind::Other, QStringLiteral("cannot fsync sink file"), m_path);
+    m_endTornLine = false;
     QList<PublishResult> results;
     for (const OutboxMessage& message : batch)
         results.append({ message.id, true, {} });

@@ -20,4 +20,5 @@ public:
 private:
     QString m_path;
     int m_fd = -1;
+    bool m_endTornLine = false; // the file ended in an unfinished line when opened
 };
