@@ -3,6 +3,7 @@
 
 #include "db/outboxerror.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <memory>
 #include <vector>
@@ -106,6 +107,13 @@ QJsonObject NatsConnection::jetStreamRequest(const QString& api, const QJsonObje
                 .arg(error.value(QLatin1String("err_code")).toInt())
                 .arg(error.value(QLatin1String("description")).toString()));
     return answer;
+}
+
+bool NatsConnection::streamTakes(const QString& subjects, int timeoutMs) const
+{
+    const QJsonObject names = jetStreamRequest(
+        QStringLiteral("STREAM.NAMES"), QJsonObject { { QStringLiteral("subject"), subjects } }, timeoutMs);
+    return !names.value(QLatin1String("streams")).toArray().isEmpty();
 }
 
 void NatsConnection::fail(const QString& doing, const QString& reason) const

@@ -36,6 +36,10 @@ public:
     // server answers (JetStream not enabled, or no stream leader) and when JetStream answers with an error.
     QJsonObject jetStreamRequest(const QString& api, const QJsonObject& body, int timeoutMs) const;
 
+    // Whether a stream of JetStream takes `subjects` (a subject, or a wildcard such as P.>: any stream taking some
+    // of them). Throws as jetStreamRequest does.
+    bool streamTakes(const QString& subjects, int timeoutMs) const;
+
     // Throws OutboxError(Broker): "`doing` (the servers): `reason`".
     [[noreturn]] void fail(const QString& doing, const QString& reason) const;
     // The client's words for a failed call: its status, and the detail it kept for this thread.

@@ -133,9 +133,7 @@ void NatsJetStreamSink::connect()
     session->connection = std::make_unique<NatsConnection>(m_endpoint, QStringLiteral("outbox relay"));
     const NatsConnection* connection = session->connection.get();
     // Said at once, rather than as every publish failing: no stream takes the relay's subjects.
-    const QJsonObject names = connection->jetStreamRequest(QStringLiteral("STREAM.NAMES"),
-        QJsonObject { { QStringLiteral("subject"), m_endpoint.subjects() } }, m_endpoint.ackTimeoutMs);
-    if (names.value(QLatin1String("streams")).toArray().isEmpty())
+    if (!connection->streamTakes(m_endpoint.subjects(), m_endpoint.ackTimeoutMs))
         connection->fail(QStringLiteral("looking for the stream"),
             QStringLiteral("no JetStream stream takes the subjects %1: create one (nats stream add --subjects '%1' "
                            "--replicas 3 --dupe-window 2m), see docs/relay.md")
@@ -226,9 +224,7 @@ bool NatsJetStreamSink::takesSubject(const QString& subject)
 {
     if (m_session->subjectsTaken.contains(subject))
         return true;
-    const QJsonObject names = m_session->connection->jetStreamRequest(QStringLiteral("STREAM.NAMES"),
-        QJsonObject { { QStringLiteral("subject"), subject } }, m_endpoint.ackTimeoutMs);
-    if (names.value(QLatin1String("streams")).toArray().isEmpty())
+    if (!m_session->connection->streamTakes(subject, m_endpoint.ackTimeoutMs))
         return false; // asked again for the next batch: the operator may create it meanwhile
     m_session->subjectsTaken.insert(subject);
     return true;
